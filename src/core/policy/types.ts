@@ -1,0 +1,24 @@
+/** Tool categories and gate decisions (DESIGN.md, Concepts and Budget enforcement). */
+
+export type ToolCategory = 'read' | 'search' | 'edit' | 'shell' | 'session' | 'web' | 'mcp' | 'task' | 'other';
+
+export const TOOL_CATEGORIES: readonly ToolCategory[] = ['read', 'search', 'edit', 'shell', 'session', 'web', 'mcp', 'task', 'other'];
+
+/** Why the gate refused a call. */
+export type RefusalCode =
+  | 'tool-denied'        // matched a `denied` pattern
+  | 'tool-not-allowed'   // not matched by `allowed`
+  | 'shell-denied'       // shell policy `deny` and a shell-category tool
+  | 'protected-path'     // an edit (or visible shell write) touching a protected path
+  | 'budget-exhausted'   // a dimension at or above block_at_percent
+  | 'invalid-input';     // the tool's arguments failed validation
+
+export interface GateDecision {
+  allowed: boolean;
+  category: ToolCategory;
+  /** Shell invocations this call costs when allowed (1 for a new shell command, else 0). */
+  shellCharge: number;
+  code?: RefusalCode;
+  /** A sentence the user and the model can act on. */
+  reason?: string;
+}

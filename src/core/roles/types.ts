@@ -1,0 +1,56 @@
+/** Roles: named sets of tool rules, a shell policy and budget limits (DESIGN.md, Roles). */
+
+export type ShellPolicy = 'track' | 'compress' | 'deny';
+
+/** Where a role came from, in lookup order. */
+export type RoleSource = 'project' | 'project-lean-ctx' | 'user' | 'user-lean-ctx' | 'builtin';
+
+export interface RoleLimits {
+  maxContextTokens: number;
+  maxShellInvocations: number;
+  maxCostUsd: number;
+  warnAtPercent: number;
+  blockAtPercent: number;
+}
+
+export interface ToolRules {
+  /** Absent means every tool; an empty list means none (only ctx_session stays callable). */
+  allowed?: readonly string[];
+  denied: readonly string[];
+}
+
+/** A fully resolved role: inheritance applied, every field present. */
+export interface Role {
+  name: string;
+  source: RoleSource;
+  /** File the role was read from. */
+  path: string;
+  inherits?: string;
+  description: string;
+  shellPolicy: ShellPolicy;
+  tools: ToolRules;
+  limits: RoleLimits;
+  /** A crash inside Alfred refuses the call instead of letting it through (hooks fail open otherwise). */
+  failClosed: boolean;
+}
+
+/** One problem found while loading roles; never fatal to the other roles. */
+export interface RoleProblem {
+  path: string;
+  /** TOML key path, e.g. `limits.max_cost_usd`, or `role.name`; empty when the whole file is at fault. */
+  key: string;
+  message: string;
+  /** The role this problem is about, when known. */
+  role?: string;
+  /** `error`: the role was not loaded. `warning`: it was loaded, read as the message says. */
+  severity: 'error' | 'warning';
+}
+
+export interface LoadedRoles {
+  roles: ReadonlyMap<string, Role>;
+  problems: readonly RoleProblem[];
+}
+
+export const DEFAULT_ROLE = 'coder';
+export const DEFAULT_WARN_AT_PERCENT = 80;
+export const DEFAULT_BLOCK_AT_PERCENT = 100;
