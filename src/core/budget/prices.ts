@@ -1,0 +1,92 @@
+/** Per-model prices, for estimating cost from token counts. */
+
+export interface ModelPrice {
+  /** USD per million input tokens. */
+  inputPerMTok: number;
+  /** USD per million output tokens. */
+  outputPerMTok: number;
+}
+
+export interface PriceQuote extends ModelPrice {
+  /** True when the model had no price and the fallback price was used. */
+  estimated: boolean;
+}
+
+/**
+ * List prices in USD per million tokens (standard tier, no caching or batch discounts).
+ * These are estimates taken from the vendors' public price pages in 2025 and go stale: update them
+ * when vendors change prices. Keys are model families, matched by longest prefix (see `priceFor`).
+ */
+export const PRICE_TABLE: Readonly<Record<string, ModelPrice>> = {
+  'gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 },
+  'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 },
+  'gpt-4.1': { inputPerMTok: 2, outputPerMTok: 8 },
+  'gpt-4.1-mini': { inputPerMTok: 0.4, outputPerMTok: 1.6 },
+  'gpt-4.1-nano': { inputPerMTok: 0.1, outputPerMTok: 0.4 },
+  'gpt-5': { inputPerMTok: 1.25, outputPerMTok: 10 },
+  'gpt-5-mini': { inputPerMTok: 0.25, outputPerMTok: 2 },
+  'gpt-5-nano': { inputPerMTok: 0.05, outputPerMTok: 0.4 },
+  'o3': { inputPerMTok: 2, outputPerMTok: 8 },
+  'o3-mini': { inputPerMTok: 1.1, outputPerMTok: 4.4 },
+  'o3-pro': { inputPerMTok: 20, outputPerMTok: 80 },
+  'o4-mini': { inputPerMTok: 1.1, outputPerMTok: 4.4 },
+  'claude-sonnet-4': { inputPerMTok: 3, outputPerMTok: 15 },
+  'claude-3.5-sonnet': { inputPerMTok: 3, outputPerMTok: 15 },
+  'claude-3.7-sonnet': { inputPerMTok: 3, outputPerMTok: 15 },
+  'claude-opus-4': { inputPerMTok: 15, outputPerMTok: 75 },
+  'claude-opus-4.5': { inputPerMTok: 5, outputPerMTok: 25 },
+  'claude-haiku': { inputPerMTok: 1, outputPerMTok: 5 },
+  'claude-3.5-haiku': { inputPerMTok: 0.8, outputPerMTok: 4 },
+  'claude-3-haiku': { inputPerMTok: 0.25, outputPerMTok: 1.25 },
+  'gemini-2.5-pro': { inputPerMTok: 1.25, outputPerMTok: 10 },
+  'gemini-2.5-flash': { inputPerMTok: 0.3, outputPerMTok: 2.5 },
+  'gemini-2.5-flash-lite': { inputPerMTok: 0.1, outputPerMTok: 0.4 },
+  'gemini-2.0-flash': { inputPerMTok: 0.1, outputPerMTok: 0.4 },
+};
+
+/** Used for a model with no price unless the caller configures another; deliberately not cheap. */
+export const DEFAULT_FALLBACK_PRICE: ModelPrice = { inputPerMTok: 3, outputPerMTok: 15 };
+
+/**
+ * Lower case, vendor prefix (`copilot/`, `anthropic/`) dropped, `.` and `_` read as `-`, so
+ * `Claude-3.5-Sonnet`, `claude-3-5-sonnet-20241022` and `anthropic/claude-3-5-sonnet` all agree.
+ */
+export function normalizeModelId(id: string): string {
+  const bare = id.trim().toLowerCase().split('/').pop() ?? '';
+  return bare.replace(/[._\s]+/g, '-');
+}
+
+/** Longest key that equals the id or is a prefix of it ending at a `-` (so `o3` never matches `o30`). */
+function longestMatch(id: string, table: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
+  let best: ModelPrice | undefined;
+  let bestLen = -1;
+  for (const [key, price] of Object.entries(table)) {
+    const k = normalizeModelId(key);
+    if (!k || k.length < bestLen) continue; // on a tie the later entry (an override) wins
+    if (id === k || (id.startsWith(k) && id[k.length] === '-')) {
+      best = price;
+      bestLen = k.length;
+    }
+  }
+  return best;
+}
+
+/**
+ * The price of a model. `overrides` (same key rules as the table) replace or extend the table;
+ * a model matching nothing gets `fallback` and `estimated: true`.
+ */
+export function priceFor(
+  modelId?: string,
+  overrides?: Readonly<Record<string, ModelPrice>>,
+  fallback: ModelPrice = DEFAULT_FALLBACK_PRICE,
+): PriceQuote {
+  const id = modelId ? normalizeModelId(modelId) : '';
+  const found = id ? longestMatch(id, { ...PRICE_TABLE, ...overrides }) : undefined;
+  if (found) return { inputPerMTok: found.inputPerMTok, outputPerMTok: found.outputPerMTok, estimated: false };
+  return { inputPerMTok: fallback.inputPerMTok, outputPerMTok: fallback.outputPerMTok, estimated: true };
+}
+
+/** Cost in USD of a call with these token counts. */
+export function costOf(tokensIn: number, tokensOut: number, price: ModelPrice): number {
+  return (Math.max(0, tokensIn) * price.inputPerMTok + Math.max(0, tokensOut) * price.outputPerMTok) / 1_000_000;
+}

@@ -1,0 +1,200 @@
+/**
+ * The harness for one workspace: roles, the active role, the gate with its ledger, and the event
+ * bus, behind one object that the VS Code adapter and the `alfred` command line both use.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { costOf, priceFor, type ModelPrice } from './budget/prices';
+import { formatBudgetLine } from './budget/status';
+import { countTokens } from './budget/tokens';
+import type { BudgetStatus } from './budget/types';
+import { EventBus } from './events/bus';
+import { EVENTS_FILE, readEvents, type ReadResult } from './events/log';
+import type { AlfredEvent, EventType } from './events/types';
+import { decide } from './policy/gate';
+import { categoryOf } from './policy/categories';
+import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './roles/active';
+import { loadRoles, roleFolders, type RoleFolder } from './roles/loader';
+import { DEFAULT_ROLE, type LoadedRoles, type Role, type RoleProblem } from './roles/types';
+import { authorize, charge, currentStatus, type AuthorizeResult, type GovernResult } from './state/govern';
+import { readLedger, recordEvents, resetSession } from './state/ledger';
+import { stateDir } from './state/paths';
+import { readRuntimeRole, writeRuntimeRole } from './state/runtimeRole';
+
+export interface PricingOptions {
+  overrides?: Readonly<Record<string, ModelPrice>>;
+  fallback?: ModelPrice;
+  /** The model tool outputs are priced for, when the caller does not say. */
+  model?: string;
+}
+
+export interface HarnessOptions {
+  workspaceFolder: string;
+  /** The extension's (or the CLI's) `roles/` folder. */
+  builtinRolesDir: string;
+  homeDir?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Workspace Trust; the CLI runs with the user's own authority and passes true. */
+  trusted?: boolean;
+  /** The `alfred.role` setting, read each time the active role is resolved. */
+  roleSetting?: () => string | undefined;
+  pricing?: () => PricingOptions;
+  /** Globs of paths agents may not edit (checks.toml's `protect`). */
+  protectedGlobs?: () => readonly string[];
+}
+
+export interface ActiveRole {
+  role: Role;
+  from: ActiveRoleOrigin;
+  /** Set when the requested role does not exist and `coder` stands in for it. */
+  problem?: string;
+}
+
+export interface BudgetSnapshot {
+  status: BudgetStatus;
+  line: string;
+  session?: string;
+}
+
+export class Harness {
+  readonly bus = new EventBus<AlfredEvent>();
+  readonly stateDir: string;
+  readonly workspaceFolder: string;
+  private loaded: LoadedRoles | undefined;
+  private readonly opts: HarnessOptions;
+
+  constructor(opts: HarnessOptions) {
+    this.opts = opts;
+    this.workspaceFolder = opts.workspaceFolder;
+    this.stateDir = stateDir(opts.workspaceFolder, this.env);
+  }
+
+  private get env(): NodeJS.ProcessEnv {
+    return this.opts.env ?? process.env;
+  }
+
+  private get homeDir(): string {
+    return this.opts.homeDir ?? os.homedir();
+  }
+
+  get logPath(): string {
+    return path.join(this.stateDir, EVENTS_FILE);
+  }
+
+  roles(): LoadedRoles {
+    this.loaded ??= loadRoles({
+      workspaceFolder: this.workspaceFolder,
+      homeDir: this.homeDir,
+      builtinDir: this.opts.builtinRolesDir,
+      trusted: this.opts.trusted ?? true,
+    });
+    return this.loaded;
+  }
+
+  /** Forget the loaded roles: the next call reads the role files again. */
+  reloadRoles(): LoadedRoles {
+    this.loaded = undefined;
+    return this.roles();
+  }
+
+  /** Folders whose `*.toml` files define roles, for a file watcher. */
+  roleFolders(): RoleFolder[] {
+    return roleFolders({ workspaceFolder: this.workspaceFolder, homeDir: this.homeDir, builtinDir: this.opts.builtinRolesDir });
+  }
+
+  problems(): readonly RoleProblem[] {
+    return this.roles().problems;
+  }
+
+  activeRole(): ActiveRole {
+    const { name, from } = resolveActiveRoleName({
+      runtime: readRuntimeRole(this.stateDir)?.role,
+      env: this.env,
+      setting: this.opts.roleSetting?.(),
+      trusted: this.opts.trusted ?? true,
+    });
+    const roles = this.roles();
+    try {
+      return { role: requireRole(roles, name), from };
+    } catch (err) {
+      return { role: requireRole(roles, DEFAULT_ROLE), from: 'default', problem: (err as Error).message };
+    }
+  }
+
+  budget(): BudgetSnapshot {
+    const { role } = this.activeRole();
+    const status = currentStatus(this.stateDir, role);
+    const ledger = readLedger(this.stateDir);
+    return { status, line: formatBudgetLine(status), session: ledger?.role === role.name ? ledger.session : undefined };
+  }
+
+  /** The gate, decided and charged atomically across processes; events go onto the bus. */
+  async authorize(call: { tool: string; toolInput?: unknown; source: string }): Promise<AuthorizeResult> {
+    const { role } = this.activeRole();
+    const protectedPaths = { globs: this.opts.protectedGlobs?.() ?? [], workspaceFolder: this.workspaceFolder, stateDir: this.stateDir };
+    const result = await authorize(this.stateDir, {
+      role,
+      tool: call.tool,
+      toolInput: call.toolInput,
+      source: call.source,
+      decide: (budget) => decide({ role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths }),
+    });
+    this.publish(result.events);
+    return result;
+  }
+
+  /** Charges a finished call's output: tokens (o200k_base) and their estimated cost as model input. */
+  async chargeOutput(call: { tool: string; output: string; source: string; model?: string }): Promise<GovernResult & { tokens: number }> {
+    const { role } = this.activeRole();
+    const pricing = this.opts.pricing?.() ?? {};
+    const tokens = call.output ? await countTokens(call.output) : 0;
+    const price = priceFor(call.model ?? pricing.model, pricing.overrides, pricing.fallback);
+    const result = await charge(this.stateDir, {
+      role, tool: call.tool, category: categoryOf(call.tool), tokens, costUsd: costOf(tokens, 0, price), estimated: price.estimated, source: call.source,
+    });
+    this.publish(result.events);
+    return { ...result, tokens };
+  }
+
+  /** Switches role for this workspace (a fresh budget session). Throws for an unknown role, listing those that exist. */
+  async switchRole(name: string, by: string): Promise<Role> {
+    const role = requireRole(this.roles(), name);
+    writeRuntimeRole(this.stateDir, { role: role.name, ts: new Date().toISOString(), by });
+    await this.sync();
+    return role;
+  }
+
+  /** Starts a new budget session with the active role. */
+  async reset(reason: string): Promise<void> {
+    const { role } = this.activeRole();
+    const out = await resetSession(this.stateDir, role.name, reason);
+    this.publish(out.events);
+  }
+
+  /**
+   * Makes the ledger follow the active role (a changed setting, environment or another process's
+   * switch), logging RoleChanged when it starts a new session.
+   */
+  async sync(): Promise<void> {
+    const { role } = this.activeRole();
+    const ledger = readLedger(this.stateDir);
+    if (ledger?.role === role.name) return;
+    // transact() opens the new session and writes RoleChanged itself.
+    this.publish(await recordEvents(this.stateDir, role.name, []));
+  }
+
+  /** Appends events of other capabilities (ConfigWritten, ShellExecution, …) to the log. */
+  async record(events: Array<{ type: EventType } & Record<string, unknown>>): Promise<AlfredEvent[]> {
+    const written = await recordEvents(this.stateDir, this.activeRole().role.name, events);
+    this.publish(written);
+    return written;
+  }
+
+  events(options: { tail?: number; types?: EventType[] } = {}): ReadResult {
+    return readEvents(this.stateDir, options);
+  }
+
+  private publish(events: readonly AlfredEvent[]): void {
+    for (const e of events) this.bus.emit(e);
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * One table from known tool names to categories, so shell and edit rules hold for tools Alfred did
+ * not write (Copilot in VS Code, Claude Code, the Copilot CLI; see notes/agent-tool-names.md).
+ */
+import type { ToolCategory } from './types';
+
+const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
+  session: ['ctx_session'],
+  read: [
+    'ctx_read', 'ctx_review',
+    // Copilot (names the model sees, then reference names used in agent files and docs)
+    'read_file', 'view_image', 'read_notebook_cell_output', 'copilot_getNotebookSummary', 'get_errors',
+    'terminal_selection', 'terminal_last_command',
+    'readFile', 'problems', 'testFailure', 'terminalSelection', 'terminalLastCommand',
+    'readNotebookCellOutput', 'getNotebookSummary', 'viewImage',
+    // Claude Code, Copilot CLI
+    'Read', 'NotebookRead', 'view', 'show_file',
+  ],
+  search: [
+    'ctx_search', 'ctx_tree',
+    'semantic_search', 'grep_search', 'file_search', 'search_workspace_symbols', 'vscode_listCodeUsages',
+    'get_search_view_results', 'test_search', 'list_dir', 'get_changed_files',
+    'codebase', 'search', 'textSearch', 'fileSearch', 'listDirectory', 'usages', 'changes',
+    'searchResults', 'findTestFiles',
+    'Glob', 'Grep', 'LS', 'ToolSearch', 'LSP',
+    'grep', 'rg', 'glob', 'lsp', 'search_code_subagent',
+  ],
+  edit: [
+    'ctx_edit',
+    'replace_string_in_file', 'multi_replace_string_in_file', 'insert_edit_into_file', 'create_file',
+    'edit_notebook_file', 'create_directory', 'apply_patch', 'create_new_jupyter_notebook',
+    'vscode_renameSymbol', 'edit_files',
+    'editFiles', 'createFile', 'createDirectory', 'editNotebook', 'newJupyterNotebook', 'rename',
+    'Edit', 'MultiEdit', 'Write', 'NotebookEdit',
+    'create', 'edit', 'str_replace', 'insert', 'str_replace_editor',
+  ],
+  shell: [
+    'ctx_shell',
+    'run_in_terminal', 'create_and_run_task', 'run_task', 'run_notebook_cell', 'runTests',
+    'runInTerminal', 'runTerminalCommand', 'runCommands', 'createAndRunTask', 'runTask', 'runTasks',
+    'runCell', 'runNotebooks',
+    'Bash', 'Monitor', 'REPL',
+    'bash', 'powershell',
+  ],
+  web: [
+    'fetch_webpage', 'github_repo', 'open_browser_page',
+    'fetch', 'githubRepo', 'openSimpleBrowser',
+    'WebFetch', 'WebSearch', 'web_fetch', 'web_search',
+  ],
+  task: [
+    'runSubagent', 'search_subagent', 'execution_subagent',
+    'Task', 'Agent', 'Skill', 'Workflow',
+    'task', 'read_agent', 'write_agent', 'list_agents', 'skill',
+  ],
+  mcp: ['ListMcpResourcesTool', 'ReadMcpResourceTool'],
+  other: [
+    'manage_todo_list', 'memory', 'run_vscode_command', 'install_extension', 'get_vscode_api',
+    'vscode_askQuestions', 'switch_agent', 'tool_search', 'create_new_workspace', 'get_project_setup_info',
+    'todos', 'todo', 'vscodeAPI', 'extensions', 'new',
+    'TodoWrite', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'EnterWorktree', 'ExitWorktree',
+    'report_intent', 'think', 'update_todo', 'ask_user', 'exit_plan_mode', 'sql', 'store_memory', 'task_complete',
+  ],
+};
+
+/** Shell-category tools that read output of, wait for, or stop an existing shell: no new invocation. */
+const SHELL_HELPERS: readonly string[] = [
+  'get_task_output', 'get_terminal_output', 'await_terminal', 'kill_terminal',
+  'getTaskOutput', 'getTerminalOutput', 'awaitTerminal', 'killTerminal',
+  'BashOutput', 'TaskOutput', 'KillBash', 'KillShell', 'TaskStop',
+  'write_bash', 'read_bash', 'stop_bash', 'list_bash',
+  'write_powershell', 'read_powershell', 'stop_powershell', 'list_powershell',
+];
+
+const EXACT = new Map<string, ToolCategory>();
+for (const [category, names] of Object.entries(TABLE) as [ToolCategory, readonly string[]][]) {
+  for (const name of names) EXACT.set(name, category);
+}
+for (const name of SHELL_HELPERS) EXACT.set(name, 'shell');
+// Agents rename and re-case tools between versions; no two entries differ only by case in category,
+// so a case-insensitive fallback never weakens a rule.
+const FOLDED = new Map<string, ToolCategory>();
+for (const [name, category] of EXACT) if (!FOLDED.has(name.toLowerCase())) FOLDED.set(name.toLowerCase(), category);
+const HELPERS = new Set(SHELL_HELPERS.map((n) => n.toLowerCase()));
+
+/** Every tool name the table knows, with its category (for docs, completion and tests). */
+export const KNOWN_TOOLS: ReadonlyMap<string, ToolCategory> = EXACT;
+
+/** The segment after the last `/`: qualified agent-file names (`execute/runInTerminal`) name the same tool. */
+export function baseToolName(name: string): string {
+  const slash = name.lastIndexOf('/');
+  return slash < 0 ? name : name.slice(slash + 1);
+}
+
+export function categoryOf(name: string): ToolCategory {
+  const base = baseToolName(name.trim());
+  const known = EXACT.get(base) ?? FOLDED.get(base.toLowerCase());
+  if (known) return known;
+  // mcp__server__tool (Claude) and mcp_server_tool (VS Code) share the prefix.
+  if (base.startsWith('mcp_')) return 'mcp';
+  // Copilot CLI names MCP tools `server-tool`; no built-in name has a hyphen.
+  if (/^[^-\s]+-[^\s]+$/.test(base)) return 'mcp';
+  return 'other';
+}
+
+/** A shell-category call that starts something new (and costs one shell invocation). */
+export function isNewShellInvocation(name: string): boolean {
+  return categoryOf(name) === 'shell' && !HELPERS.has(baseToolName(name.trim()).toLowerCase());
+}
+
+function asRecord(input: unknown): Record<string, unknown> | undefined {
+  if (typeof input === 'string') {
+    // The Copilot CLI may send tool arguments as a JSON string.
+    try {
+      return asRecord(JSON.parse(input));
+    } catch {
+      return undefined;
+    }
+  }
+  return input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(' ') || undefined;
+  return undefined;
+}
+
+/**
+ * The command a shell-category call runs, for logging; undefined for other categories (a `command`
+ * key elsewhere, e.g. `memory` or `str_replace_editor`, is a sub-command, not a shell command).
+ */
+export function shellCommandOf(name: string, input: unknown): string | undefined {
+  if (categoryOf(name) !== 'shell') return undefined;
+  const args = asRecord(input);
+  if (!args) return undefined;
+  const command = text(args.command) ?? text(args.code) ?? text(args.input);
+  if (command !== undefined) return command;
+  const task = asRecord(args.task);
+  const taskCommand = task && text(task.command);
+  if (taskCommand === undefined) return undefined;
+  const taskArgs = Array.isArray(task?.args) ? task.args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))) : [];
+  return [taskCommand, ...taskArgs].join(' ');
+}

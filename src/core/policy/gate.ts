@@ -1,0 +1,150 @@
+/**
+ * The gate: one decision function for every path an agent acts through (Alfred's tools, the
+ * `@alfred` loop, agent hooks), so a rule means the same thing everywhere.
+ */
+import type { BudgetStatus, Dimension, DimensionStatus } from '../budget/types';
+import { DIMENSIONS } from '../budget/types';
+import type { Role } from '../roles/types';
+import { isNewShellInvocation, KNOWN_TOOLS } from './categories';
+import { compilePatterns, toolSubject, type ToolSubject } from './patterns';
+import { firstProtected, type ProtectedHit, type ProtectionOptions } from './toolPaths';
+import type { GateDecision } from './types';
+
+export const SESSION_TOOL = 'ctx_session';
+
+export interface GateInput {
+  role: Role;
+  tool: string;
+  toolInput?: unknown;
+  budget?: BudgetStatus;
+  /** The status line (`Budget[coder]: ... → EXHAUSTED`), quoted in a budget refusal. */
+  budgetLine?: string;
+  protectedPaths?: ProtectionOptions;
+}
+
+export function decide(input: GateInput): GateDecision {
+  const { role } = input;
+  const subject = toolSubject(typeof input.tool === 'string' ? input.tool.trim() : '');
+  const category = subject.category;
+  // ctx_session stays callable whatever happens, so an agent can always read its budget.
+  if (subject.base === SESSION_TOOL) return { allowed: true, category: 'session', shellCharge: 0 };
+
+  const refuse = (code: GateDecision['code'], reason: string): GateDecision =>
+    ({ allowed: false, category, shellCharge: 0, code, reason });
+
+  if (input.budget?.signal === 'EXHAUSTED') return refuse('budget-exhausted', budgetReason(input.budget, role, input.budgetLine));
+
+  if (category === 'shell' && role.shellPolicy === 'deny') {
+    return refuse('shell-denied', `Role ${role.name} does not run shell commands (shell policy deny), so ${subject.name} is refused. ${hint(role, subject)}`);
+  }
+  const denied = compilePatterns(role.tools.denied).match(subject);
+  if (denied !== undefined) {
+    return refuse('tool-denied', `Tool ${subject.name} is denied for role ${role.name} by the pattern "${denied}". ${hint(role, subject)}`);
+  }
+  const allowed = role.tools.allowed;
+  if (allowed !== undefined && compilePatterns(allowed).match(subject) === undefined) {
+    const reason = allowed.length === 0
+      ? `Role ${role.name} allows no tools (allowed = []), so ${subject.name} is refused; only ${SESSION_TOOL} is callable. Ask the user to switch role.`
+      : `Tool ${subject.name} is not allowed for role ${role.name}, which allows only ${listPatterns(allowed)}. ${hint(role, subject)}`;
+    return refuse('tool-not-allowed', reason);
+  }
+  if (category === 'edit' && input.protectedPaths) {
+    const hit = firstProtected(input.toolInput, input.protectedPaths);
+    if (hit) return refuse('protected-path', protectedReason(subject.name, hit, input.protectedPaths.workspaceFolder));
+  }
+  return { allowed: true, category, shellCharge: isNewShellInvocation(subject.name) ? 1 : 0 };
+}
+
+/** Whether the role's rules (tool lists and shell policy, not budget or paths) let a tool through. */
+export function rolePermits(role: Role, tool: string): boolean {
+  const subject = toolSubject(tool);
+  if (subject.base === SESSION_TOOL) return true;
+  if (subject.category === 'shell' && role.shellPolicy === 'deny') return false;
+  if (compilePatterns(role.tools.denied).match(subject) !== undefined) return false;
+  return role.tools.allowed === undefined || compilePatterns(role.tools.allowed).match(subject) !== undefined;
+}
+
+function formatDimension(dimension: Dimension, status: DimensionStatus): string {
+  const amount = dimension === 'cost'
+    ? `$${status.used.toFixed(2)}/$${status.limit.toFixed(2)}`
+    : `${Math.round(status.used)}/${Math.round(status.limit)}`;
+  return `${dimension} ${amount} (${status.percent}%)`;
+}
+
+function budgetReason(budget: BudgetStatus, role: Role, line?: string): string {
+  const exhausted = DIMENSIONS.filter((d) => budget.dimensions[d]?.signal === 'EXHAUSTED')
+    .map((d) => formatDimension(d, budget.dimensions[d]));
+  const what = exhausted.length > 0
+    ? `${joinWords(exhausted, 'and')} reached the block limit of role ${budget.role || role.name}.`
+    : `the budget of role ${budget.role || role.name} reached its block limit.`;
+  const parts = [`Budget exhausted: ${what}`, `Only ${SESSION_TOOL} is callable; ask the user to reset the budget or switch role.`];
+  if (line) parts.push(line);
+  return parts.join(' ');
+}
+
+function protectedReason(tool: string, hit: ProtectedHit, workspace: string): string {
+  switch (hit.kind) {
+    case 'outside-workspace':
+      return `${tool} may not write ${hit.path}: it is outside the workspace ${workspace} (directly or through a symlink). Edit files inside the workspace only.`;
+    case 'state-folder':
+      return `${tool} may not write ${hit.path}: it is in Alfred's state folder, which only the harness writes.`;
+    case 'checks-file':
+      return `${tool} may not write ${hit.path}: .alfred/checks.toml declares the acceptance checks and only the user changes it.`;
+    case 'governance':
+      return `${tool} may not write ${hit.path}: it sets the rules agents work under (roles, hooks); only the user changes it, through Alfred's commands.`;
+    case 'glob':
+      return `${tool} may not write ${hit.path}: it matches the protected path "${hit.glob}". Change other files, or ask the user to change this one.`;
+  }
+}
+
+interface RoleTraits {
+  /** Some known edit tool or new shell command passes the role's rules. */
+  writes: boolean;
+  /** Which of Alfred's own tools pass them. */
+  permits: ReadonlySet<string>;
+}
+
+// Refusals are common in a loop of a read-only role; computing the hint once per role keeps them fast.
+const traitsCache = new WeakMap<Role, RoleTraits>();
+
+function traitsOf(role: Role): RoleTraits {
+  let traits = traitsCache.get(role);
+  if (!traits) {
+    let writes = false;
+    for (const [name, category] of KNOWN_TOOLS) {
+      if ((category === 'edit' || (category === 'shell' && isNewShellInvocation(name))) && rolePermits(role, name)) {
+        writes = true;
+        break;
+      }
+    }
+    const permits = new Set(['ctx_read', 'ctx_search', 'ctx_edit', 'ctx_shell'].filter((n) => rolePermits(role, n)));
+    traits = { writes, permits };
+    traitsCache.set(role, traits);
+  }
+  return traits;
+}
+
+const TWIN: Partial<Record<string, string>> = { read: 'ctx_read', search: 'ctx_search', edit: 'ctx_edit', shell: 'ctx_shell' };
+
+/** What the model may do instead, when it is obvious from the role. */
+function hint(role: Role, refused: ToolSubject): string {
+  const traits = traitsOf(role);
+  const can = (name: string): boolean => name !== refused.base && traits.permits.has(name);
+  const readers = ['ctx_read', 'ctx_search'].filter(can);
+  if ((refused.category === 'edit' || refused.category === 'shell') && !traits.writes && readers.length > 0) {
+    return `Role ${role.name} is read-only: use ${joinWords(readers, 'or')}.`;
+  }
+  const alternative = TWIN[refused.category];
+  if (alternative && can(alternative)) return `Use ${alternative} instead.`;
+  return `Ask the user to switch role if ${refused.name} is needed.`;
+}
+
+function listPatterns(patterns: readonly string[]): string {
+  const shown = patterns.slice(0, 12).join(', ');
+  return patterns.length > 12 ? `${shown} and ${patterns.length - 12} more` : shown;
+}
+
+function joinWords(words: readonly string[], conjunction: string): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} ${conjunction} ${words[words.length - 1]}`;
+}

@@ -1,0 +1,208 @@
+/**
+ * Which files a tool call touches, and whether any of them is protected (DESIGN.md, Completion
+ * verification: protected paths and the checks file are out of the agent's write scope).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import picomatch from 'picomatch';
+
+const PATH_KEYS = ['filePath', 'file_path', 'path', 'dirPath', 'notebook_path'] as const;
+const PATCH_KEYS = ['input', 'patch'] as const;
+const PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to):\s*(.+?)\s*$/gm;
+export const CHECKS_FILE = '.alfred/checks.toml';
+/** The files that set an agent's own rules: an agent editing them could loosen its rules silently. */
+export const GOVERNANCE_PATHS: readonly string[] = ['.alfred/roles', '.lean-ctx/roles', '.github/hooks/alfred.json'];
+
+function parsed(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input; // a bare patch text
+  }
+}
+
+function patchPaths(text: string): string[] {
+  return [...text.matchAll(PATCH_LINE)].map((m) => m[1] as string);
+}
+
+/** Every file path a tool input names, in order, without duplicates. */
+export function toolPaths(input: unknown): string[] {
+  const value = parsed(input);
+  const found: string[] = [];
+  const add = (p: unknown): void => {
+    if (typeof p === 'string' && p.trim() !== '' && !found.includes(p)) found.push(p);
+  };
+  if (typeof value === 'string') {
+    patchPaths(value).forEach(add);
+    return found;
+  }
+  if (value === null || typeof value !== 'object') return found;
+  const args = value as Record<string, unknown>;
+  for (const key of PATH_KEYS) add(args[key]);
+  if (Array.isArray(args.filePaths)) args.filePaths.forEach(add);
+  if (Array.isArray(args.replacements)) {
+    for (const r of args.replacements) if (r && typeof r === 'object') add((r as Record<string, unknown>).filePath);
+  }
+  for (const key of PATCH_KEYS) if (typeof args[key] === 'string') patchPaths(args[key] as string).forEach(add);
+  return found;
+}
+
+export interface ProtectionOptions {
+  globs: readonly string[];
+  workspaceFolder: string;
+  /** Alfred's state folder: always protected, wherever it is. */
+  stateDir?: string;
+}
+
+export interface ProtectedHit {
+  /** The path as the tool gave it. */
+  path: string;
+  kind: 'outside-workspace' | 'state-folder' | 'checks-file' | 'governance' | 'glob';
+  /** The glob that matched (kind `glob`). */
+  glob?: string;
+  /** The workspace-relative path (with `/`), when inside the workspace. */
+  relative?: string;
+}
+
+// Windows and macOS file systems ignore case by default, so `Tests/x` is `tests/x` there.
+const FOLD_CASE = process.platform === 'win32' || process.platform === 'darwin';
+
+type GlobTest = { glob: string; test: (p: string) => boolean };
+// Keyed by content: callers may build a fresh array per call from the same checks file.
+const globCache = new Map<string, GlobTest[]>();
+
+function compileGlobs(globs: readonly string[]): GlobTest[] {
+  const key = globs.join('\0');
+  let compiled = globCache.get(key);
+  if (!compiled) {
+    const options = { dot: true, windows: false, nocase: FOLD_CASE };
+    compiled = globs.filter((g) => g.trim() !== '').map((glob) => {
+      // `tests/` or `./tests/**` mean the same as `tests/**` to a person writing the list.
+      const clean = glob.replace(/^\.\//, '').replace(/\/$/, '/**');
+      return { glob, test: picomatch(clean, options) };
+    });
+    if (globCache.size >= 64) globCache.clear();
+    globCache.set(key, compiled);
+  }
+  return compiled;
+}
+
+function toAbsolute(p: string, base: string): string {
+  if (p.startsWith('file:')) {
+    try {
+      return fileURLToPath(p);
+    } catch {
+      // not a valid file URL: treat it as a name
+    }
+  }
+  return path.resolve(base, p);
+}
+
+function realpath(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+function readLink(p: string): string | undefined {
+  try {
+    return fs.readlinkSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where a write to `abs` lands: symlinks followed through the deepest existing ancestor (a file
+ * about to be created has none), and through dangling links, which a write would create outside.
+ */
+function realTarget(abs: string): string {
+  const rest: string[] = [];
+  let current = abs;
+  for (let hops = 0; hops < 40; ) {
+    try {
+      return path.join(fs.realpathSync.native(current), ...rest);
+    } catch {
+      const link = readLink(current);
+      if (link !== undefined) {
+        current = path.resolve(path.dirname(current), link);
+        hops++;
+        continue;
+      }
+      const parent = path.dirname(current);
+      if (parent === current) return path.join(current, ...rest);
+      rest.unshift(path.basename(current));
+      current = parent;
+    }
+  }
+  return abs; // a symlink loop: the write would fail anyway
+}
+
+/** Workspace-relative with `/`, or undefined when `target` is not inside `root`. */
+function relativeInside(root: string, target: string): string | undefined {
+  const rel = path.relative(root, target);
+  if (rel === '') return '';
+  const escapes = rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel);
+  return escapes ? undefined : rel.split(path.sep).join('/');
+}
+
+function same(a: string, b: string): boolean {
+  return FOLD_CASE ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+/** A path and each folder above it (`a/b/c`, `a/b`, `a`), so `tests` protects `tests/x.ts`. */
+function withAncestors(rel: string): string[] {
+  const parts = rel.split('/');
+  return parts.map((_, i) => parts.slice(0, parts.length - i).join('/'));
+}
+
+/**
+ * Why a path is protected, or undefined when an agent may write it. A path that leaves the
+ * workspace, lexically (`..`) or through a symlink, is protected.
+ */
+export function isProtected(p: string, options: ProtectionOptions): ProtectedHit | undefined {
+  const workspace = path.resolve(options.workspaceFolder);
+  const realWorkspace = realpath(workspace);
+  const abs = toAbsolute(p, workspace);
+  const real = realTarget(abs);
+
+  if (options.stateDir) {
+    const state = path.resolve(options.stateDir);
+    const realState = realpath(state);
+    const inState = [abs, real].some((t) => relativeInside(state, t) !== undefined || relativeInside(realState, t) !== undefined);
+    if (inState) return { path: p, kind: 'state-folder' };
+  }
+
+  const lexical = relativeInside(workspace, abs) ?? relativeInside(realWorkspace, abs);
+  const resolved = relativeInside(realWorkspace, real);
+  if (lexical === undefined || resolved === undefined) return { path: p, kind: 'outside-workspace' };
+
+  const candidates = lexical === resolved ? [lexical] : [lexical, resolved];
+  for (const rel of candidates) {
+    if (same(rel, CHECKS_FILE)) return { path: p, kind: 'checks-file', relative: rel };
+    const governed = withAncestors(rel).some((c) => GOVERNANCE_PATHS.some((g) => same(c, g)));
+    if (governed) return { path: p, kind: 'governance', relative: rel };
+  }
+  const globs = compileGlobs(options.globs);
+  for (const rel of candidates) {
+    if (rel === '') continue;
+    for (const candidate of withAncestors(rel)) {
+      const hit = globs.find((g) => g.test(candidate));
+      if (hit) return { path: p, kind: 'glob', glob: hit.glob, relative: rel };
+    }
+  }
+  return undefined;
+}
+
+/** The first protected path among those a tool input touches. */
+export function firstProtected(input: unknown, options: ProtectionOptions): ProtectedHit | undefined {
+  for (const p of toolPaths(input)) {
+    const hit = isProtected(p, options);
+    if (hit) return hit;
+  }
+  return undefined;
+}

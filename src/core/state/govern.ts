@@ -1,0 +1,125 @@
+/**
+ * The atomic decide-and-charge used by every path (extension tools, `@alfred`, hooks): the budget
+ * is read, the gate decides, the call is charged and logged under one lock, so concurrent agents
+ * can never overspend between the check and the charge.
+ */
+import { budgetStatus, crossingsFrom, formatBudgetLine, signalsOf, type Crossing } from '../budget/status';
+import type { BudgetStatus } from '../budget/types';
+import type { AlfredEvent, NewEvent } from '../events/types';
+import type { GateDecision, ToolCategory } from '../policy/types';
+import type { Role } from '../roles/types';
+import { readLedger, zeroUsage, transact, type Ledger } from './ledger';
+
+export interface AuthorizeRequest {
+  role: Role;
+  tool: string;
+  /** Given to the caller's `decide` through its closure; never written to the log (it may hold secrets). */
+  toolInput?: unknown;
+  /** Which path asked: `tool`, `chat`, `hook:PreToolUse`, … */
+  source: string;
+  /** The gate (policy/gate.ts), given the budget as it stands before this call. */
+  decide: (budget: BudgetStatus) => GateDecision;
+}
+
+export interface GovernResult {
+  status: BudgetStatus;
+  /** `formatBudgetLine(status)`. */
+  line: string;
+  /** Dimensions that crossed a threshold with this call (each reported once per crossing). */
+  crossed: Crossing[];
+  /** Everything written to the log, complete: push these onto the in-process bus. */
+  events: AlfredEvent[];
+  /** Problems worked around (a corrupt ledger rebuilt from the log). */
+  problems: string[];
+}
+
+export interface AuthorizeResult extends GovernResult {
+  decision: GateDecision;
+}
+
+export interface ChargeRequest {
+  role: Role;
+  tool: string;
+  category?: ToolCategory;
+  /** Tokens in the tool's output (context tokens). */
+  tokens: number;
+  costUsd: number;
+  /** The cost was priced with the fallback price. */
+  estimated: boolean;
+  source: string;
+}
+
+const count = (n: number | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
+
+/** Updates the reported signals and returns the crossing events (BudgetWarning / BudgetExhausted). */
+function settle(ledger: Ledger, role: Role): { status: BudgetStatus; line: string; crossed: Crossing[]; events: NewEvent[] } {
+  const status = budgetStatus(role, ledger.usage, ledger.costEstimated);
+  const line = formatBudgetLine(status);
+  const crossed = crossingsFrom(ledger.signals, status);
+  // Follow the current level, down as well as up, so a raised limit can warn again later.
+  ledger.signals = signalsOf(status);
+  const events: NewEvent[] = crossed.map(({ dimension, to }) => {
+    const d = status.dimensions[dimension];
+    return {
+      type: to === 'EXHAUSTED' ? 'BudgetExhausted' : 'BudgetWarning',
+      dimension, used: d.used, limit: d.limit, percent: d.percent, line,
+    };
+  });
+  return { status, line, crossed, events };
+}
+
+/** Decides a tool call and, when allowed, charges its shell invocation; logs a ToolCall either way. */
+export async function authorize(dir: string, req: AuthorizeRequest): Promise<AuthorizeResult> {
+  const { role, tool, source } = req;
+  const out = await transact(dir, role.name, (ledger) => {
+    const before = budgetStatus(role, ledger.usage, ledger.costEstimated);
+    const decision = req.decide(before);
+    const shell = decision.allowed ? count(decision.shellCharge) : 0;
+    ledger.usage.shell += shell;
+    const settled = settle(ledger, role);
+    const verdict = decision.allowed ? 'allow' : 'deny';
+    const events: NewEvent[] = [{
+      type: 'ToolCall', phase: 'decision', tool, category: decision.category, decision: verdict,
+      ...(decision.code ? { code: decision.code } : {}),
+      ...(decision.reason ? { reason: decision.reason } : {}),
+      source, charge: { shell },
+    }];
+    if (!decision.allowed) {
+      events.push({ type: 'PolicyViolation', tool, category: decision.category, code: decision.code, reason: decision.reason, source });
+    }
+    events.push(...settled.events);
+    return { events, result: { decision, ...settled } };
+  });
+  const { decision, status, line, crossed } = out.result;
+  return { decision, status, line, crossed, events: out.events, problems: out.problems };
+}
+
+/**
+ * Charges a finished call's output tokens and cost, logged as a `ToolCall` event with
+ * `phase: 'result'` (the one written by `authorize` has `phase: 'decision'`).
+ */
+export async function charge(dir: string, req: ChargeRequest): Promise<GovernResult> {
+  const { role, tool, source } = req;
+  const tokens = count(req.tokens);
+  const costUsd = count(req.costUsd);
+  const out = await transact(dir, role.name, (ledger) => {
+    ledger.usage.tokens += tokens;
+    ledger.usage.costUsd += costUsd;
+    if (req.estimated && costUsd > 0) ledger.costEstimated = true;
+    const settled = settle(ledger, role);
+    const events: NewEvent[] = [{
+      type: 'ToolCall', phase: 'result', tool, ...(req.category ? { category: req.category } : {}), source,
+      charge: { tokens, costUsd, ...(req.estimated && costUsd > 0 ? { estimated: true } : {}) },
+    }, ...settled.events];
+    return { events, result: settled };
+  });
+  const { status, line, crossed } = out.result;
+  return { status, line, crossed, events: out.events, problems: out.problems };
+}
+
+/** The budget as it stands, without the lock (for display). Zero when the ledger is another role's. */
+export function currentStatus(dir: string, role: Role): BudgetStatus {
+  const ledger = readLedger(dir);
+  const same = ledger?.role === role.name;
+  return budgetStatus(role, same ? ledger.usage : zeroUsage(), same ? ledger.costEstimated : false);
+}

@@ -1,0 +1,28 @@
+/** Where the harness keeps its state: outside the workspace, where an agent's tools cannot write. */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** First 16 hex digits of the SHA-256 of the folder's real path (resolved path if it does not exist). */
+export function workspaceId(folder: string): string {
+  let real: string;
+  try {
+    real = fs.realpathSync(folder);
+  } catch {
+    real = path.resolve(folder);
+  }
+  return createHash('sha256').update(real).digest('hex').slice(0, 16);
+}
+
+/** `${ALFRED_HOME:-~/.alfred}`. */
+export function alfredHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.ALFRED_HOME ? path.resolve(env.ALFRED_HOME) : path.join(os.homedir(), '.alfred');
+}
+
+/** `${ALFRED_HOME:-~/.alfred}/state/<workspace id>`, created (mode 0700) when missing. */
+export function stateDir(folder: string, env: NodeJS.ProcessEnv = process.env): string {
+  const dir = path.join(alfredHome(env), 'state', workspaceId(folder));
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}

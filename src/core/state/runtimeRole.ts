@@ -1,0 +1,33 @@
+/** The runtime role switch, persisted per workspace in the state folder, shared by the extension and `alfred`. */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const RUNTIME_FILE = 'runtime.json';
+
+export interface RuntimeRole {
+  role: string;
+  ts: string;
+  /** Who asked: `user`, `agent (confirmed)`, `cli`, … */
+  by: string;
+}
+
+export function readRuntimeRole(dir: string): RuntimeRole | undefined {
+  try {
+    const data = JSON.parse(fs.readFileSync(path.join(dir, RUNTIME_FILE), 'utf8')) as Partial<RuntimeRole>;
+    return typeof data.role === 'string' && data.role ? { role: data.role, ts: String(data.ts ?? ''), by: String(data.by ?? '') } : undefined;
+  } catch {
+    return undefined; // missing or unreadable: no runtime switch
+  }
+}
+
+/** Atomic (temporary file, then rename) so a reader never sees half a file. `undefined` clears it. */
+export function writeRuntimeRole(dir: string, value: RuntimeRole | undefined): void {
+  const file = path.join(dir, RUNTIME_FILE);
+  if (!value) {
+    fs.rmSync(file, { force: true });
+    return;
+  }
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, `${JSON.stringify(value)}\n`, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}

@@ -1,0 +1,32 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import { TOOL_CONTRACTS, type ToolContract } from './contracts';
+
+/** Compiled once: a bad argument is refused before anything runs. */
+const ajv = new Ajv({ allErrors: true, strict: true });
+const compiled = new Map<string, ValidateFunction>();
+
+function validatorFor(contract: ToolContract): ValidateFunction {
+  let fn = compiled.get(contract.name);
+  if (!fn) {
+    fn = ajv.compile(contract.inputSchema);
+    compiled.set(contract.name, fn);
+  }
+  return fn;
+}
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** Checks a tool's input against its contract; the error names every bad argument. */
+export function validateToolInput<T>(name: string, input: unknown): Validation<T> {
+  const contract = TOOL_CONTRACTS.find((c) => c.name === name);
+  if (!contract) return { ok: false, error: `Unknown Alfred tool "${name}".` };
+  const validate = validatorFor(contract);
+  if (validate(input)) return { ok: true, value: input as T };
+  const problems = (validate.errors ?? []).map((e) => {
+    const where = e.instancePath ? `"${e.instancePath.slice(1).replace(/\//g, '.')}"` : 'input';
+    if (e.keyword === 'additionalProperties') return `unknown argument "${String(e.params.additionalProperty)}"`;
+    if (e.keyword === 'required') return `missing argument "${String(e.params.missingProperty)}"`;
+    return `${where} ${e.message ?? 'is invalid'}`;
+  });
+  return { ok: false, error: `Invalid arguments for ${name}: ${problems.join('; ')}. Nothing was run.` };
+}

@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import { Harness } from '../core/harness';
+import type { AlfredEvent } from '../core/events/types';
+import { readSettings } from './settings';
+
+/**
+ * Owns the Harness of the open workspace (the first folder of a multi-root window) and keeps it
+ * current: role files, settings, Workspace Trust and other processes' ledger writes (hooks, the CLI).
+ */
+export class HarnessHost implements vscode.Disposable {
+  private harness: Harness | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly eventEmitter = new vscode.EventEmitter<AlfredEvent>();
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.eventEmitter];
+  private watchers: vscode.Disposable[] = [];
+  private unsubscribe: (() => void) | undefined;
+
+  /** Roles, the active role or the budget may have changed: re-read and redraw. */
+  readonly onDidChange = this.changed.event;
+  /** Every event the harness writes in this window, live. */
+  readonly onEvent = this.eventEmitter.event;
+
+  constructor(private readonly extensionUri: vscode.Uri) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.rebuild()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.rebuild()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('alfred')) void this.followActiveRole();
+      }),
+    );
+    this.rebuild();
+  }
+
+  get current(): Harness | undefined {
+    return this.harness;
+  }
+
+  /** The harness, or a clear error for commands run without a folder open. */
+  require(): Harness {
+    if (!this.harness) throw new Error(vscode.l10n.t('Open a folder first: Alfred governs the agents working in a workspace.'));
+    return this.harness;
+  }
+
+  private rebuild(): void {
+    this.unsubscribe?.();
+    this.watchers.forEach((w) => w.dispose());
+    this.watchers = [];
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder || folder.uri.scheme !== 'file') {
+      this.harness = undefined;
+      this.changed.fire();
+      return;
+    }
+    const harness = new Harness({
+      workspaceFolder: folder.uri.fsPath,
+      builtinRolesDir: vscode.Uri.joinPath(this.extensionUri, 'roles').fsPath,
+      trusted: vscode.workspace.isTrusted,
+      roleSetting: () => readSettings().role,
+      pricing: () => readSettings().pricing,
+    });
+    this.harness = harness;
+    this.unsubscribe = harness.bus.on((e) => this.eventEmitter.fire(e));
+    this.watch(harness);
+    void this.followActiveRole();
+  }
+
+  private watch(harness: Harness): void {
+    const reloadRoles = () => {
+      harness.reloadRoles();
+      void this.followActiveRole();
+    };
+    for (const folder of harness.roleFolders()) {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder.dir), '*.toml'));
+      w.onDidChange(reloadRoles);
+      w.onDidCreate(reloadRoles);
+      w.onDidDelete(reloadRoles);
+      this.watchers.push(w);
+    }
+    // Hooks and the CLI write the same ledger from other processes.
+    const state = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(harness.stateDir), '{ledger,runtime}.json'));
+    const refresh = () => this.changed.fire();
+    state.onDidChange(refresh);
+    state.onDidCreate(refresh);
+    this.watchers.push(state);
+  }
+
+  /** Starts a new budget session when the active role changed underneath (setting, role file, CLI). */
+  private async followActiveRole(): Promise<void> {
+    try {
+      await this.harness?.sync();
+    } catch (err) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Alfred could not update its ledger: {0}', (err as Error).message));
+    }
+    this.changed.fire();
+  }
+
+  /** Call after an action that changed roles or the budget from this window. */
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.unsubscribe?.();
+    this.watchers.forEach((w) => w.dispose());
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import type { Harness } from '../../core/harness';
+import { compressShellOutput } from '../../core/policy/compress';
+import type { ToolContract } from '../../core/tools/contracts';
+import { validateToolInput } from '../../core/tools/validate';
+import type { HarnessHost } from '../harnessHost';
+
+export interface ToolOutput {
+  text: string;
+  data: Record<string, unknown>;
+}
+
+/** The part that differs per tool: the operation itself, after validation and the gate. */
+export type ToolRun = (input: Record<string, unknown>, ctx: { harness: Harness; signal: AbortSignal }) => Promise<ToolOutput> | ToolOutput;
+
+/**
+ * Wraps a tool operation in Alfred's rules: validate → gate (decide and charge, atomically) → run →
+ * charge the output → append the budget line at WARNING. A refusal is thrown, so the model gets an
+ * error result, never a silent success.
+ */
+export function governedTool(contract: ToolContract, host: HarnessHost, run: ToolRun): vscode.LanguageModelTool<Record<string, unknown>> {
+  return {
+    prepareInvocation(options) {
+      const summary = describe(contract, options.input);
+      if (!contract.needsConfirmation) return { invocationMessage: summary };
+      return {
+        invocationMessage: summary,
+        confirmationMessages: {
+          title: contract.displayName,
+          message: new vscode.MarkdownString(vscode.l10n.t('Run this command in the workspace?') + '\n\n```sh\n' + String(options.input.command ?? '') + '\n```'),
+        },
+      };
+    },
+
+    async invoke(options, token) {
+      const harness = host.require();
+      const valid = validateToolInput<Record<string, unknown>>(contract.name, options.input);
+      if (!valid.ok) {
+        await harness.record([{ type: 'ToolCall', phase: 'decision', tool: contract.name, decision: 'deny', code: 'invalid-input', reason: valid.error, source: 'tool' }]);
+        throw new Error(valid.error);
+      }
+      const gate = await harness.authorize({ tool: contract.name, toolInput: valid.value, source: 'tool' });
+      host.refresh();
+      if (!gate.decision.allowed) throw new Error(gate.decision.reason ?? `${contract.name} was refused by role ${gate.status.role}.`);
+
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      let output: ToolOutput;
+      try {
+        output = await run(valid.value, { harness, signal: abort.signal });
+      } finally {
+        sub.dispose();
+      }
+      let text = output.text;
+      if (contract.effect === 'exec' && harness.activeRole().role.shellPolicy === 'compress') {
+        text = compressShellOutput(text, output.data.exitCode as number | null | undefined);
+      }
+      const charged = await harness.chargeOutput({ tool: contract.name, output: text, source: 'tool' });
+      host.refresh();
+      if (charged.status.signal !== 'OK') text += `\n\n⚠ ${charged.line}`;
+      return new vscode.LanguageModelToolResult([
+        new vscode.LanguageModelTextPart(text),
+        vscode.LanguageModelDataPart.json({ tool: contract.name, ...output.data, budget: charged.line }),
+      ]);
+    },
+  };
+}
+
+function describe(contract: ToolContract, input: Record<string, unknown>): string {
+  const arg = input.path ?? input.query ?? input.command ?? input.action ?? '';
+  return `${contract.displayName}${arg ? `: ${String(arg).slice(0, 80)}` : ''}`;
+}

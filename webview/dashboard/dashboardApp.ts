@@ -1,0 +1,68 @@
+import { LitElement, css, html } from 'lit';
+import {
+  BudgetNotification, EventNotification, GetStateRequest, OpenEventLogCommand, ReadyCommand,
+  ResetBudgetCommand, StateNotification, SwitchRoleCommand, type DashboardState,
+} from '../../src/protocol/dashboard';
+import { onNotification, requestFromHost, send } from '../shared/host';
+import { t } from '../shared/l10n';
+import './components/budgetGauges';
+import './components/eventFeed';
+import './components/roleSwitcher';
+
+const MAX_EVENTS = 200;
+
+/** The sidebar dashboard: renders the host's snapshot; keeps only UI state of its own. */
+export class DashboardApp extends LitElement {
+  static override properties = { state: { state: true } };
+  declare state: DashboardState | null;
+
+  static override styles = css`
+    :host { display: block; padding: 4px 0 12px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
+    section { margin: 0 0 14px; }
+    h2 { font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: .04em; margin: 10px 0 6px;
+      color: var(--vscode-sideBarSectionHeader-foreground, var(--vscode-foreground)); }
+    .actions { display: flex; gap: 6px; flex-wrap: wrap; margin-top: 6px; }
+    .notice { color: var(--vscode-descriptionForeground); }
+    .untrusted { color: var(--vscode-editorWarning-foreground); }
+  `;
+
+  constructor() {
+    super();
+    this.state = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    onNotification(StateNotification, (s) => { this.state = s; });
+    onNotification(BudgetNotification, (b) => { if (this.state) this.state = { ...this.state, budget: b, activeRole: b.role }; });
+    onNotification(EventNotification, (e) => {
+      if (this.state) this.state = { ...this.state, events: [e, ...this.state.events].slice(0, MAX_EVENTS) };
+    });
+    send(ReadyCommand);
+    void requestFromHost(GetStateRequest).then((s) => { this.state = s; });
+  }
+
+  override render() {
+    const s = this.state;
+    if (!s) return html`<p class="notice">${t('Loading…')}</p>`;
+    if (!s.workspace) return html`<p class="notice">${t('Open a folder: Alfred governs the agents working in a workspace.')}</p>`;
+    return html`
+      ${s.trusted ? '' : html`<p class="untrusted">${t('Restricted mode: project roles and the alfred.role setting are ignored.')}</p>`}
+      <section aria-labelledby="budget-h">
+        <h2 id="budget-h">${t('Budget')}</h2>
+        <alfred-budget-gauges .budget=${s.budget}></alfred-budget-gauges>
+        <div class="actions"><vscode-button secondary @click=${() => send(ResetBudgetCommand)}>${t('Reset budget')}</vscode-button></div>
+      </section>
+      <section aria-labelledby="role-h">
+        <h2 id="role-h">${t('Role')}</h2>
+        <alfred-role-switcher .roles=${s.roles} .active=${s.activeRole} .problems=${s.problems}
+          @switch-role=${(e: CustomEvent<string>) => send(SwitchRoleCommand, { role: e.detail })}></alfred-role-switcher>
+      </section>
+      <section aria-labelledby="events-h">
+        <h2 id="events-h">${t('Events')}</h2>
+        <alfred-event-feed .events=${s.events} @open-log=${() => send(OpenEventLogCommand)}></alfred-event-feed>
+      </section>
+    `;
+  }
+}
+customElements.define('alfred-dashboard', DashboardApp);
