@@ -14,6 +14,8 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  // Prefer ES modules: some packages' UMD builds (jsonc-parser) hide requires that a bundle can't follow.
+  mainFields: ['module', 'main'],
 };
 
 /** @type {esbuild.BuildOptions[]} */
@@ -64,6 +66,9 @@ if (withTests) {
 }
 
 fs.rmSync('dist/cli', { recursive: true, force: true });
+// vscode-elements draws its icons with the codicon font, which the webview loads from the bundle folder.
+fs.mkdirSync('media/webview', { recursive: true });
+for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `media/webview/${f}`);
 
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));

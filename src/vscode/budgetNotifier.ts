@@ -22,7 +22,7 @@ export class BudgetNotifier implements vscode.Disposable {
     if (!harness) return;
     const { status, line, session } = harness.budget();
     const signals = { tokens: status.dimensions.tokens.signal, shell: status.dimensions.shell.signal, cost: status.dimensions.cost.signal };
-    const before = this.last?.session === session ? this.last.signals : undefined;
+    const before = this.last && this.last.session === session ? this.last.signals : undefined;
     this.last = { session, signals };
     if (!before) return;
     const worsened = (Object.keys(signals) as Dimension[]).filter((d) => RANK[signals[d]] > RANK[before[d]]);

@@ -80,7 +80,10 @@ export function readLedger(dir: string): Ledger | undefined {
   return readLedgerFile(dir).ledger;
 }
 
-/** Atomic: a temporary file in the same folder, then rename over the old one. */
+/**
+ * Atomic: a temporary file in the same folder, then rename over the old one. No fsync: this runs on
+ * every tool call, and after a power loss the ledger can be rebuilt from the log.
+ */
 export function writeLedger(dir: string, ledger: Ledger): void {
   const file = path.join(dir, LEDGER_FILE);
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;

@@ -2,6 +2,7 @@
  * A cross-process exclusive lock on the state folder. The extension and every `alfred hook`
  * process share one ledger, so each read-modify-write of it runs under this lock.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lock } from 'proper-lockfile';
 
@@ -24,7 +25,7 @@ export class LockTimeoutError extends Error {
 const queues = new Map<string, Promise<unknown>>();
 
 /**
- * Runs `fn` while holding the lock on `dir` (which must exist). Not re-entrant: never call
+ * Runs `fn` while holding the lock on `dir` (created when missing). Not re-entrant: never call
  * `withLock` on the same folder from inside `fn`.
  */
 export function withLock<T>(dir: string, fn: () => T | Promise<T>): Promise<T> {
@@ -41,6 +42,8 @@ export function withLock<T>(dir: string, fn: () => T | Promise<T>): Promise<T> {
 
 async function lockedRun<T>(dir: string, fn: () => T | Promise<T>): Promise<T> {
   let release: () => Promise<void>;
+  // The folder may have been removed since stateDir() created it (a user clearing ~/.alfred).
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   try {
     release = await lock(dir, {
       lockfilePath: path.join(dir, LOCK_FILE),

@@ -11,14 +11,24 @@ export interface ToolOutput {
 }
 
 /** The part that differs per tool: the operation itself, after validation and the gate. */
-export type ToolRun = (input: Record<string, unknown>, ctx: { harness: Harness; signal: AbortSignal }) => Promise<ToolOutput> | ToolOutput;
+export type ToolRun<I> = (input: I, ctx: { harness: Harness; signal: AbortSignal }) => Promise<ToolOutput> | ToolOutput;
+
+export interface ToolDefinition {
+  name: string;
+  run: ToolRun<Record<string, unknown>>;
+}
+
+/** Pairs a tool name with its operation; the input type is the one its contract's schema validates. */
+export function defineTool<I>(name: string, run: ToolRun<I>): ToolDefinition {
+  return { name, run: run as unknown as ToolRun<Record<string, unknown>> };
+}
 
 /**
  * Wraps a tool operation in Alfred's rules: validate → gate (decide and charge, atomically) → run →
  * charge the output → append the budget line at WARNING. A refusal is thrown, so the model gets an
  * error result, never a silent success.
  */
-export function governedTool(contract: ToolContract, host: HarnessHost, run: ToolRun): vscode.LanguageModelTool<Record<string, unknown>> {
+export function governedTool(contract: ToolContract, host: HarnessHost, run: ToolRun<Record<string, unknown>>): vscode.LanguageModelTool<Record<string, unknown>> {
   return {
     prepareInvocation(options) {
       const summary = describe(contract, options.input);

@@ -53,7 +53,7 @@ test('decide sees the budget before the call; a refusal charges nothing and adds
 
 test('BudgetWarning and BudgetExhausted are emitted once per dimension, not on every call', async () => {
   const dir = freshState();
-  const results = [];
+  const results: Awaited<ReturnType<typeof shellCall>>[] = [];
   for (let i = 1; i <= 13; i++) results.push(await shellCall(dir));
   const budgetEvents = (i: number) => results[i - 1]!.events.filter((e) => e.type.startsWith('Budget')).map((e) => e.type);
   assert.deepEqual(budgetEvents(7), []);

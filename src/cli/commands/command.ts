@@ -1,0 +1,16 @@
+import type { CliIo } from '../io';
+
+export interface CliArgs {
+  positionals: string[];
+  json: boolean;
+  workspace: string;
+  /** --workspace was given (else the hook input's cwd decides). */
+  explicitWorkspace: boolean;
+  tail?: number;
+}
+
+export interface CliCommand {
+  name: string;
+  usage: string;
+  run(args: CliArgs, io: CliIo): Promise<number>;
+}

@@ -1,0 +1,25 @@
+import { openHarness } from '../context';
+import { json } from '../io';
+import type { CliCommand } from './command';
+
+/** `alfred status [--json]`: role, budget, and where the state lives. */
+export const statusCommand: CliCommand = {
+  name: 'status',
+  usage: 'alfred status [--json]',
+  async run(args, io) {
+    const h = openHarness(args.workspace);
+    const active = h.activeRole();
+    const { line, session, status } = h.budget();
+    const problems = h.problems();
+    if (args.json) {
+      io.out(json({ workspace: h.workspaceFolder, stateDir: h.stateDir, role: active.role.name, from: active.from, session: session ?? null, signal: status.signal, line, problems: problems.length }));
+      return 0;
+    }
+    io.out(`workspace  ${h.workspaceFolder}`);
+    io.out(`role       ${active.role.name} (${active.from}, ${active.role.source})`);
+    io.out(`budget     ${line}`);
+    io.out(`state      ${h.stateDir}`);
+    if (problems.length) io.out(`problems   ${problems.length} (alfred roles)`);
+    return 0;
+  },
+};

@@ -1,0 +1,69 @@
+/** `alfred`: the harness on the command line. Argument parsing and dispatch only. */
+import { parseArgs } from 'node:util';
+import { budgetCommand } from './commands/budget';
+import type { CliCommand } from './commands/command';
+import { eventsCommand } from './commands/events';
+import { hookCommand } from './commands/hook';
+import { resetCommand } from './commands/reset';
+import { roleCommand } from './commands/role';
+import { rolesCommand } from './commands/roles';
+import { statusCommand } from './commands/status';
+import { processIo, UsageError, type CliIo } from './io';
+
+const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, eventsCommand, resetCommand, hookCommand];
+
+function help(): string {
+  return ['alfred: the agent harness, from the command line.', '', 'Usage:', ...COMMANDS.map((c) => `  ${c.usage}`), '',
+    'Every command takes --workspace DIR (default: the current folder). ALFRED_HOME moves the state root (default ~/.alfred).'].join('\n');
+}
+
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        workspace: { type: 'string' },
+        tail: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    io.err(`${(err as Error).message}\n\n${help()}`);
+    return 1;
+  }
+  const [name, ...positionals] = parsed.positionals;
+  if (parsed.values.help || !name) {
+    io.out(help());
+    return name || parsed.values.help ? 0 : 1;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.err(`alfred: unknown command "${name}".\n\n${help()}`);
+    return 1;
+  }
+  const tail = parsed.values.tail === undefined ? undefined : Number(parsed.values.tail);
+  if (tail !== undefined && (!Number.isInteger(tail) || tail < 1)) {
+    io.err('alfred: --tail needs a positive whole number.');
+    return 1;
+  }
+  try {
+    return await command.run({
+      positionals,
+      json: parsed.values.json ?? false,
+      workspace: parsed.values.workspace ?? process.env.ALFRED_WORKSPACE ?? process.cwd(),
+      explicitWorkspace: parsed.values.workspace !== undefined || process.env.ALFRED_WORKSPACE !== undefined,
+      tail,
+    }, io);
+  } catch (err) {
+    io.err(err instanceof UsageError ? err.message : `alfred ${name}: ${(err as Error).message}`);
+    return 1;
+  }
+}
+
+// Run when executed (the bundle's entry), not when imported by tests.
+if (process.argv[1] && /alfred(\.mjs)?$|cli[\\/]main\.ts$/.test(process.argv[1])) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+}

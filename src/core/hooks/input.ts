@@ -1,0 +1,60 @@
+/**
+ * Hook input from Copilot in VS Code, Claude Code and the Copilot CLI, read into one shape.
+ * Agents rename fields between versions, so every spelling in shared notes is accepted.
+ */
+
+export type HookFormat = 'vscode' | 'copilot-cli';
+
+export interface HookInput {
+  /** The event as the agent named it on the command line or in its input. */
+  event: string;
+  format: HookFormat;
+  sessionId?: string;
+  cwd: string;
+  tool?: string;
+  toolInput?: unknown;
+  toolResponse?: string;
+  prompt?: string;
+  model?: string;
+  stopHookActive?: boolean;
+}
+
+export class HookInputError extends Error {}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** camelCase event names (`preToolUse`) are the Copilot CLI's; PascalCase ones use the snake_case input. */
+export function formatOf(event: string): HookFormat {
+  return /^[a-z]/.test(event) ? 'copilot-cli' : 'vscode';
+}
+
+/** Parses stdin; throws HookInputError with a message meant for a person reading the agent's log. */
+export function parseHookInput(raw: string, event: string, fallbackCwd: string): HookInput {
+  if (!raw.trim()) throw new HookInputError(`alfred hook ${event}: no input on stdin (expected the agent's hook JSON).`);
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch (err) {
+    throw new HookInputError(`alfred hook ${event}: stdin is not JSON (${(err as Error).message}).`);
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new HookInputError(`alfred hook ${event}: stdin must be a JSON object.`);
+  const d = data as Record<string, unknown>;
+  let toolInput: unknown = d.tool_input ?? d.toolInput ?? d.toolArgs;
+  if (typeof toolInput === 'string') {
+    // The Copilot CLI sends toolArgs as a JSON string.
+    try { toolInput = JSON.parse(toolInput); } catch { /* keep the string */ }
+  }
+  const response = d.tool_response ?? d.toolResponse ?? d.toolResult;
+  return {
+    event: str(d.hook_event_name) ?? str(d.hookEventName) ?? event,
+    format: formatOf(event),
+    sessionId: str(d.session_id) ?? str(d.sessionId),
+    cwd: str(d.cwd) ?? fallbackCwd,
+    tool: str(d.tool_name) ?? str(d.toolName),
+    toolInput,
+    toolResponse: response === undefined || response === null ? undefined : typeof response === 'string' ? response : JSON.stringify(response),
+    prompt: str(d.prompt),
+    model: str(d.model),
+    stopHookActive: d.stop_hook_active === true || d.stopHookActive === true,
+  };
+}

@@ -1,0 +1,32 @@
+/** Hook answers in each agent's format (shared notes: Copilot in VS Code, Claude Code, Copilot CLI). */
+import type { HookFormat } from './input';
+
+export interface HookAnswer {
+  /** JSON to print on stdout ('' prints nothing). */
+  stdout: string;
+  exitCode: number;
+}
+
+/**
+ * A refusal. VS Code and Claude Code read `hookSpecificOutput.permissionDecision`; the Copilot CLI
+ * reads the top-level fields. Exit 0: the JSON carries the decision.
+ */
+export function denyAnswer(format: HookFormat, event: string, reason: string): HookAnswer {
+  const body = format === 'copilot-cli'
+    ? { permissionDecision: 'deny', permissionDecisionReason: reason }
+    : { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason } };
+  return { stdout: JSON.stringify(body), exitCode: 0 };
+}
+
+/**
+ * An allowed call. Alfred does not answer `allow`: that would also skip the agent's own
+ * confirmation of, say, a terminal command. It lets the agent's usual approval flow go on,
+ * adding context (the budget line at WARNING) when there is some.
+ */
+export function passAnswer(format: HookFormat, event: string, additionalContext?: string): HookAnswer {
+  if (!additionalContext) return { stdout: '{}', exitCode: 0 };
+  const body = format === 'copilot-cli'
+    ? { additionalContext }
+    : { hookSpecificOutput: { hookEventName: event, additionalContext } };
+  return { stdout: JSON.stringify(body), exitCode: 0 };
+}

@@ -1,0 +1,62 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { alfred, freshSession, invoke, until, workspaceFile, writeRole } from '../helpers';
+
+suite('Commands', () => {
+  test('Switch Role with a name switches, persists and starts a fresh session', async () => {
+    const h = await freshSession('coder');
+    await invoke('ctx_read', { path: 'README.md' });
+    const oldSession = h.budget().session;
+    await vscode.commands.executeCommand('alfred.switchRole', 'debugger');
+    assert.equal(h.activeRole().role.name, 'debugger');
+    assert.notEqual(h.budget().session, oldSession);
+    assert.equal(h.budget().status.dimensions.tokens.used, 0);
+    const changed = h.events({ types: ['RoleChanged'] }).events.at(-1);
+    assert.equal(changed?.from, 'coder');
+    assert.equal(changed?.to, 'debugger');
+  });
+
+  test('Reset Budget zeroes usage and logs BudgetReset', async () => {
+    const h = await freshSession('coder');
+    await invoke('ctx_shell', { command: 'echo hi' });
+    assert.equal(h.budget().status.dimensions.shell.used, 1);
+    assert.equal(await vscode.commands.executeCommand('alfred.resetBudget', { confirm: false }), true);
+    assert.equal(h.budget().status.dimensions.shell.used, 0);
+    assert.equal(h.events({ types: ['BudgetReset'] }).events.at(-1)?.reason, 'user');
+  });
+
+  test('Open Event Log opens the JSONL log', async () => {
+    const h = await freshSession('coder');
+    const opened = await vscode.commands.executeCommand<string>('alfred.openEventLog');
+    assert.equal(opened, h.logPath);
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, h.logPath);
+  });
+
+  test('a broken role file is reported with its path and key; the other roles still load', async () => {
+    const file = writeRole('broken', '[role]\nname = "broken"\nshell_policy = "sometimes"\n');
+    const api = await alfred();
+    try {
+      const problem = await until('the problem to be reported', () => api.harness()?.roles().problems.find((p) => p.path === file));
+      assert.equal(problem.key, 'role.shell_policy');
+      assert.ok(api.harness()?.roles().roles.has('security-auditor'));
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
+
+  test('the alfred.role setting picks the role when nothing else does', async () => {
+    const h = await freshSession('coder');
+    // Clear the runtime switch so the setting is the deciding source.
+    fs.rmSync(`${h.stateDir}/runtime.json`, { force: true });
+    const config = vscode.workspace.getConfiguration('alfred');
+    await config.update('role', 'ops', vscode.ConfigurationTarget.Workspace);
+    try {
+      await until('the setting to apply', () => h.activeRole().role.name === 'ops');
+      assert.equal(h.activeRole().from, 'setting');
+    } finally {
+      await config.update('role', undefined, vscode.ConfigurationTarget.Workspace);
+      fs.rmSync(workspaceFile('.vscode/settings.json'), { force: true });
+    }
+  });
+});
