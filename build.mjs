@@ -65,7 +65,8 @@ if (withTests) {
   });
 }
 
-fs.rmSync('dist/cli', { recursive: true, force: true });
+// Stale chunks and maps from an earlier build must not end up in the package.
+for (const dir of ['dist/cli', 'media/webview']) fs.rmSync(dir, { recursive: true, force: true });
 // vscode-elements draws its icons with the codicon font, which the webview loads from the bundle folder.
 fs.mkdirSync('media/webview', { recursive: true });
 for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `media/webview/${f}`);

@@ -14,6 +14,8 @@ export class HarnessHost implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.changed, this.eventEmitter];
   private watchers: vscode.Disposable[] = [];
   private unsubscribe: (() => void) | undefined;
+  /** Ids of events already passed on, so events other processes wrote can be told apart. */
+  private readonly seen = new Set<string>();
 
   /** Roles, the active role or the budget may have changed: re-read and redraw. */
   readonly onDidChange = this.changed.event;
@@ -59,7 +61,9 @@ export class HarnessHost implements vscode.Disposable {
       pricing: () => readSettings().pricing,
     });
     this.harness = harness;
-    this.unsubscribe = harness.bus.on((e) => this.eventEmitter.fire(e));
+    this.seen.clear();
+    for (const e of harness.events({ tail: 200 }).events) this.seen.add(e.id);
+    this.unsubscribe = harness.bus.on((e) => this.pass(e));
     this.watch(harness);
     void this.followActiveRole();
   }
@@ -78,7 +82,10 @@ export class HarnessHost implements vscode.Disposable {
     }
     // Hooks and the CLI write the same ledger from other processes.
     const state = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(harness.stateDir), '{ledger,runtime}.json'));
-    const refresh = () => this.changed.fire();
+    const refresh = () => {
+      for (const e of harness.events({ tail: 200 }).events) this.pass(e);
+      this.changed.fire();
+    };
     state.onDidChange(refresh);
     state.onDidCreate(refresh);
     this.watchers.push(state);
@@ -92,6 +99,13 @@ export class HarnessHost implements vscode.Disposable {
       void vscode.window.showErrorMessage(vscode.l10n.t('Alfred could not update its ledger: {0}', (err as Error).message));
     }
     this.changed.fire();
+  }
+
+  private pass(e: AlfredEvent): void {
+    if (this.seen.has(e.id)) return;
+    this.seen.add(e.id);
+    if (this.seen.size > 2000) this.seen.delete(this.seen.values().next().value as string);
+    this.eventEmitter.fire(e);
   }
 
   /** Call after an action that changed roles or the budget from this window. */

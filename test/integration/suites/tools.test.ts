@@ -62,16 +62,17 @@ suite('Alfred tools through vscode.lm.invokeTool', () => {
   });
 
   test('WARNING appends the budget line; EXHAUSTED refuses naming the dimension; ctx_session stays callable', async () => {
-    writeRole('tiny', '[role]\nname = "tiny"\ninherits = "coder"\ndescription = "tiny budget"\n[limits]\nmax_context_tokens = 300\n');
+    writeRole('tiny', '[role]\nname = "tiny"\ninherits = "coder"\ndescription = "tiny budget"\n[limits]\nmax_context_tokens = 1000\n');
     const api = await alfred();
     // The file watcher reloads roles by itself.
     await until('the new role to load', () => api.harness()?.roles().roles.get('tiny'));
     const h = await freshSession('tiny');
     let text = '';
-    for (let i = 0; i < 10 && h.budget().status.signal === 'OK'; i++) text = textOf(await invoke('ctx_read', { path: 'src/cart.js', startLine: 1, endLine: 6 }));
+    // One short line at a time, so the budget crosses 80% well before 100%.
+    for (let i = 0; i < 200 && h.budget().status.signal === 'OK'; i++) text = textOf(await invoke('ctx_read', { path: 'src/cart.js', startLine: 4, endLine: 5 }));
     assert.equal(h.budget().status.signal, 'WARNING');
-    assert.match(text, /⚠ Budget\[tiny\]: tokens \d+\/300 \(\d+%\) \| shell 0\/100 \(0%\) \| cost ~?\$0\.\d\d\/\$5\.00 \(0%\) → WARNING/);
-    for (let i = 0; i < 10 && h.budget().status.signal !== 'EXHAUSTED'; i++) await invoke('ctx_read', { path: 'src/cart.js' }).then(undefined, () => undefined);
+    assert.match(text, /⚠ Budget\[tiny\]: tokens \d+\/1000 \(\d+%\) \| shell 0\/100 \(0%\) \| cost ~?\$0\.\d\d\/\$5\.00 \(0%\) → WARNING/);
+    for (let i = 0; i < 50 && h.budget().status.signal !== 'EXHAUSTED'; i++) await invoke('ctx_read', { path: 'src/cart.js' }).then(undefined, () => undefined);
     assert.equal(h.budget().status.signal, 'EXHAUSTED');
     assert.match(await refusal('ctx_read', { path: 'README.md' }), /Budget exhausted: .*tokens/);
     assert.match(textOf(await invoke('ctx_session', { action: 'budget' })), /→ EXHAUSTED/);

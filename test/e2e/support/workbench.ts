@@ -1,0 +1,104 @@
+/**
+ * A real VS Code (code-server) in a real browser (Debian's Chromium), with the packaged VSIX installed
+ * as a user would, on a fresh copy of the sample workspace.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { launchBrowser } from '../../../scripts/lib/browser.mjs';
+import { makeSandbox } from '../../../scripts/lib/sandbox.mjs';
+import { ensureCodeServer, freePort, installVsix, startCodeServer } from '../../../scripts/lib/vscodeServer.mjs';
+
+export const STATUS_ITEM = '[id="alfred-harness.alfred-harness.alfred.status"]';
+
+export interface Workbench {
+  page: Page;
+  workspace: string;
+  /** Environment of the code-server process (HOME, ALFRED_HOME), for running `alfred` beside it. */
+  env: Record<string, string>;
+  extensionDir: string;
+  close(): Promise<void>;
+}
+
+export async function startWorkbench(): Promise<Workbench> {
+  const vsix = process.env.ALFRED_VSIX ?? path.resolve('dist/alfred.vsix');
+  if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package first`);
+  const server = ensureCodeServer();
+  const sandbox = makeSandbox('e2e');
+  installVsix(server, sandbox.extensionsDir, sandbox.userDataDir, vsix);
+  const extensionDir = fs.readdirSync(sandbox.extensionsDir).find((d: string) => d.startsWith('alfred-harness.'));
+  if (!extensionDir) throw new Error('the VSIX did not install');
+  // A user's settings: no welcome page, no chat sign-in nags hiding the workbench.
+  const settingsDir = path.join(sandbox.userDataDir, 'User');
+  fs.mkdirSync(settingsDir, { recursive: true });
+  fs.writeFileSync(path.join(settingsDir, 'settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false,
+  }));
+  const port = await freePort();
+  const cs = await startCodeServer(server, {
+    port, folder: sandbox.workspace, userDataDir: sandbox.userDataDir, extensionsDir: sandbox.extensionsDir,
+    env: sandbox.env, logFile: path.join(sandbox.dir, 'code-server.log'),
+  });
+  const browser = await launchBrowser();
+  const page = await browser.context.newPage();
+  await page.goto(`${cs.url}/?folder=${encodeURIComponent(sandbox.workspace)}`);
+  await page.locator(STATUS_ITEM).waitFor({ timeout: 90_000 });
+  return {
+    page,
+    workspace: sandbox.workspace,
+    env: sandbox.env,
+    extensionDir: path.join(sandbox.extensionsDir, extensionDir),
+    async close() {
+      await browser.close();
+      cs.stop();
+    },
+  };
+}
+
+/** Runs a command from the palette (F1), as a user types it. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await openPalette(page, title);
+  await page.keyboard.press('Enter');
+}
+
+export async function openPalette(page: Page, text: string): Promise<void> {
+  await page.locator('.monaco-workbench').click({ position: { x: 600, y: 300 } }).catch(() => undefined);
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${text}`);
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+}
+
+export async function quickPickLabels(page: Page): Promise<string[]> {
+  return page.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts();
+}
+
+export async function statusText(page: Page): Promise<string> {
+  return (await page.locator(STATUS_ITEM).innerText()).trim();
+}
+
+/** The dashboard's document: two iframes deep inside the webview view. */
+export async function dashboardFrame(page: Page): Promise<Frame> {
+  const outer = page.locator('iframe.webview.ready').first();
+  await outer.waitFor({ timeout: 30_000 });
+  const handle = await (await outer.elementHandle())!.contentFrame();
+  const inner = await handle!.waitForSelector('iframe#active-frame');
+  const frame = await inner.contentFrame();
+  if (!frame) throw new Error('no dashboard frame');
+  return frame;
+}
+
+/** Keeps a screenshot of what the user saw when a test fails. */
+export async function withScreenshot(page: Page, name: string, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    const dir = path.resolve('test-results');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${name.replace(/[^\w-]+/g, '-')}.png`);
+    await page.screenshot({ path: file }).catch(() => undefined);
+    (err as Error).message += `\n(screenshot: ${file})`;
+    throw err;
+  }
+}

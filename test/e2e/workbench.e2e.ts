@@ -1,0 +1,66 @@
+/** What a user sees of Alfred in a real VS Code: the status bar, the palette, the sidebar, a role switch. */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import {
+  STATUS_ITEM, dashboardFrame, openPalette, quickPickLabels, runCommand, startWorkbench, statusText, withScreenshot, type Workbench,
+} from './support/workbench';
+
+let wb: Workbench;
+
+before(async () => { wb = await startWorkbench(); }, { timeout: 180_000 });
+after(async () => { await wb?.close(); });
+
+test('the status bar shows the role and the budget, with the exact budget line', async () => {
+  await withScreenshot(wb.page, 'status-bar', async () => {
+    assert.match(await statusText(wb.page), /coder · OK 0%/);
+    const label = await wb.page.locator(STATUS_ITEM).getAttribute('aria-label');
+    assert.equal(label, 'Alfred: Budget[coder]: tokens 0/200000 (0%) | shell 0/100 (0%) | cost $0.00/$5.00 (0%) → OK');
+  });
+});
+
+test('the command palette lists Alfred\'s commands', async () => {
+  await withScreenshot(wb.page, 'palette', async () => {
+    await openPalette(wb.page, 'Alfred:');
+    const labels = await quickPickLabels(wb.page);
+    await wb.page.keyboard.press('Escape');
+    for (const title of ['Alfred: Switch Role', 'Alfred: Show Budget', 'Alfred: Reset Budget', 'Alfred: Open Event Log', 'Alfred: Show Roles']) {
+      assert.ok(labels.includes(title), `${title} in ${JSON.stringify(labels)}`);
+    }
+  });
+});
+
+test('the sidebar opens the dashboard with the budget gauges and the roles', async () => {
+  await withScreenshot(wb.page, 'dashboard', async () => {
+    await wb.page.locator('.activitybar [aria-label="Alfred"]').first().click();
+    const frame = await dashboardFrame(wb.page);
+    await frame.getByText('Context tokens').waitFor();
+    assert.ok(await frame.getByText('Shell calls').isVisible());
+    await frame.getByText(/^Budget\[coder\]: tokens 0\/200000/).waitFor();
+    const options = await frame.locator('alfred-role-switcher vscode-option').allTextContents();
+    assert.ok(options.some((o) => o.includes('security-auditor')), `roles: ${options.join(', ')}`);
+  });
+});
+
+test('switching role from the palette shows in the status bar', async () => {
+  await withScreenshot(wb.page, 'switch-role', async () => {
+    await runCommand(wb.page, 'Alfred: Switch Role');
+    const input = wb.page.locator('.quick-input-widget input');
+    await input.fill('reviewer');
+    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'reviewer' }).first().waitFor();
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator(STATUS_ITEM, { hasText: 'reviewer · OK' }).waitFor({ timeout: 10_000 });
+  });
+});
+
+test('a Copilot hook refusal from another process shows up live in the dashboard', async () => {
+  await withScreenshot(wb.page, 'hook-refusal', async () => {
+    const cli = path.join(wb.extensionDir, 'dist', 'cli', 'alfred.mjs');
+    const input = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'rm -rf /' }, cwd: wb.workspace });
+    const out = execFileSync(process.execPath, [cli, 'hook', 'PreToolUse'], { input, env: { ...process.env, ...wb.env } }).toString();
+    assert.equal(JSON.parse(out).hookSpecificOutput.permissionDecision, 'deny');
+    const frame = await dashboardFrame(wb.page);
+    await frame.locator('alfred-event-feed li.PolicyViolation', { hasText: 'run_in_terminal' }).first().waitFor({ timeout: 10_000 });
+  });
+});
