@@ -25,8 +25,9 @@ export async function launchBrowser({ viewport = { width: 1400, height: 900 } } 
 /** Keeps the bundled Copilot Chat enabled in a fresh profile, so chat works without a sign-in. */
 export async function enableBuiltinChat(page, baseUrl) {
   await page.goto(`${baseUrl}/healthz`);
+  // Runs in the page, where indexedDB exists.
   await page.evaluate(() => new Promise((resolve, reject) => {
-    const open = indexedDB.open('vscode-web-state-db-global');
+    const open = globalThis.indexedDB.open('vscode-web-state-db-global');
     open.onupgradeneeded = () => open.result.createObjectStore('ItemTable');
     open.onerror = () => reject(open.error);
     open.onsuccess = () => {

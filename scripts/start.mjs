@@ -1,0 +1,79 @@
+// `npm start`: builds and packages Alfred, installs the VSIX into a private code-server (a real
+// VS Code served to your browser), opens the sample workspace and prints the URL. Ctrl-C stops it all.
+// Options: --port N (or ALFRED_PORT), --fresh (start again from a clean copy of the sample workspace).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { cacheRoot, ensureCodeServer, freePort, installVsix, startCodeServer } from './lib/vscodeServer.mjs';
+import { SAMPLE_WORKSPACE } from './lib/sandbox.mjs';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const fresh = args.includes('--fresh');
+const portArg = args.includes('--port') ? Number(args[args.indexOf('--port') + 1]) : Number(process.env.ALFRED_PORT || 0);
+
+function step(msg) {
+  console.log(`[alfred] ${msg}`);
+}
+
+async function portIsFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer().once('error', () => resolve(false)).once('listening', () => srv.close(() => resolve(true)));
+    srv.listen(port, '127.0.0.1');
+  });
+}
+
+step('building and packaging the extension…');
+const pack = spawnSync('npm', ['run', '-s', 'package'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+if (pack.status !== 0) process.exit(pack.status ?? 1);
+const vsix = path.join(ROOT, 'dist', 'alfred.vsix');
+
+const server = ensureCodeServer();
+const home = path.join(cacheRoot(), 'start');
+const workspace = path.join(home, 'sample-workspace');
+if (fresh) fs.rmSync(workspace, { recursive: true, force: true });
+if (!fs.existsSync(workspace)) {
+  fs.cpSync(SAMPLE_WORKSPACE, workspace, { recursive: true });
+  spawnSync('git', ['init', '-q'], { cwd: workspace });
+}
+const userDataDir = path.join(home, 'user-data');
+const extensionsDir = path.join(home, 'extensions');
+fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+const settings = path.join(userDataDir, 'User', 'settings.json');
+if (!fs.existsSync(settings)) fs.writeFileSync(settings, JSON.stringify({ 'workbench.startupEditor': 'none' }, null, 2));
+
+step('installing the VSIX into the private VS Code…');
+installVsix(server, extensionsDir, userDataDir, vsix);
+
+const port = portArg || ((await portIsFree(8080)) ? 8080 : await freePort());
+const logFile = path.join(home, 'code-server.log');
+const cs = await startCodeServer(server, { port, folder: workspace, userDataDir, extensionsDir, logFile });
+const url = `${cs.url}/?folder=${encodeURIComponent(workspace)}`;
+console.log(`
+  Alfred is running in VS Code (code-server) on the sample workspace.
+
+    Open:       ${url}
+    Workspace:  ${workspace}
+    CLI:        node ${path.relative(process.cwd(), path.join(ROOT, 'dist', 'cli', 'alfred.mjs')) || 'dist/cli/alfred.mjs'} status --workspace ${workspace}
+    Log:        ${logFile}
+
+  Look for the shield in the status bar and the Alfred icon in the activity bar. Ctrl-C stops everything.
+`);
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  step('stopping code-server…');
+  cs.stop();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+cs.child.on('exit', (code) => {
+  if (!stopping) {
+    console.error(`[alfred] code-server exited (code ${code}); see ${logFile}`);
+    process.exit(code ?? 1);
+  }
+});

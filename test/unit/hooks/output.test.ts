@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { denyAnswer, passAnswer } from '../../../src/core/hooks/output';
+
+describe('denyAnswer', () => {
+  it('VS Code / Claude Code: hookSpecificOutput with the event name, exit 0', () => {
+    const answer = denyAnswer('vscode', 'PreToolUse', 'no shell here');
+    assert.equal(answer.exitCode, 0);
+    assert.deepEqual(JSON.parse(answer.stdout), {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no shell here' },
+    });
+  });
+
+  it('Copilot CLI: top-level permissionDecision and permissionDecisionReason, exit 0', () => {
+    const answer = denyAnswer('copilot-cli', 'preToolUse', 'no shell here');
+    assert.equal(answer.exitCode, 0);
+    assert.deepEqual(JSON.parse(answer.stdout), { permissionDecision: 'deny', permissionDecisionReason: 'no shell here' });
+  });
+
+  it('prints one line of JSON', () => {
+    assert.equal(denyAnswer('vscode', 'PreToolUse', 'a\nb').stdout.includes('\n'), false);
+  });
+});
+
+describe('passAnswer', () => {
+  it('without context: an empty object, never an explicit allow', () => {
+    for (const format of ['vscode', 'copilot-cli'] as const) {
+      assert.deepEqual(passAnswer(format, 'PreToolUse'), { stdout: '{}', exitCode: 0 });
+      assert.deepEqual(passAnswer(format, 'PreToolUse', ''), { stdout: '{}', exitCode: 0 });
+    }
+  });
+
+  it('VS Code: additionalContext inside hookSpecificOutput with the event name', () => {
+    const answer = passAnswer('vscode', 'PostToolUse', 'Budget[coder]: … → WARNING');
+    assert.equal(answer.exitCode, 0);
+    assert.deepEqual(JSON.parse(answer.stdout), { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'Budget[coder]: … → WARNING' } });
+  });
+
+  it('Copilot CLI: additionalContext at the top level', () => {
+    assert.deepEqual(JSON.parse(passAnswer('copilot-cli', 'preToolUse', 'line').stdout), { additionalContext: 'line' });
+  });
+});
