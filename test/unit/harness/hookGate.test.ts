@@ -1,0 +1,82 @@
+/** The gate through handleHook and the Harness: role rules, shell charges, refusals and their events. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { denyReason, makeEnv } from './helpers';
+
+const WRITE_TOOLS: [string, Record<string, unknown>][] = [
+  ['run_in_terminal', { command: 'ls' }],
+  ['runInTerminal', { command: 'ls' }],
+  ['Bash', { command: 'ls' }],
+  ['bash', { command: 'ls' }],
+  ['editFiles', { filePath: 'src/a.ts' }],
+  ['replace_string_in_file', { filePath: 'src/a.ts', oldString: 'a', newString: 'b' }],
+  ['Edit', { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' }],
+];
+
+describe('reviewer through PreToolUse', () => {
+  for (const [tool, toolInput] of WRITE_TOOLS) {
+    it(`refuses ${tool} with a reason and a PolicyViolation event`, async () => {
+      const env = makeEnv({ env: { ALFRED_ROLE: 'reviewer' } });
+      const answer = await env.hook('PreToolUse', { hook_event_name: 'PreToolUse', tool_name: tool, tool_input: toolInput });
+      assert.equal(answer.exitCode, 0);
+      const reason = denyReason(answer.json);
+      assert.ok(reason, `${tool} refused: ${answer.stdout}`);
+      assert.match(reason, new RegExp(`^Alfred \\(role reviewer\\): .*${tool}`));
+      assert.equal((answer.json.hookSpecificOutput as Record<string, unknown>).hookEventName, 'PreToolUse');
+      const events = env.harness.events().events;
+      const violation = events.find((e) => e.type === 'PolicyViolation');
+      assert.ok(violation, 'a PolicyViolation was logged');
+      assert.equal(violation.tool, tool);
+      assert.equal(violation.role, 'reviewer');
+      assert.equal(violation.source, 'hook:PreToolUse');
+      assert.equal(env.harness.budget().status.dimensions.shell.used, 0, 'a refusal charges nothing');
+    });
+  }
+
+  it('lets reads through with an empty answer', async () => {
+    const env = makeEnv({ env: { ALFRED_ROLE: 'reviewer' } });
+    for (const tool of ['read_file', 'Read', 'grep_search', 'ctx_session']) {
+      const answer = await env.hook('PreToolUse', { tool_name: tool, tool_input: { filePath: 'a.ts' } });
+      assert.equal(answer.stdout, '{}', tool);
+    }
+    assert.equal(env.harness.events({ types: ['PolicyViolation'] }).events.length, 0);
+  });
+
+  it('answers the Copilot CLI (camelCase event) with top-level fields', async () => {
+    const env = makeEnv({ env: { ALFRED_ROLE: 'reviewer' } });
+    const answer = await env.hook('preToolUse', { toolName: 'bash', toolArgs: '{"command":"rm -rf /"}' });
+    assert.equal(answer.json.permissionDecision, 'deny');
+    assert.match(String(answer.json.permissionDecisionReason), /role reviewer/);
+    assert.equal('hookSpecificOutput' in answer.json, false);
+  });
+
+  it('refuses a call whose tool it cannot tell', async () => {
+    const env = makeEnv();
+    const answer = await env.hook('PreToolUse', { tool_input: {} });
+    assert.match(denyReason(answer.json) ?? '', /no tool_name/);
+  });
+});
+
+describe('coder through PreToolUse', () => {
+  it('allows shell and edit tools, charging one shell call per new shell invocation', async () => {
+    const env = makeEnv();
+    const expected = [1, 2, 3, 4, 4, 4, 4];
+    for (const [i, [tool, toolInput]] of WRITE_TOOLS.entries()) {
+      const answer = await env.hook('PreToolUse', { tool_name: tool, tool_input: toolInput });
+      assert.equal(answer.stdout, '{}', tool);
+      assert.equal(env.harness.budget().status.dimensions.shell.used, expected[i], tool);
+    }
+    assert.equal(env.harness.events({ types: ['PolicyViolation'] }).events.length, 0);
+  });
+
+  it('does not charge reading a terminal\'s output', async () => {
+    const env = makeEnv();
+    await env.hook('PreToolUse', { tool_name: 'run_in_terminal', tool_input: { command: 'npm test' } });
+    for (const tool of ['get_terminal_output', 'BashOutput', 'read_bash']) {
+      assert.equal((await env.hook('PreToolUse', { tool_name: tool, tool_input: { id: 't1' } })).stdout, '{}');
+    }
+    assert.equal(env.harness.budget().status.dimensions.shell.used, 1);
+    const decisions = env.harness.events({ types: ['ToolCall'] }).events.map((e) => [e.tool, (e.charge as { shell: number }).shell]);
+    assert.deepEqual(decisions, [['run_in_terminal', 1], ['get_terminal_output', 0], ['BashOutput', 0], ['read_bash', 0]]);
+  });
+});
