@@ -16,7 +16,7 @@ import { categoryOf } from './policy/categories';
 import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './roles/active';
 import { loadRoles, roleFolders, type RoleFolder } from './roles/loader';
 import { DEFAULT_ROLE, type LoadedRoles, type Role, type RoleProblem } from './roles/types';
-import { authorize, charge, currentStatus, type AuthorizeResult, type GovernResult } from './state/govern';
+import { authorize, charge, currentStatus, observeShell, type AuthorizeResult, type GovernResult, type ObserveShellResult } from './state/govern';
 import { readLedger, recordEvents, resetSession } from './state/ledger';
 import { stateDir } from './state/paths';
 import { readRuntimeRole, writeRuntimeRole } from './state/runtimeRole';
@@ -154,6 +154,13 @@ export class Harness {
     });
     this.publish(result.events);
     return { ...result, tokens };
+  }
+
+  /** A terminal command that already ran: charged and logged, a PolicyViolation under shell deny. */
+  async observeShell(run: { command: string; exitCode: number | undefined; cwd?: string; source: string }): Promise<ObserveShellResult> {
+    const result = await observeShell(this.stateDir, { role: this.activeRole().role, ...run });
+    this.publish(result.events);
+    return result;
   }
 
   /** Switches role for this workspace (a fresh budget session). Throws for an unknown role, listing those that exist. */

@@ -7,6 +7,7 @@ import { registerCommands } from './commands';
 import { HarnessHost } from './harnessHost';
 import { prompts } from './prompts';
 import { BudgetStatusBar } from './statusBar';
+import { TerminalObserver } from './terminals';
 import { registerTools } from './tools';
 import { DashboardViewProvider } from './webviews/dashboardView';
 
@@ -22,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): AlfredApi {
     host,
     new BudgetStatusBar(host),
     new BudgetNotifier(host),
+    new TerminalObserver(host),
     ...registerCommands({ host, extension: context }),
     ...registerTools(host),
     vscode.window.registerWebviewViewProvider(DashboardViewProvider.viewId, new DashboardViewProvider(context.extensionUri, host)),

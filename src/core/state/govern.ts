@@ -117,6 +117,46 @@ export async function charge(dir: string, req: ChargeRequest): Promise<GovernRes
   return { status, line, crossed, events: out.events, problems: out.problems };
 }
 
+export interface ObserveShellRequest {
+  role: Role;
+  command: string;
+  exitCode: number | undefined;
+  cwd?: string;
+  source: string;
+}
+
+export interface ObserveShellResult extends GovernResult {
+  /** The role's shell policy is `deny`: the command ran anyway (a terminal cannot be blocked). */
+  violation: boolean;
+}
+
+/**
+ * A shell command Alfred saw but could not stop (a user's or an agent's terminal): it is charged as
+ * one shell invocation and logged; under `shell_policy = "deny"` it is also a PolicyViolation.
+ */
+export async function observeShell(dir: string, req: ObserveShellRequest): Promise<ObserveShellResult> {
+  const { role } = req;
+  const violation = role.shellPolicy === 'deny';
+  const out = await transact(dir, role.name, (ledger) => {
+    ledger.usage.shell += 1;
+    const settled = settle(ledger, role);
+    const events: NewEvent[] = [{
+      type: 'ShellExecution', command: req.command, exitCode: req.exitCode ?? null, ...(req.cwd ? { cwd: req.cwd } : {}),
+      source: req.source, charge: { shell: 1 },
+    }];
+    if (violation) {
+      events.push({
+        type: 'PolicyViolation', tool: 'terminal', category: 'shell', code: 'shell-denied', source: req.source,
+        reason: `Role ${role.name} does not run shell commands (shell policy deny), but "${req.command}" ran in a terminal, which Alfred can only observe.`,
+      });
+    }
+    events.push(...settled.events);
+    return { events, result: settled };
+  });
+  const { status, line, crossed } = out.result;
+  return { status, line, crossed, events: out.events, problems: out.problems, violation };
+}
+
 /** The budget as it stands, without the lock (for display). Zero when the ledger is another role's. */
 export function currentStatus(dir: string, role: Role): BudgetStatus {
   const ledger = readLedger(dir);
