@@ -1,0 +1,26 @@
+import * as vscode from 'vscode';
+import { withClaudeHooks } from '../../core/hooks/install';
+import { confirmAndWrite } from '../config/confirmAndWrite';
+import { hookFilePaths, readIfExists } from '../hooks/hookFiles';
+import { ensureLauncher } from '../hooks/launcher';
+import type { AlfredCommand } from './command';
+
+/**
+ * Alfred: Govern Claude Code Sessions — adds Alfred's hooks to `.claude/settings.json` (keeping the
+ * user's own settings and comments), so one role file governs Claude-format agents in the terminal too.
+ */
+export const governClaudeCode: AlfredCommand = {
+  id: 'alfred.governClaudeCode',
+  async run({ host, extension }) {
+    const harness = host.require();
+    ensureLauncher(extension.extensionUri);
+    const file = hookFilePaths(harness.workspaceFolder).claude;
+    const written = await confirmAndWrite(host, {
+      files: [{ path: file, newText: withClaudeHooks(readIfExists(file)) }],
+      reason: 'govern Claude Code sessions',
+      title: vscode.l10n.t('Govern Claude Code sessions with Alfred\'s hooks'),
+    });
+    host.refresh();
+    return written;
+  },
+};

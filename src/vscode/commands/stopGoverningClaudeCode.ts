@@ -1,0 +1,26 @@
+import * as vscode from 'vscode';
+import { hasClaudeHooks, withoutClaudeHooks } from '../../core/hooks/install';
+import { confirmAndWrite } from '../config/confirmAndWrite';
+import { hookFilePaths, readIfExists } from '../hooks/hookFiles';
+import type { AlfredCommand } from './command';
+
+/** Alfred: Stop Governing Claude Code — removes only Alfred's entries from `.claude/settings.json`. */
+export const stopGoverningClaudeCode: AlfredCommand = {
+  id: 'alfred.stopGoverningClaudeCode',
+  async run({ host }) {
+    const file = hookFilePaths(host.require().workspaceFolder).claude;
+    const text = readIfExists(file);
+    if (!hasClaudeHooks(text)) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Claude Code is not governed by Alfred in this workspace.'));
+      return false;
+    }
+    const rest = withoutClaudeHooks(text ?? '');
+    const written = await confirmAndWrite(host, {
+      files: [{ path: file, newText: rest === '' ? null : rest }],
+      reason: 'stop governing Claude Code sessions',
+      title: vscode.l10n.t('Stop governing Claude Code sessions'),
+    });
+    host.refresh();
+    return written;
+  },
+};

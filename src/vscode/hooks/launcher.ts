@@ -1,0 +1,34 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { launcherScripts } from '../../core/hooks/install';
+
+/** Where hook files point: the same on every machine, so hook files can be committed. */
+export function launcherDir(): string {
+  return path.join(os.homedir(), '.alfred', 'bin');
+}
+
+/**
+ * Writes `~/.alfred/bin/alfred` (and `alfred.cmd`) to run this installation's command line with the
+ * editor's own runtime (no Node.js install needed: Electron runs as Node with ELECTRON_RUN_AS_NODE).
+ * Rewritten only when it changed, e.g. after an update moved the extension.
+ */
+export function ensureLauncher(extensionUri: vscode.Uri): string {
+  const cli = vscode.Uri.joinPath(extensionUri, 'dist', 'cli', 'alfred.mjs').fsPath;
+  const scripts = launcherScripts(process.execPath, cli);
+  const dir = launcherDir();
+  fs.mkdirSync(dir, { recursive: true });
+  const write = (name: string, text: string, mode: number) => {
+    const file = path.join(dir, name);
+    let current: string | undefined;
+    try { current = fs.readFileSync(file, 'utf8'); } catch { /* first time */ }
+    if (current === text) return;
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, text, { mode });
+    fs.renameSync(tmp, file);
+  };
+  write('alfred', scripts.posix, 0o755);
+  write('alfred.cmd', scripts.windows, 0o644);
+  return path.join(dir, process.platform === 'win32' ? 'alfred.cmd' : 'alfred');
+}
