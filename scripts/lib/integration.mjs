@@ -8,6 +8,7 @@ import { ensureCodeServer, freePort, startCodeServer } from './vscodeServer.mjs'
 import { makeSandbox } from './sandbox.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const SCRIPTED_MODEL = path.join(ROOT, 'test', 'fixtures', 'scripted-model');
 
 export async function runIntegration({ grep } = {}) {
   const server = ensureCodeServer();
@@ -34,7 +35,7 @@ export async function runIntegration({ grep } = {}) {
       lines.push(`[${type}] ${args.map(String).join(' ')}`);
     });
     const payload = [
-      ['extensionDevelopmentPath', `vscode-remote://${host}${ROOT}`],
+      ['extensionDevelopmentPath', `vscode-remote://${host}${developmentExtensions(sandbox.dir)}`],
       ['extensionTestsPath', `vscode-remote://${host}${path.join(ROOT, 'dist', 'test', 'integration', 'index')}`],
     ];
     const url = `${cs.url}/?folder=${encodeURIComponent(sandbox.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
@@ -55,6 +56,19 @@ export async function runIntegration({ grep } = {}) {
     await close();
     cs.stop();
   }
+}
+
+/**
+ * The workbench keeps one value per payload key, so several extensions under development go in one
+ * folder without a package.json, which VS Code scans as several extensions: Alfred, and the scripted
+ * language model the chat tests talk to.
+ */
+function developmentExtensions(dir) {
+  const folder = path.join(dir, 'development-extensions');
+  fs.mkdirSync(folder, { recursive: true });
+  fs.symlinkSync(ROOT, path.join(folder, 'alfred'), 'dir');
+  fs.symlinkSync(SCRIPTED_MODEL, path.join(folder, 'scripted-model'), 'dir');
+  return folder;
 }
 
 function readReport(file) {

@@ -1,6 +1,7 @@
 /** `alfred`: the harness on the command line. Argument parsing and dispatch only. */
 import { parseArgs } from 'node:util';
 import { budgetCommand } from './commands/budget';
+import { checkCommand } from './commands/check';
 import type { CliCommand } from './commands/command';
 import { eventsCommand } from './commands/events';
 import { hookCommand } from './commands/hook';
@@ -10,7 +11,7 @@ import { rolesCommand } from './commands/roles';
 import { statusCommand } from './commands/status';
 import { processIo, UsageError, type CliIo } from './io';
 
-const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, eventsCommand, resetCommand, hookCommand];
+const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, eventsCommand, resetCommand, checkCommand, hookCommand];
 
 function help(): string {
   return ['alfred: the agent harness, from the command line.', '', 'Usage:', ...COMMANDS.map((c) => `  ${c.usage}`), '',

@@ -4,13 +4,14 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { costOf, priceFor, type ModelPrice } from './budget/prices';
+import { costOf, priceFor, type ModelPrice, type PriceQuote } from './budget/prices';
 import { formatBudgetLine } from './budget/status';
 import { countTokens } from './budget/tokens';
 import type { BudgetStatus } from './budget/types';
 import { EventBus } from './events/bus';
 import { EVENTS_FILE, readEvents, type ReadResult } from './events/log';
 import type { AlfredEvent, EventType } from './events/types';
+import { chargeModelUsage, type ModelChargeResult, type ModelUsage } from './models/charge';
 import { decide } from './policy/gate';
 import { categoryOf } from './policy/categories';
 import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './roles/active';
@@ -20,6 +21,7 @@ import { authorize, charge, currentStatus, observeShell, type AuthorizeResult, t
 import { readLedger, recordEvents, resetSession } from './state/ledger';
 import { stateDir } from './state/paths';
 import { readRuntimeRole, writeRuntimeRole } from './state/runtimeRole';
+import { Tracer } from './traces/tracer';
 
 export interface PricingOptions {
   overrides?: Readonly<Record<string, ModelPrice>>;
@@ -41,6 +43,8 @@ export interface HarnessOptions {
   pricing?: () => PricingOptions;
   /** Globs of paths agents may not edit (checks.toml's `protect`). */
   protectedGlobs?: () => readonly string[];
+  /** Alfred's version (the extension's package.json), kept in traces and completion records. */
+  version?: string;
 }
 
 export interface ActiveRole {
@@ -62,11 +66,18 @@ export class Harness {
   readonly workspaceFolder: string;
   private loaded: LoadedRoles | undefined;
   private readonly opts: HarnessOptions;
+  /** Per-call traces (traces.jsonl); the chat loop may add its model requests with `tracer.model`. */
+  readonly tracer: Tracer;
 
   constructor(opts: HarnessOptions) {
     this.opts = opts;
     this.workspaceFolder = opts.workspaceFolder;
     this.stateDir = stateDir(opts.workspaceFolder, this.env);
+    this.tracer = new Tracer(this.stateDir, this.workspaceFolder, () => this.version);
+  }
+
+  get version(): string {
+    return this.opts.version ?? 'unknown';
   }
 
   private get env(): NodeJS.ProcessEnv {
@@ -129,7 +140,8 @@ export class Harness {
   }
 
   /** The gate, decided and charged atomically across processes; events go onto the bus. */
-  async authorize(call: { tool: string; toolInput?: unknown; source: string }): Promise<AuthorizeResult> {
+  async authorize(call: { tool: string; toolInput?: unknown; source: string; model?: string }): Promise<AuthorizeResult> {
+    const startedAt = Date.now();
     const { role } = this.activeRole();
     const protectedPaths = { globs: this.opts.protectedGlobs?.() ?? [], workspaceFolder: this.workspaceFolder, stateDir: this.stateDir };
     const result = await authorize(this.stateDir, {
@@ -140,6 +152,11 @@ export class Harness {
       decide: (budget) => decide({ role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths }),
     });
     this.publish(result.events);
+    const { decision } = result;
+    await this.tracer.decision({
+      role: role.name, session: result.events[0]?.session ?? null, model: call.model ?? this.opts.pricing?.().model, source: call.source,
+      tool: call.tool, decision: decision.allowed ? 'allow' : 'deny', code: decision.code, reason: decision.reason, input: call.toolInput, startedAt,
+    });
     return result;
   }
 
@@ -153,7 +170,25 @@ export class Harness {
       role, tool: call.tool, category: categoryOf(call.tool), tokens, costUsd: costOf(tokens, 0, price), estimated: price.estimated, source: call.source,
     });
     this.publish(result.events);
+    const charged = result.events[0]?.charge as { costUsd?: number } | undefined;
+    await this.tracer.result({
+      role: role.name, session: result.events[0]?.session ?? null, model: call.model ?? pricing.model, source: call.source, tool: call.tool,
+      tokens: { input: tokens, output: 0, cached: 0 }, costUsd: charged?.costUsd ?? 0, estimated: price.estimated,
+    });
     return { ...result, tokens };
+  }
+
+  /** A model's price from the table, the `alfred.prices` overrides, else the fallback (estimated). */
+  priceOf(model: string | undefined): PriceQuote {
+    const pricing = this.opts.pricing?.() ?? {};
+    return priceFor(model, pricing.overrides, pricing.fallback);
+  }
+
+  /** Charges one `@alfred` model request to the cost budget and records it for the daily spend. */
+  async chargeModel(usage: ModelUsage): Promise<ModelChargeResult> {
+    const result = await chargeModelUsage(this.stateDir, this.activeRole().role, usage);
+    this.publish(result.events);
+    return result;
   }
 
   /** A terminal command that already ran: charged and logged, a PolicyViolation under shell deny. */

@@ -45,6 +45,87 @@ export interface EventView {
   json: string;
 }
 
+export interface CheckView {
+  name: string;
+  run: string;
+  required: boolean;
+  /** passed | failed | timed out | cancelled | error | skipped */
+  status: string;
+  exitCode: number | null;
+  durationMs: number;
+  outputTail: string;
+}
+
+/** One completion record (the proof of a "done" decision), newest first in the list. */
+export interface CompletionView {
+  id: string;
+  ts: string;
+  accepted: boolean;
+  reason: string;
+  trigger: string;
+  role: string;
+  snapshot: { kind: 'commit' | 'digest'; id: string; short: string; stable: boolean; git: boolean; changedCount?: number };
+  checks: CheckView[];
+}
+
+/** An operation whose outcome is unknown (timeout, closed window, crash), waiting for the user. */
+export interface OperationView {
+  id: string;
+  tool: string;
+  summary: string;
+  createdAt: string;
+  note?: string;
+}
+
+export interface CompletionsView {
+  completions: CompletionView[];
+  operations: OperationView[];
+}
+
+/** Today's spend (UTC) against `alfred.dailyBudgetUsd`; advisory, never blocking. */
+export interface DailySpendView {
+  day: string;
+  spentUsd: number;
+  /** null: no daily cap set. */
+  capUsd: number | null;
+  percent: number | null;
+  signal: SignalView;
+  estimated: boolean;
+}
+
+/** One model of a failover chain; `state` and `failures` come with the failover capability. */
+export interface FailoverLinkView {
+  label: string;
+  state?: 'active' | 'failing' | 'unavailable' | 'standby';
+  /** Consecutive failures (failing n/2). */
+  failures?: number;
+}
+
+export interface FailoverProfileView {
+  name: string;
+  links: FailoverLinkView[];
+}
+
+export interface FailoverView {
+  /** The profile `@alfred` uses now; null: the chat's own model. */
+  active: string | null;
+  /** Configured profiles (`alfred.profiles`); empty: none. */
+  profiles: FailoverProfileView[];
+  problems?: string[];
+}
+
+/** The pack the radar chose last (filled by the packs capability). */
+export interface PackView {
+  name: string;
+  /** Why: the trigger words, the repo hint, or sticky. */
+  reason: string;
+  ts?: string;
+}
+
+/**
+ * The whole dashboard. A capability that comes later adds its section as a field here, fills it in
+ * dashboardState.ts, and pushes live changes with StatePatchNotification (no full snapshot needed).
+ */
 export interface DashboardState {
   workspace: string | null;
   trusted: boolean;
@@ -54,6 +135,13 @@ export interface DashboardState {
   problems: ProblemView[];
   events: EventView[];
   logPath: string | null;
+  dailySpend: DailySpendView | null;
+  failover: FailoverView;
+  pack: PackView | null;
+  /** Completion records, newest first. */
+  completions: CompletionView[];
+  /** Operations in state `unknown`, newest first. */
+  operations: OperationView[];
 }
 
 // webview → host
@@ -61,9 +149,16 @@ export const ReadyCommand = command<void>('ready');
 export const SwitchRoleCommand = command<{ role: string }>('role/switch');
 export const ResetBudgetCommand = command<void>('budget/reset');
 export const OpenEventLogCommand = command<void>('log/open');
+export const NewRoleCommand = command<void>('role/new');
+export const EditRoleCommand = command<{ role: string }>('role/edit');
 export const GetStateRequest = request<void, DashboardState>('state/get');
+export const VerifyCompletionCommand = command<void>('completion/verify');
+export const ReconcileOperationCommand = command<{ id: string; state: 'succeeded' | 'failed' }>('operation/reconcile');
 
 // host → webview
 export const StateNotification = notification<DashboardState>('state');
 export const BudgetNotification = notification<BudgetView>('budget');
 export const EventNotification = notification<EventView>('event');
+export const DailySpendNotification = notification<DailySpendView>('spend');
+/** Some top-level fields changed (a section's data): merged into the current state. */
+export const StatePatchNotification = notification<Partial<DashboardState>>('state/patch');

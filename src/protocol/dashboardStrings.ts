@@ -8,6 +8,18 @@ export const DASHBOARD_STRINGS: readonly string[] = [
   'No events yet. Every governed tool call will show up here.', 'Open a folder: Alfred governs the agents working in a workspace.',
   'Open log', 'Reset budget', 'Restricted mode: project roles and the alfred.role setting are ignored.', 'Role',
   'Role problems', 'Shell calls', 'shell',
+  // completion records and operations
+  'Completion records', 'No completion records yet. Alfred: Verify Completion runs the checks of .alfred/checks.toml and records the verdict here.',
+  'Accepted', 'Not accepted', 'commit {0}', 'snapshot {0}', 'changed while checking', 'role {0} · from {1}', 'Checks', 'exit {0}',
+  'optional', 'Output of {0}', '(no output)', 'Verify completion', 'Operations to reconcile', 'It succeeded', 'It failed',
+  'Mark {0} as succeeded', 'Mark {0} as failed',
+  'These operations were stopped part-way; their effect is unknown. Look, then say how each ended: Alfred will not run them again.',
+  'passed', 'failed', 'timed out', 'cancelled', 'error', 'skipped',
+  // daily spend, role actions, failover chain, active pack
+  'Spent today', 'Daily spend', 'no daily cap set', 'Daily cap (UTC day {0}): advisory, it warns and never blocks.',
+  'New role…', 'Edit role…', 'Failover chain', "No profile: @alfred will use the chat's model.",
+  "No profile active: @alfred uses the chat's model until one is chosen.", 'Failover chain of {0}', 'failing {0}/2',
+  'active', 'standby', 'unavailable', 'Active pack', 'No pack chosen yet: @alfred picks one per prompt from its trigger words.',
   // role sources
   'builtin', 'project', 'project-lean-ctx', 'user', 'user-lean-ctx',
 ];

@@ -2,9 +2,13 @@
 import * as vscode from 'vscode';
 import type { Harness } from '../core/harness';
 import { BudgetNotifier } from './budgetNotifier';
-import { registerChatParticipant } from './chat/participant';
+import { createChatHandler, registerChatParticipant } from './chat/participant';
 import { registerCommands } from './commands';
+import { confirmAndWrite, type WriteRequest } from './config/confirmAndWrite';
+import { confirmations } from './config/confirmations';
+import { PLAN_SCHEME, planDocuments } from './config/planDocuments';
 import { HarnessHost } from './harnessHost';
+import { ensureLauncher } from './hooks/launcher';
 import { prompts } from './prompts';
 import { BudgetStatusBar } from './statusBar';
 import { TerminalObserver } from './terminals';
@@ -15,10 +19,22 @@ import { DashboardViewProvider } from './webviews/dashboardView';
 export interface AlfredApi {
   harness(): Harness | undefined;
   prompts: typeof prompts;
+  /** `@alfred`'s request handler, so integration tests can play conversations with a scripted model. */
+  chat: vscode.ChatRequestHandler;
+  /** The configuration-write pipeline (diff, confirm, backup, atomic write); true when written. */
+  writeConfig(request: WriteRequest): Promise<boolean>;
+  /** How a write is put to the user; integration tests replace `review`. */
+  confirmations: typeof confirmations;
 }
 
 export function activate(context: vscode.ExtensionContext): AlfredApi {
   const host = new HarnessHost(context.extensionUri);
+  try {
+    // Hook files point at ~/.alfred/bin/alfred; keep it pointing at this installation.
+    ensureLauncher(context.extensionUri);
+  } catch (err) {
+    console.error('[alfred] could not write the hook launcher:', err);
+  }
   context.subscriptions.push(
     host,
     new BudgetStatusBar(host),
@@ -28,8 +44,9 @@ export function activate(context: vscode.ExtensionContext): AlfredApi {
     ...registerTools(host),
     vscode.window.registerWebviewViewProvider(DashboardViewProvider.viewId, new DashboardViewProvider(context.extensionUri, host)),
     registerChatParticipant(host, context.extensionUri),
+    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, planDocuments),
   );
-  return { harness: () => host.current, prompts };
+  return { harness: () => host.current, prompts, chat: createChatHandler(host, context.extensionUri), writeConfig: (request) => confirmAndWrite(host, request), confirmations };
 }
 
 export function deactivate(): void {}

@@ -1,5 +1,8 @@
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { protectedGlobsReader } from '../core/completion/protectGlobs';
 import { Harness } from '../core/harness';
+import { sweepInterrupted } from '../core/operations/lifecycle';
 import type { AlfredEvent } from '../core/events/types';
 import { readSettings } from './settings';
 
@@ -22,7 +25,7 @@ export class HarnessHost implements vscode.Disposable {
   /** Every event the harness writes in this window, live. */
   readonly onEvent = this.eventEmitter.event;
 
-  constructor(private readonly extensionUri: vscode.Uri) {
+  constructor(readonly extensionUri: vscode.Uri) {
     this.disposables.push(
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.rebuild()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.rebuild()),
@@ -59,6 +62,8 @@ export class HarnessHost implements vscode.Disposable {
       trusted: vscode.workspace.isTrusted,
       roleSetting: () => readSettings().role,
       pricing: () => readSettings().pricing,
+      protectedGlobs: protectedGlobsReader(folder.uri.fsPath),
+      version: extensionVersion(this.extensionUri),
     });
     this.harness = harness;
     this.seen.clear();
@@ -66,6 +71,23 @@ export class HarnessHost implements vscode.Disposable {
     this.unsubscribe = harness.bus.on((e) => this.pass(e));
     this.watch(harness);
     void this.followActiveRole();
+    void this.sweepOperations(harness);
+  }
+
+  /** Operations a closed window or a crash left running are `unknown` now: the user reconciles them. */
+  private async sweepOperations(harness: Harness): Promise<void> {
+    try {
+      const swept = await sweepInterrupted(harness);
+      if (swept.length === 0) return;
+      this.changed.fire();
+      const reconcile = vscode.l10n.t('Reconcile');
+      const choice = await vscode.window.showWarningMessage(
+        vscode.l10n.t('{0} operation(s) were interrupted while running (the window closed or Alfred stopped). Alfred will not re-run them: look at their effect and reconcile them.', swept.length),
+        reconcile);
+      if (choice === reconcile) await vscode.commands.executeCommand('alfred.reconcileOperations');
+    } catch (err) {
+      console.error('[alfred] could not sweep interrupted operations:', err);
+    }
   }
 
   private watch(harness: Harness): void {
@@ -108,6 +130,12 @@ export class HarnessHost implements vscode.Disposable {
     this.eventEmitter.fire(e);
   }
 
+  /** Reads the role files again now (after Alfred wrote one), without waiting for the file watcher. */
+  reloadRoles(): void {
+    this.harness?.reloadRoles();
+    void this.followActiveRole();
+  }
+
   /** Call after an action that changed roles or the budget from this window. */
   refresh(): void {
     this.changed.fire();
@@ -117,5 +145,14 @@ export class HarnessHost implements vscode.Disposable {
     this.unsubscribe?.();
     this.watchers.forEach((w) => w.dispose());
     this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+function extensionVersion(extensionUri: vscode.Uri): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(vscode.Uri.joinPath(extensionUri, 'package.json').fsPath, 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    return 'unknown';
   }
 }

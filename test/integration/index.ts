@@ -18,6 +18,10 @@ export async function run(): Promise<void> {
   await import('./suites/activation.test');
   await import('./suites/tools.test');
   await import('./suites/commands.test');
+  await import('./suites/chat.test');
+  await import('./suites/completion.test');
+  await import('./suites/configWrite.test');
+  await import('./suites/roleEditor.test');
 
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} integration test(s) failed`);

@@ -13,7 +13,8 @@ process.env.ALFRED_HOME = path.join(sandbox, 'alfred-home');
 
 try {
   await runTests({
-    extensionDevelopmentPath: root,
+    // Alfred and the scripted language model the chat tests talk to.
+    extensionDevelopmentPath: [root, path.join(root, 'test', 'fixtures', 'scripted-model')],
     extensionTestsPath: path.join(root, 'dist', 'test', 'integration', 'index'),
     launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust'],
     extensionTestsEnv: { ALFRED_HOME: process.env.ALFRED_HOME },

@@ -1,13 +1,18 @@
 import { LitElement, css, html } from 'lit';
 import {
-  BudgetNotification, EventNotification, GetStateRequest, OpenEventLogCommand, ReadyCommand,
-  ResetBudgetCommand, StateNotification, SwitchRoleCommand, type DashboardState,
+  BudgetNotification, DailySpendNotification, EditRoleCommand, EventNotification, NewRoleCommand, StatePatchNotification, GetStateRequest, OpenEventLogCommand, ReadyCommand,
+  ReconcileOperationCommand, ResetBudgetCommand, StateNotification, SwitchRoleCommand, VerifyCompletionCommand, type DashboardState,
 } from '../../src/protocol/dashboard';
 import { onNotification, requestFromHost, send } from '../shared/host';
 import { t } from '../shared/l10n';
+import './components/activePack';
 import './components/budgetGauges';
+import './components/completionRecords';
+import './components/dailySpend';
 import './components/eventFeed';
+import './components/failoverChain';
 import './components/roleSwitcher';
+import './components/unknownOperations';
 
 const MAX_EVENTS = 200;
 
@@ -35,6 +40,8 @@ export class DashboardApp extends LitElement {
     super.connectedCallback();
     onNotification(StateNotification, (s) => { this.state = s; });
     onNotification(BudgetNotification, (b) => { if (this.state) this.state = { ...this.state, budget: b, activeRole: b.role }; });
+    onNotification(StatePatchNotification, (p) => { if (this.state) this.state = { ...this.state, ...p }; });
+    onNotification(DailySpendNotification, (d) => { if (this.state) this.state = { ...this.state, dailySpend: d }; });
     onNotification(EventNotification, (e) => {
       if (this.state) this.state = { ...this.state, events: [e, ...this.state.events].slice(0, MAX_EVENTS) };
     });
@@ -51,12 +58,32 @@ export class DashboardApp extends LitElement {
       <section aria-labelledby="budget-h">
         <h2 id="budget-h">${t('Budget')}</h2>
         <alfred-budget-gauges .budget=${s.budget}></alfred-budget-gauges>
+        <alfred-daily-spend .spend=${s.dailySpend}></alfred-daily-spend>
         <div class="actions"><vscode-button secondary @click=${() => send(ResetBudgetCommand)}>${t('Reset budget')}</vscode-button></div>
       </section>
       <section aria-labelledby="role-h">
         <h2 id="role-h">${t('Role')}</h2>
         <alfred-role-switcher .roles=${s.roles} .active=${s.activeRole} .problems=${s.problems}
           @switch-role=${(e: CustomEvent<string>) => send(SwitchRoleCommand, { role: e.detail })}></alfred-role-switcher>
+        <div class="actions">
+          <vscode-button secondary id="new-role" @click=${() => send(NewRoleCommand)}>${t('New role…')}</vscode-button>
+          <vscode-button secondary id="edit-role" @click=${() => send(EditRoleCommand, { role: s.activeRole })}>${t('Edit role…')}</vscode-button>
+        </div>
+      </section>
+      <section aria-labelledby="failover-h">
+        <h2 id="failover-h">${t('Failover chain')}</h2>
+        <alfred-failover-chain .failover=${s.failover}></alfred-failover-chain>
+      </section>
+      <section aria-labelledby="pack-h">
+        <h2 id="pack-h">${t('Active pack')}</h2>
+        <alfred-active-pack .pack=${s.pack}></alfred-active-pack>
+      </section>
+      <section aria-labelledby="completions-h">
+        <h2 id="completions-h">${t('Completion records')}</h2>
+        <alfred-unknown-operations .operations=${s.operations}
+          @reconcile=${(e: CustomEvent<{ id: string; state: 'succeeded' | 'failed' }>) => send(ReconcileOperationCommand, e.detail)}></alfred-unknown-operations>
+        <alfred-completion-records .completions=${s.completions}></alfred-completion-records>
+        <div class="actions"><vscode-button secondary @click=${() => send(VerifyCompletionCommand)}>${t('Verify completion')}</vscode-button></div>
       </section>
       <section aria-labelledby="events-h">
         <h2 id="events-h">${t('Events')}</h2>

@@ -7,7 +7,7 @@ export const budgetCommand: CliCommand = {
   name: 'budget',
   usage: 'alfred budget [--json]',
   async run(args, io) {
-    const { status, line } = openHarness(args.workspace).budget();
+    const { status, line } = (await openHarness(args.workspace)).budget();
     if (args.json) {
       const dims = Object.fromEntries(Object.entries(status.dimensions).map(([k, d]) => [k, { used: d.used, limit: d.limit, percent: d.percent }]));
       io.out(json({ role: status.role, signal: status.signal, dimensions: dims, costEstimated: status.costEstimated }));

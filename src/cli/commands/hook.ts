@@ -16,7 +16,9 @@ export const hookCommand: CliCommand = {
   async run(args, io) {
     const event = args.positionals[0];
     if (!event) throw new UsageError(`Usage: ${hookCommand.usage}`);
-    if (!isSupportedHookEvent(event)) throw new UsageError(`alfred hook: unsupported event "${event}". Supported: ${SUPPORTED_HOOK_EVENTS.join(', ')}.`);
+    if (!isSupportedHookEvent(event)) {
+      throw new UsageError(`alfred hook: unsupported event "${event}". Supported: ${SUPPORTED_HOOK_EVENTS.join(', ')}.\nUsage: ${hookCommand.usage}`);
+    }
     let input;
     try {
       input = parseHookInput(await io.readStdin(), event, args.workspace);
@@ -24,7 +26,7 @@ export const hookCommand: CliCommand = {
       if (err instanceof HookInputError) throw new UsageError(err.message);
       throw err;
     }
-    const harness = openHarness(args.explicitWorkspace ? args.workspace : input.cwd);
+    const harness = await openHarness(args.explicitWorkspace ? args.workspace : input.cwd);
     try {
       const answer = await handleHook(harness, event, input);
       if (answer.stdout) io.out(answer.stdout);

@@ -6,7 +6,7 @@ export const resetCommand: CliCommand = {
   name: 'reset',
   usage: 'alfred reset',
   async run(args, io) {
-    const h = openHarness(args.workspace);
+    const h = await openHarness(args.workspace);
     await h.reset('cli');
     io.out(h.budget().line);
     return 0;

@@ -7,7 +7,7 @@ export const roleCommand: CliCommand = {
   name: 'role',
   usage: 'alfred role [NAME] [--json]',
   async run(args, io) {
-    const h = openHarness(args.workspace);
+    const h = await openHarness(args.workspace);
     const name = args.positionals[0];
     if (name) {
       try {

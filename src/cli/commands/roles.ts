@@ -19,7 +19,7 @@ export const rolesCommand: CliCommand = {
   name: 'roles',
   usage: 'alfred roles [--json]',
   async run(args, io) {
-    const h = openHarness(args.workspace);
+    const h = await openHarness(args.workspace);
     const { roles, problems } = h.roles();
     if (args.json) {
       io.out(json({ roles: [...roles.values()].map(roleJson), problems: problems.map(({ path, key, message }) => ({ path, key, message })) }));

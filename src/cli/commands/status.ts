@@ -7,7 +7,7 @@ export const statusCommand: CliCommand = {
   name: 'status',
   usage: 'alfred status [--json]',
   async run(args, io) {
-    const h = openHarness(args.workspace);
+    const h = await openHarness(args.workspace);
     const active = h.activeRole();
     const { line, session, status } = h.budget();
     const problems = h.problems();

@@ -3,7 +3,8 @@
 export const EVENT_TYPES = [
   'ToolCall', 'PolicyViolation', 'BudgetWarning', 'BudgetExhausted', 'BudgetReset', 'RoleChanged',
   'ModelFailover', 'PackSelected', 'ConfigWritten', 'CheckRun', 'CompletionRecorded', 'SpendWarning',
-  'ShellExecution', 'HookError',
+  'ShellExecution', 'HookError', 'ModelUsage',
+  'OperationUnknown', 'OperationReconciled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

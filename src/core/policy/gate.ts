@@ -5,8 +5,9 @@
 import type { BudgetStatus, Dimension, DimensionStatus } from '../budget/types';
 import { DIMENSIONS } from '../budget/types';
 import type { Role } from '../roles/types';
-import { isNewShellInvocation, KNOWN_TOOLS } from './categories';
+import { isNewShellInvocation, KNOWN_TOOLS, shellCommandOf } from './categories';
 import { compilePatterns, toolSubject, type ToolSubject } from './patterns';
+import { firstProtectedShellWrite } from './shellProtection';
 import { firstProtected, type ProtectedHit, type ProtectionOptions } from './toolPaths';
 import type { GateDecision } from './types';
 
@@ -51,6 +52,13 @@ export function decide(input: GateInput): GateDecision {
   if (category === 'edit' && input.protectedPaths) {
     const hit = firstProtected(input.toolInput, input.protectedPaths);
     if (hit) return refuse('protected-path', protectedReason(subject.name, hit, input.protectedPaths.workspaceFolder));
+  }
+  if (category === 'shell' && input.protectedPaths) {
+    // Best effort (shellWrites.ts): redirections and rm/mv/cp/tee/sed -i targets the line shows.
+    const command = shellCommandOf(subject.name, input.toolInput);
+    const cwd = (input.toolInput as { cwd?: unknown } | undefined)?.cwd;
+    const shot = command === undefined ? undefined : firstProtectedShellWrite(command, input.protectedPaths, typeof cwd === 'string' ? cwd : undefined);
+    if (shot) return refuse('protected-path', `${protectedReason(subject.name, shot.hit, input.protectedPaths.workspaceFolder)} (the command writes it through ${shot.write.via})`);
   }
   return { allowed: true, category, shellCharge: isNewShellInvocation(subject.name) ? 1 : 0 };
 }

@@ -52,7 +52,7 @@ export interface ChargeRequest {
 const count = (n: number | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
 
 /** Updates the reported signals and returns the crossing events (BudgetWarning / BudgetExhausted). */
-function settle(ledger: Ledger, role: Role): { status: BudgetStatus; line: string; crossed: Crossing[]; events: NewEvent[] } {
+export function settle(ledger: Ledger, role: Role): { status: BudgetStatus; line: string; crossed: Crossing[]; events: NewEvent[] } {
   const status = budgetStatus(role, ledger.usage, ledger.costEstimated);
   const line = formatBudgetLine(status);
   const crossed = crossingsFrom(ledger.signals, status);

@@ -1,13 +1,28 @@
 import * as vscode from 'vscode';
 import type { AlfredCommand, CommandContext } from './command';
+import { editRole } from './editRole';
+import { exportTrace } from './exportTrace';
+import { governClaudeCode } from './governClaudeCode';
+import { governCopilot } from './governCopilot';
+import { newRole } from './newRole';
 import { openDashboard } from './openDashboard';
 import { openEventLog } from './openEventLog';
+import { pinBackup } from './pinBackup';
+import { reconcileOperations } from './reconcileOperations';
 import { resetBudget } from './resetBudget';
+import { restoreBackup } from './restoreBackup';
 import { showBudget } from './showBudget';
 import { showRoles } from './showRoles';
+import { stopGoverningClaudeCode } from './stopGoverningClaudeCode';
+import { stopGoverningCopilot } from './stopGoverningCopilot';
 import { switchRole } from './switchRole';
+import { toggleAutopilot } from './toggleAutopilot';
+import { verifyCompletion } from './verifyCompletion';
+import { writeHandoff } from './writeHandoff';
 
-const COMMANDS: readonly AlfredCommand[] = [switchRole, showBudget, resetBudget, openEventLog, showRoles, openDashboard];
+const COMMANDS: readonly AlfredCommand[] = [switchRole, showBudget, resetBudget, openEventLog, showRoles, openDashboard,
+  pinBackup, restoreBackup, newRole, editRole, verifyCompletion, reconcileOperations, writeHandoff, exportTrace, toggleAutopilot,
+  governCopilot, stopGoverningCopilot, governClaudeCode, stopGoverningClaudeCode];
 
 /** Registers every command; a failing command shows its message instead of failing silently. */
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Harness } from '../../core/harness';
+import { runOperation } from '../../core/operations/lifecycle';
 import { compressShellOutput } from '../../core/policy/compress';
 import type { ToolContract } from '../../core/tools/contracts';
 import { validateToolInput } from '../../core/tools/validate';
@@ -11,7 +12,14 @@ export interface ToolOutput {
 }
 
 /** The part that differs per tool: the operation itself, after validation and the gate. */
-export type ToolRun<I> = (input: I, ctx: { harness: Harness; signal: AbortSignal }) => Promise<ToolOutput> | ToolOutput;
+export type ToolRun<I> = (input: I, ctx: ToolRunContext) => Promise<ToolOutput> | ToolOutput;
+
+export interface ToolRunContext {
+  harness: Harness;
+  signal: AbortSignal;
+  /** exec / write-external calls: ALFRED_OPERATION_ID for the child's environment (empty otherwise). */
+  operationEnv: Record<string, string>;
+}
 
 export interface ToolDefinition {
   name: string;
@@ -57,7 +65,11 @@ export function governedTool(contract: ToolContract, host: HarnessHost, run: Too
       const sub = token.onCancellationRequested(() => abort.abort());
       let output: ToolOutput;
       try {
-        output = await run(valid.value, { harness, signal: abort.signal });
+        // exec and write-external calls are persisted as operations before they start (never re-run blindly).
+        output = contract.effect === 'exec' || contract.effect === 'write-external'
+          ? await runOperation(harness, { tool: contract.name, effect: contract.effect, args: valid.value, source: 'tool' },
+            async (op) => run(valid.value, { harness, signal: abort.signal, operationEnv: op.env }))
+          : await run(valid.value, { harness, signal: abort.signal, operationEnv: {} });
       } finally {
         sub.dispose();
       }

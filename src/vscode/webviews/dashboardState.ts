@@ -2,6 +2,8 @@ import type { AlfredEvent } from '../../core/events/types';
 import { summarizeEvent } from '../../core/events/summary';
 import type { Harness } from '../../core/harness';
 import type { BudgetView, DashboardState, EventView } from '../../protocol/dashboard';
+import { completionsView } from './completionViews';
+import { DailySpendTracker, sectionsView } from './dashboardSections';
 
 const FEED_SIZE = 100;
 
@@ -15,9 +17,9 @@ export function budgetView(harness: Harness): BudgetView {
 }
 
 /** The full snapshot the dashboard renders on `ready` and after anything but a single event. */
-export function dashboardState(harness: Harness | undefined, trusted: boolean): DashboardState {
+export function dashboardState(harness: Harness | undefined, trusted: boolean, spend = new DailySpendTracker()): DashboardState {
   if (!harness) {
-    return { workspace: null, trusted, activeRole: '', budget: null, roles: [], problems: [], events: [], logPath: null };
+    return { workspace: null, trusted, activeRole: '', budget: null, roles: [], problems: [], events: [], logPath: null, ...completionsView(undefined), ...sectionsView(undefined, spend) };
   }
   const { roles, problems } = harness.roles();
   return {
@@ -29,5 +31,7 @@ export function dashboardState(harness: Harness | undefined, trusted: boolean): 
     problems: problems.map((p) => ({ path: p.path, key: p.key, message: p.message, severity: p.severity })),
     events: harness.events({ tail: FEED_SIZE }).events.reverse().map(eventView),
     logPath: harness.logPath,
+    ...completionsView(harness),
+    ...sectionsView(harness, spend),
   };
 }

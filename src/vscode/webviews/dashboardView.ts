@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
 import {
-  BudgetNotification, EventNotification, GetStateRequest, OpenEventLogCommand, ReadyCommand,
-  ResetBudgetCommand, StateNotification, SwitchRoleCommand,
+  BudgetNotification, DailySpendNotification, EditRoleCommand, EventNotification, GetStateRequest,
+  NewRoleCommand, OpenEventLogCommand, ReadyCommand, ReconcileOperationCommand, ResetBudgetCommand, StateNotification,
+  StatePatchNotification, SwitchRoleCommand, VerifyCompletionCommand,
 } from '../../protocol/dashboard';
 import { DASHBOARD_STRINGS } from '../../protocol/dashboardStrings';
 import type { HarnessHost } from '../harnessHost';
+import { COMPLETION_EVENTS, completionsView } from './completionViews';
+import { DailySpendTracker, SECTION_SETTINGS, failoverFromSettings, packFromState, sectionsView } from './dashboardSections';
 import { budgetView, dashboardState, eventView } from './dashboardState';
 import { webviewHtml, webviewOptions } from './html';
 import { MessageRouter } from './messageRouter';
@@ -21,19 +24,34 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
     const strings = Object.fromEntries(DASHBOARD_STRINGS.map((s) => [s, vscode.l10n.t(s)]));
     webview.html = webviewHtml(webview, this.extensionUri, { script: 'dashboard.js', title: 'Alfred', strings });
 
-    const state = () => dashboardState(this.host.current, vscode.workspace.isTrusted);
+    const spend = new DailySpendTracker();
+    const state = () => {
+      if (this.host.current) spend.reload(this.host.current);
+      return dashboardState(this.host.current, vscode.workspace.isTrusted, spend);
+    };
     const router: MessageRouter = new MessageRouter(webview)
       .onCommand(ReadyCommand, () => router.notify(StateNotification, state()))
       .onRequest(GetStateRequest, state)
       .onCommand(SwitchRoleCommand, ({ role }) => vscode.commands.executeCommand('alfred.switchRole', role))
       .onCommand(ResetBudgetCommand, () => vscode.commands.executeCommand('alfred.resetBudget'))
-      .onCommand(OpenEventLogCommand, () => vscode.commands.executeCommand('alfred.openEventLog'));
+      .onCommand(OpenEventLogCommand, () => vscode.commands.executeCommand('alfred.openEventLog'))
+      .onCommand(NewRoleCommand, () => vscode.commands.executeCommand('alfred.newRole'))
+      .onCommand(EditRoleCommand, ({ role }) => vscode.commands.executeCommand('alfred.editRole', role))
+      .onCommand(VerifyCompletionCommand, () => vscode.commands.executeCommand('alfred.verifyCompletion'))
+      .onCommand(ReconcileOperationCommand, ({ id, state }) => vscode.commands.executeCommand('alfred.reconcileOperations', id, state));
 
     let lastRoles = '';
+    let lastChat = '';
     const subscriptions = [
       webview.onDidReceiveMessage((m) => router.dispatch(m)),
       // Budget and events update in place; a change of roles or of the active role sends a snapshot.
-      this.host.onEvent((e) => { if (view.visible) void router.notify(EventNotification, eventView(e)); }),
+      this.host.onEvent((e) => {
+        const spent = spend.add(e);
+        if (!view.visible) return;
+        void router.notify(EventNotification, eventView(e));
+        if (spent) void router.notify(DailySpendNotification, spend.view(this.host.current)!);
+        if (COMPLETION_EVENTS.has(e.type)) void router.notify(StatePatchNotification, completionsView(this.host.current));
+      }),
       this.host.onDidChange(() => {
         const harness = this.host.current;
         if (!view.visible) return;
@@ -43,7 +61,17 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
           void router.notify(StateNotification, state());
         } else {
           void router.notify(BudgetNotification, budgetView(harness));
+          // @alfred's failover health and pack change between turns without a new snapshot.
+          const chat = { failover: failoverFromSettings(harness), pack: packFromState(harness) };
+          const chatKey = JSON.stringify(chat);
+          if (chatKey !== lastChat) {
+            lastChat = chatKey;
+            void router.notify(StatePatchNotification, chat);
+          }
         }
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (view.visible && SECTION_SETTINGS.some((s) => e.affectsConfiguration(s))) void router.notify(StatePatchNotification, sectionsView(this.host.current, spend));
       }),
       view.onDidChangeVisibility(() => { if (view.visible) void router.notify(StateNotification, state()); }),
     ];

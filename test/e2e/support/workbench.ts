@@ -20,12 +20,22 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-export async function startWorkbench(): Promise<Workbench> {
+export interface WorkbenchOptions {
+  /** More VSIX files to install beside Alfred's (e.g. the scripted language model). */
+  extraVsix?: string[];
+  /** Runs in the page, on the server's origin, before the workbench first loads (e.g. enableBuiltinChat). */
+  beforeLoad?: (page: Page, baseUrl: string) => Promise<void>;
+  /** More user settings. */
+  settings?: Record<string, unknown>;
+}
+
+export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
   const vsix = process.env.ALFRED_VSIX ?? path.resolve('dist/alfred.vsix');
   if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package first`);
   const server = ensureCodeServer();
   const sandbox = makeSandbox('e2e');
   installVsix(server, sandbox.extensionsDir, sandbox.userDataDir, vsix);
+  for (const extra of options.extraVsix ?? []) installVsix(server, sandbox.extensionsDir, sandbox.userDataDir, extra);
   const extensionDir = fs.readdirSync(sandbox.extensionsDir).find((d: string) => d.startsWith('alfred-harness.'));
   if (!extensionDir) throw new Error('the VSIX did not install');
   // A user's settings: no welcome page, no chat sign-in nags hiding the workbench.
@@ -33,6 +43,7 @@ export async function startWorkbench(): Promise<Workbench> {
   fs.mkdirSync(settingsDir, { recursive: true });
   fs.writeFileSync(path.join(settingsDir, 'settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false,
+    ...options.settings,
   }));
   const port = await freePort();
   const cs = await startCodeServer(server, {
@@ -41,6 +52,7 @@ export async function startWorkbench(): Promise<Workbench> {
   });
   const browser = await launchBrowser();
   const page = await browser.context.newPage();
+  await options.beforeLoad?.(page, cs.url);
   await page.goto(`${cs.url}/?folder=${encodeURIComponent(sandbox.workspace)}`);
   await page.locator(STATUS_ITEM).waitFor({ timeout: 90_000 });
   return {

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { CONFIRM_STRINGS } from '../../../src/protocol/confirmStrings';
 import { DASHBOARD_STRINGS } from '../../../src/protocol/dashboardStrings';
+import { ROLE_EDITOR_STRINGS } from '../../../src/protocol/roleEditorStrings';
 import { manifestTools } from '../../../src/core/tools/manifest';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -42,13 +44,29 @@ test('package.json declares the tools exactly as their contracts (run npm run sy
   assert.deepEqual(pkg.contributes.languageModelTools, manifestTools());
 });
 
-test('every string the dashboard shows is in the translation table', () => {
+/** Each webview's strings table; webview/shared's strings must be in every table. */
+const STRING_TABLES: Record<string, readonly string[]> = {
+  dashboard: DASHBOARD_STRINGS,
+  confirm: CONFIRM_STRINGS,
+  'role-editor': ROLE_EDITOR_STRINGS,
+};
+
+function webviewStrings(dir: string): Set<string> {
   const used = new Set<string>();
-  for (const f of sources('webview')) {
+  for (const f of sources(dir)) {
     for (const m of fs.readFileSync(f, 'utf8').matchAll(/\bt\('((?:[^'\\]|\\.)+)'/g)) used.add(m[1]!.replace(/\\'/g, "'"));
   }
-  const missing = [...used].filter((s) => !DASHBOARD_STRINGS.includes(s));
-  assert.deepEqual(missing, []);
+  return used;
+}
+
+test('every string each webview shows is in its translation table', () => {
+  const folders = fs.readdirSync(path.join(ROOT, 'webview'), { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'shared').map((d) => d.name);
+  assert.deepEqual(folders.filter((d) => !STRING_TABLES[d]), [], 'a webview without a strings table');
+  const shared = webviewStrings('webview/shared');
+  for (const [folder, table] of Object.entries(STRING_TABLES)) {
+    const missing = [...webviewStrings(`webview/${folder}`), ...shared].filter((s) => !table.includes(s));
+    assert.deepEqual(missing, [], `webview/${folder}`);
+  }
 });
 
 test('every %key% of package.json has an English and a Spanish text', () => {

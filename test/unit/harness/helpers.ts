@@ -25,7 +25,7 @@ export interface Env {
 const roots: string[] = [];
 after(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
 
-export function makeEnv(opts: { env?: NodeJS.ProcessEnv; roleSetting?: string; files?: Record<string, string> } & Partial<HarnessOptions> = {}): Env {
+export function makeEnv(opts: { env?: NodeJS.ProcessEnv; roleSetting?: string; files?: Record<string, string> } & Omit<Partial<HarnessOptions>, 'env' | 'roleSetting'> = {}): Env {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-harness-'));
   roots.push(root);
   const ws = path.join(root, 'ws');

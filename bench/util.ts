@@ -1,0 +1,75 @@
+/** Shared by the benchmarks: medians, one result line each, and the exit code. */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AlfredEvent } from '../src/core/events/types';
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `alfred-bench-${prefix}-`));
+}
+
+let failed = false;
+
+/** Prints `name: detail → PASS|FAIL` and remembers a failure for `finish()`. */
+export function verdict(name: string, detail: string, pass: boolean): void {
+  if (!pass) failed = true;
+  console.log(`${name}: ${detail} → ${pass ? 'PASS' : 'FAIL'}`);
+}
+
+export function finish(): void {
+  process.exitCode = failed ? 1 : 0;
+}
+
+const TOOLS = ['read_file', 'grep_search', 'run_in_terminal', 'replace_string_in_file', 'Read', 'Bash', 'Edit', 'get_terminal_output'];
+
+/**
+ * `count` events as a long agent session writes them: ToolCall decisions and results (with
+ * charges), now and then a refusal, all in one session.
+ */
+export function* sessionEvents(count: number, role = 'coder'): Generator<AlfredEvent> {
+  const session = randomUUID();
+  const start = Date.parse('2025-06-01T09:00:00Z');
+  for (let i = 0; i < count; i++) {
+    const tool = TOOLS[i % TOOLS.length]!;
+    const base = { id: randomUUID(), ts: new Date(start + i * 1500).toISOString(), session, role, tool };
+    if (i % 50 === 49) {
+      const reason = `Tool ${tool} is denied for role ${role} by the pattern "${tool}". Ask the user to switch role if ${tool} is needed.`;
+      yield { ...base, type: 'PolicyViolation', category: 'other', code: 'tool-denied', reason, source: 'hook:PreToolUse' };
+    } else if (i % 2 === 0) {
+      yield { ...base, type: 'ToolCall', phase: 'decision', category: 'read', decision: 'allow', source: 'hook:PreToolUse', charge: { shell: 0 } };
+    } else {
+      yield { ...base, type: 'ToolCall', phase: 'result', category: 'read', source: 'hook:PostToolUse', charge: { tokens: 3, costUsd: 0.000009, estimated: true } };
+    }
+  }
+}
+
+/** Writes events as JSON lines, in chunks (constant memory). */
+export function writeEventFile(file: string, events: Iterable<AlfredEvent>): number {
+  const fd = fs.openSync(file, 'w', 0o600);
+  let lines = 0;
+  let chunk: string[] = [];
+  const flush = (): void => {
+    fs.writeSync(fd, chunk.join(''));
+    chunk = [];
+  };
+  try {
+    for (const e of events) {
+      chunk.push(JSON.stringify(e) + '\n');
+      lines++;
+      if (chunk.length === 5000) flush();
+    }
+    flush();
+  } finally {
+    fs.closeSync(fd);
+  }
+  return lines;
+}

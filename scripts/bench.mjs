@@ -1,0 +1,31 @@
+// `npm run bench`: builds, then runs each benchmark in bench/ in its own Node process. Each prints its
+// result, a ratio against a baseline measured in the same run, and PASS or FAIL against its target.
+// Exits non-zero when a build or a target fails. Usage: node scripts/bench.mjs [gate|hook|fold ...]
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BENCHES = {
+  gate: { file: 'bench/gate.bench.ts', flags: [] },
+  hook: { file: 'bench/hook.bench.ts', flags: [] },
+  // The heap is measured after a collection.
+  fold: { file: 'bench/fold.bench.ts', flags: ['--expose-gc'] },
+};
+const wanted = process.argv.slice(2).filter((a) => a in BENCHES);
+const names = wanted.length ? wanted : Object.keys(BENCHES);
+const started = Date.now();
+
+const run = (args) => spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
+
+if (run(['build.mjs']) !== 0) {
+  console.error('bench: the build failed');
+  process.exit(1);
+}
+const failed = [];
+for (const name of names) {
+  console.log(`\n── ${name} ──`);
+  const { file, flags } = BENCHES[name];
+  if (run([...flags, '--import', 'tsx', file]) !== 0) failed.push(name);
+}
+console.log(`\n${names.length - failed.length}/${names.length} benchmarks met their targets${failed.length ? `; failed: ${failed.join(', ')}` : ''} (${Math.round((Date.now() - started) / 1000)} s)`);
+process.exit(failed.length ? 1 : 0);

@@ -1,0 +1,128 @@
+/**
+ * Which snapshot of the workspace the checks tested (DESIGN.md, Completion verification): the commit
+ * when the git tree is clean, else a SHA-256 digest over the sorted paths and contents of every
+ * tracked and untracked-not-ignored file; without git, over every file but ignored folders.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { changedFiles, gitState, listedFiles } from './git';
+
+/** Folders never hashed without git: tools' caches and dependencies, not the work. */
+export const IGNORED_FOLDERS: readonly string[] = ['.git', 'node_modules'];
+/** At most this many changed files are kept in a snapshot (the count is kept whole). */
+export const MAX_CHANGED_LISTED = 500;
+const HASH_CONCURRENCY = 16;
+
+export interface Snapshot {
+  /** `commit`: a clean git tree at HEAD; `digest`: the content hash. */
+  kind: 'commit' | 'digest';
+  /** The commit id, or `sha256:<hex>`. */
+  id: string;
+  git: boolean;
+  head?: string;
+  branch?: string;
+  /** Files that differ from HEAD, workspace-relative (git only; at most MAX_CHANGED_LISTED). */
+  changedFiles?: string[];
+  changedCount?: number;
+  /** Files hashed into the digest (0 for a commit). */
+  files: number;
+  takenAt: string;
+}
+
+export async function takeSnapshot(workspaceFolder: string): Promise<Snapshot> {
+  const takenAt = new Date().toISOString();
+  const git = await gitState(workspaceFolder);
+  if (git) {
+    const [changed, listed] = await Promise.all([changedFiles(workspaceFolder, git), listedFiles(workspaceFolder)]);
+    if (changed && listed) {
+      const base = { git: true, head: git.head, branch: git.branch, takenAt };
+      const shown = { changedFiles: changed.slice(0, MAX_CHANGED_LISTED), changedCount: changed.length };
+      if (changed.length === 0 && git.head) return { kind: 'commit', id: git.head, ...base, ...shown, files: 0 };
+      return { kind: 'digest', id: await digestFiles(workspaceFolder, listed), ...base, ...shown, files: listed.length };
+    }
+  }
+  const files = walkFiles(workspaceFolder);
+  return { kind: 'digest', id: await digestFiles(workspaceFolder, files), git: false, files: files.length, takenAt };
+}
+
+/** Two snapshots are the same when their identities are. */
+export function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
+  return a.kind === b.kind && a.id === b.id;
+}
+
+/** Short form for messages: 12 hex digits. */
+export function shortId(s: Snapshot): string {
+  return s.kind === 'commit' ? s.id.slice(0, 12) : `sha256:${s.id.slice(7, 19)}`;
+}
+
+/** Every file under `folder`, relative with `/`, but inside IGNORED_FOLDERS; symlinks are not followed. */
+export function walkFiles(folder: string): string[] {
+  const out: string[] = [];
+  const visit = (dir: string, rel: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // removed meanwhile, or unreadable: its absence changes the digest anyway
+    }
+    for (const e of entries) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!IGNORED_FOLDERS.includes(e.name)) visit(path.join(dir, e.name), childRel);
+      } else {
+        out.push(childRel);
+      }
+    }
+  };
+  visit(folder, '');
+  return out;
+}
+
+/**
+ * SHA-256 over `path NUL marker NUL sha256(content) LF` for every path in byte order: a file's name
+ * and its content both count, and a listed file that is gone (a deletion) counts as gone.
+ */
+export async function digestFiles(folder: string, files: readonly string[]): Promise<string> {
+  const sorted = [...files].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const entries = new Array<string>(sorted.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < sorted.length) {
+      const i = next++;
+      entries[i] = await entryOf(folder, sorted[i] as string);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HASH_CONCURRENCY, sorted.length) }, worker));
+  const outer = createHash('sha256');
+  sorted.forEach((p, i) => outer.update(`${p}\0${entries[i]}\n`));
+  return `sha256:${outer.digest('hex')}`;
+}
+
+async function entryOf(folder: string, rel: string): Promise<string> {
+  const abs = path.join(folder, ...rel.split('/'));
+  let st: fs.Stats;
+  try {
+    st = await fs.promises.lstat(abs);
+  } catch {
+    return 'missing';
+  }
+  if (st.isSymbolicLink()) {
+    const target = await fs.promises.readlink(abs).catch(() => '');
+    return `link\0${createHash('sha256').update(target).digest('hex')}`;
+  }
+  if (st.isDirectory()) return 'folder'; // a git submodule: its own commit is its identity
+  if (!st.isFile()) return 'special';
+  return `file\0${await hashFile(abs)}`;
+}
+
+function hashFile(abs: string): Promise<string> {
+  return new Promise((resolve) => {
+    const h = createHash('sha256');
+    const stream = fs.createReadStream(abs);
+    stream.on('data', (chunk) => h.update(chunk));
+    stream.on('end', () => resolve(h.digest('hex')));
+    // Unreadable (permissions, removed meanwhile): a distinct marker, so the digest still differs.
+    stream.on('error', (err) => resolve(`unreadable:${(err as NodeJS.ErrnoException).code ?? 'error'}`));
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * Charges one model request of `@alfred` to the role budget's cost and records it for the daily
+ * spend, under one lock: the ledger, the event log and `usage.jsonl` can never disagree.
+ */
+import { costOf, type PriceQuote } from '../budget/prices';
+import type { NewEvent } from '../events/types';
+import type { Role } from '../roles/types';
+import { settle, type GovernResult } from '../state/govern';
+import { transact } from '../state/ledger';
+import type { UsageRecord } from './spend';
+import { appendUsage } from './usageLog';
+
+export interface ModelUsage {
+  model: string;
+  vendor?: string;
+  inputTokens: number;
+  outputTokens: number;
+  /**
+   * Input tokens not already charged elsewhere: tool outputs the governed tool path charged as
+   * context (and their cost) are left out here, so the role budget counts them once.
+   */
+  billedInputTokens?: number;
+  price: PriceQuote;
+  measured: UsageRecord['measured'];
+  source: string;
+}
+
+export interface ModelChargeResult extends GovernResult {
+  /** The full cost of the request (what the daily spend counts). */
+  costUsd: number;
+  /** What the role budget was charged. */
+  chargedUsd: number;
+  record: UsageRecord;
+}
+
+const count = (n: number | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.round(n) : 0);
+
+export async function chargeModelUsage(dir: string, role: Role, usage: ModelUsage, now: Date = new Date()): Promise<ModelChargeResult> {
+  const inputTokens = count(usage.inputTokens);
+  const outputTokens = count(usage.outputTokens);
+  const billed = Math.min(inputTokens, usage.billedInputTokens === undefined ? inputTokens : count(usage.billedInputTokens));
+  const costUsd = costOf(inputTokens, outputTokens, usage.price);
+  const chargedUsd = costOf(billed, outputTokens, usage.price);
+  const estimated = usage.price.estimated;
+  const out = await transact(dir, role.name, (ledger) => {
+    ledger.usage.costUsd += chargedUsd;
+    if (estimated && chargedUsd > 0) ledger.costEstimated = true;
+    const settled = settle(ledger, role);
+    const record: UsageRecord = {
+      ts: now.toISOString(), model: usage.model, ...(usage.vendor ? { vendor: usage.vendor } : {}),
+      inputTokens, outputTokens, costUsd, estimated, measured: usage.measured, source: usage.source,
+      role: role.name, session: ledger.session,
+    };
+    appendUsage(dir, record);
+    const events: NewEvent[] = [{
+      type: 'ModelUsage', model: usage.model, ...(usage.vendor ? { vendor: usage.vendor } : {}), source: usage.source,
+      inputTokens, outputTokens, measured: usage.measured, costUsd,
+      charge: { costUsd: chargedUsd, ...(estimated && chargedUsd > 0 ? { estimated: true } : {}) },
+    }, ...settled.events];
+    return { events, result: { ...settled, record } };
+  });
+  const { status, line, crossed, record } = out.result;
+  return { status, line, crossed, events: out.events, problems: out.problems, costUsd, chargedUsd, record };
+}

@@ -1,0 +1,85 @@
+/**
+ * `usage.jsonl` in the state folder: one priced model request a line, appended under the state lock,
+ * summed per UTC day for the daily spend. `spend.json` remembers which daily notices were given.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { CorruptLine } from '../events/types';
+import { withLock } from '../state/lock';
+import { dueNotices, spendOn, spendStatus, utcDay, type SpendNotice, type SpendNoticed, type SpendStatus, type UsageRecord } from './spend';
+
+export const USAGE_FILE = 'usage.jsonl';
+export const SPEND_FILE = 'spend.json';
+
+/** Appends one record. Call it under the state lock (inside `transact`, or `withLock`). */
+export function appendUsage(dir: string, record: UsageRecord): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.appendFileSync(path.join(dir, USAGE_FILE), JSON.stringify(record) + '\n', { mode: 0o600 });
+}
+
+function isRecord(v: unknown): v is UsageRecord {
+  const r = v as Partial<UsageRecord> | null;
+  return typeof r === 'object' && r !== null && typeof r.ts === 'string' && typeof r.model === 'string'
+    && typeof r.costUsd === 'number' && Number.isFinite(r.costUsd) && r.costUsd >= 0;
+}
+
+/**
+ * The records, optionally of one UTC day only (lines of other days are skipped before parsing);
+ * unreadable lines are skipped and reported, never fatal.
+ */
+export function readUsage(dir: string, day?: string): { records: UsageRecord[]; corrupt: CorruptLine[] } {
+  const file = path.join(dir, USAGE_FILE);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { records: [], corrupt: [] };
+  }
+  const records: UsageRecord[] = [];
+  const corrupt: CorruptLine[] = [];
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    if (!line.trim()) return;
+    // Records are written with "ts" first: a cheap filter before JSON.parse.
+    if (day && line.startsWith('{"ts":"') && !line.startsWith(`{"ts":"${day}`)) return;
+    try {
+      const v: unknown = JSON.parse(line);
+      if (!isRecord(v)) throw new Error('not a usage record');
+      if (!day || utcDay(v.ts) === day) records.push(v);
+    } catch (err) {
+      // A line cut short by a crash is the last one; it is not worth a report while being written.
+      corrupt.push({ file, line: i + 1, message: (err as Error).message });
+    }
+  });
+  return { records, corrupt };
+}
+
+/** Today's spend against the cap, for display (no lock). */
+export function dailySpend(dir: string, capUsd: number, now: Date = new Date()): SpendStatus & { corrupt: CorruptLine[] } {
+  const day = utcDay(now);
+  const { records, corrupt } = readUsage(dir, day);
+  return { ...spendStatus(spendOn(records, day), capUsd), corrupt };
+}
+
+function readNoticed(dir: string): SpendNoticed | undefined {
+  try {
+    const v = JSON.parse(fs.readFileSync(path.join(dir, SPEND_FILE), 'utf8')) as SpendNoticed;
+    return typeof v?.day === 'string' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Today's spend and the notices due now, each given once a day even across windows (decided under
+ * the lock, remembered in spend.json).
+ */
+export function takeSpendNotices(dir: string, capUsd: number, now: Date = new Date()): Promise<{ status: SpendStatus; notices: SpendNotice[] }> {
+  return withLock(dir, () => {
+    const { corrupt: _c, ...status } = dailySpend(dir, capUsd, now);
+    if (status.level === 'off') return { status, notices: [] };
+    const { notices, noticed } = dueNotices(readNoticed(dir), status);
+    if (notices.length) fs.writeFileSync(path.join(dir, SPEND_FILE), JSON.stringify(noticed) + '\n', { mode: 0o600 });
+    return { status, notices };
+  });
+}

@@ -1,0 +1,159 @@
+/**
+ * Operations (DESIGN.md: Tool contracts, operations): every `exec` or `write-external` call gets an
+ * id, persisted with its approved arguments before it starts, in `<stateDir>/operations.jsonl`
+ * (one line per state change, under the state lock). States: pending → running → succeeded |
+ * failed | unknown. A timeout, a closed window or a crash leaves `unknown`, never `failed`, and an
+ * unknown operation is never re-run by Alfred: the user looks and reconciles it.
+ */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { CorruptLine } from '../events/types';
+import { withLock } from '../state/lock';
+
+export const OPERATIONS_FILE = 'operations.jsonl';
+/** Past this many lines the file is compacted to the latest state of each operation. */
+export const COMPACT_AT_LINES = 5000;
+/** Finished operations kept by a compaction (unfinished ones are always kept). */
+export const KEEP_FINISHED = 500;
+
+export type OperationState = 'pending' | 'running' | 'succeeded' | 'failed' | 'unknown';
+export const FINISHED: readonly OperationState[] = ['succeeded', 'failed'];
+
+export interface Operation {
+  id: string;
+  tool: string;
+  effect: string;
+  /** The arguments as approved by the gate. */
+  args: Record<string, unknown>;
+  source: string;
+  role: string;
+  session: string | null;
+  /** The process that runs it: a running operation whose process is gone was interrupted. */
+  pid: number;
+  state: OperationState;
+  createdAt: string;
+  updatedAt: string;
+  exitCode?: number | null;
+  /** Why it ended in this state (a timeout, a crash, the user's reconciliation). */
+  note?: string;
+  reconciledBy?: string;
+}
+
+type Line = { op: string; ts: string; state: OperationState } & Partial<Operation>;
+
+export function operationsPath(stateDir: string): string {
+  return path.join(stateDir, OPERATIONS_FILE);
+}
+
+export interface OperationsRead {
+  /** Latest state of each operation, oldest first. */
+  operations: Operation[];
+  corrupt: CorruptLine[];
+  lines: number;
+}
+
+/** Folds the log into each operation's latest state; readers take no lock. */
+export function readOperations(stateDir: string): OperationsRead {
+  const file = operationsPath(stateDir);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { operations: [], corrupt: [], lines: 0 };
+  }
+  const byId = new Map<string, Operation>();
+  const corrupt: CorruptLine[] = [];
+  let lines = 0;
+  text.split('\n').forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    lines++;
+    let line: Line;
+    try {
+      line = JSON.parse(raw) as Line;
+    } catch (err) {
+      corrupt.push({ file, line: i + 1, message: `not valid JSON: ${(err as Error).message}` });
+      return;
+    }
+    if (!line || typeof line.op !== 'string' || typeof line.state !== 'string') {
+      corrupt.push({ file, line: i + 1, message: 'not an operation record' });
+      return;
+    }
+    const { op, ts, ...change } = line;
+    const prev = byId.get(op);
+    if (!prev && typeof line.tool !== 'string') {
+      corrupt.push({ file, line: i + 1, message: `state change of unknown operation ${op}` });
+      return;
+    }
+    byId.set(op, { ...(prev ?? { createdAt: ts }), ...change, id: op, updatedAt: ts } as Operation);
+  });
+  return { operations: [...byId.values()], corrupt, lines };
+}
+
+function appendLines(stateDir: string, lines: readonly Line[]): void {
+  const file = operationsPath(stateDir);
+  const fd = fs.openSync(file, 'a+', 0o600);
+  try {
+    let data = lines.map((l) => JSON.stringify(l) + '\n').join('');
+    const size = fs.fstatSync(fd).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      fs.readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 10) data = '\n' + data;
+    }
+    fs.appendFileSync(fd, data);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Rewrites the file with one line per operation, dropping the oldest finished ones. */
+function compact(stateDir: string, operations: readonly Operation[]): void {
+  const finished = operations.filter((o) => FINISHED.includes(o.state));
+  const dropped = new Set(finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED)).map((o) => o.id));
+  const kept = operations.filter((o) => !dropped.has(o.id));
+  const file = operationsPath(stateDir);
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, kept.map(({ id, updatedAt, ...rest }) => JSON.stringify({ op: id, ts: updatedAt, ...rest }) + '\n').join(''), { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+export interface NewOperation {
+  tool: string;
+  effect: string;
+  args: Record<string, unknown>;
+  source: string;
+  role: string;
+  session: string | null;
+}
+
+/** Persists a new operation as `pending`, with its arguments, before anything runs. */
+export async function createOperation(stateDir: string, op: NewOperation, pid = process.pid): Promise<Operation> {
+  const ts = new Date().toISOString();
+  const operation: Operation = { id: randomUUID(), ...op, pid, state: 'pending', createdAt: ts, updatedAt: ts };
+  await withLock(stateDir, () => {
+    const { operations, lines } = readOperations(stateDir);
+    if (lines >= COMPACT_AT_LINES) compact(stateDir, operations);
+    const { id, updatedAt: _u, ...rest } = operation;
+    appendLines(stateDir, [{ op: id, ts, ...rest }]);
+  });
+  return operation;
+}
+
+export class OperationStateError extends Error {}
+
+/** Moves an operation to `state`; refuses moves out of a finished state and unknown ids. */
+export async function updateOperation(
+  stateDir: string, id: string, state: OperationState, extra: { exitCode?: number | null; note?: string; reconciledBy?: string } = {},
+  allowedFrom?: readonly OperationState[],
+): Promise<Operation> {
+  return withLock(stateDir, () => {
+    const current = readOperations(stateDir).operations.find((o) => o.id === id);
+    if (!current) throw new OperationStateError(`No operation ${id} in ${operationsPath(stateDir)}.`);
+    const from = allowedFrom ?? (['pending', 'running', 'unknown'] as const);
+    if (!from.includes(current.state)) throw new OperationStateError(`Operation ${id} is ${current.state}; it cannot become ${state}.`);
+    const ts = new Date().toISOString();
+    appendLines(stateDir, [{ op: id, ts, state, ...extra }]);
+    return { ...current, state, ...extra, updatedAt: ts };
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * `<stateDir>/traces.jsonl`: one trace entry a line, rotated by size to traces.1.jsonl …
+ * traces.KEEP.jsonl. Appends are single O_APPEND writes without the lock (a trace must never slow a
+ * tool call much); only rotation takes the state lock.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { CorruptLine } from '../events/types';
+import { withLock } from '../state/lock';
+
+export const TRACES_FILE = 'traces.jsonl';
+export const MAX_TRACE_BYTES = 5 * 1024 * 1024;
+export const KEEP_TRACE_FILES = 3;
+
+export type TraceKind = 'decision' | 'result' | 'model';
+
+export interface TraceTokens {
+  /** Tokens the model reads (a tool's output becomes the model's input). */
+  input: number;
+  output: number;
+  /** Input tokens served from a provider's prompt cache, when the caller knows. */
+  cached: number;
+}
+
+export interface TraceEntry {
+  v: 1;
+  ts: string;
+  kind: TraceKind;
+  tool?: string;
+  source: string;
+  model: string | null;
+  role: string;
+  session: string | null;
+  decision?: 'allow' | 'deny';
+  code?: string;
+  reason?: string;
+  /** The tool's arguments, redacted and shortened. */
+  input?: unknown;
+  /** decision: the gate's time; result: from the decision to the charge, when both ran in this process. */
+  latencyMs: number | null;
+  tokens?: TraceTokens;
+  /** Estimated USD, kept apart from the token counts. */
+  costUsd?: number;
+  costEstimated?: boolean;
+  harness: string;
+}
+
+export function traceFile(stateDir: string, n = 0): string {
+  return path.join(stateDir, n === 0 ? TRACES_FILE : `traces.${n}.jsonl`);
+}
+
+/** Existing trace files, oldest first. */
+export function traceFiles(stateDir: string): string[] {
+  const files: string[] = [];
+  for (let n = KEEP_TRACE_FILES; n >= 0; n--) files.push(traceFile(stateDir, n));
+  return files.filter((f) => fs.existsSync(f));
+}
+
+export async function appendTrace(stateDir: string, entry: TraceEntry, maxBytes = MAX_TRACE_BYTES): Promise<void> {
+  const file = traceFile(stateDir);
+  fs.appendFileSync(file, JSON.stringify(entry) + '\n', { mode: 0o600 });
+  if (fs.statSync(file).size < maxBytes) return;
+  await withLock(stateDir, () => {
+    // Another process may have rotated while this one waited.
+    let size: number;
+    try {
+      size = fs.statSync(file).size;
+    } catch {
+      return;
+    }
+    if (size < maxBytes) return;
+    fs.rmSync(traceFile(stateDir, KEEP_TRACE_FILES), { force: true });
+    for (let n = KEEP_TRACE_FILES - 1; n >= 1; n--) {
+      if (fs.existsSync(traceFile(stateDir, n))) fs.renameSync(traceFile(stateDir, n), traceFile(stateDir, n + 1));
+    }
+    fs.renameSync(file, traceFile(stateDir, 1));
+  });
+}
+
+export interface TracesRead {
+  entries: TraceEntry[];
+  corrupt: CorruptLine[];
+}
+
+/** Every trace entry, oldest first; corrupt lines skipped and reported. */
+export function readTraces(stateDir: string): TracesRead {
+  const entries: TraceEntry[] = [];
+  const corrupt: CorruptLine[] = [];
+  for (const file of traceFiles(stateDir)) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      continue; // rotated away meanwhile
+    }
+    text.split('\n').forEach((raw, i) => {
+      if (raw.trim() === '') return;
+      try {
+        const e = JSON.parse(raw) as TraceEntry;
+        if (e && typeof e === 'object' && typeof e.ts === 'string' && typeof e.kind === 'string') entries.push(e);
+        else corrupt.push({ file, line: i + 1, message: 'not a trace entry' });
+      } catch (err) {
+        corrupt.push({ file, line: i + 1, message: `not valid JSON: ${(err as Error).message}` });
+      }
+    });
+  }
+  return { entries, corrupt };
+}
+
+/** Every readable entry as JSONL text, oldest first, for an export the user keeps. */
+export function tracesAsJsonl(stateDir: string): { text: string; count: number; corrupt: CorruptLine[] } {
+  const { entries, corrupt } = readTraces(stateDir);
+  return { text: entries.map((e) => JSON.stringify(e) + '\n').join(''), count: entries.length, corrupt };
+}
+
+/** Writes every readable entry to `dest` as JSONL (atomically: a temporary file, then rename). */
+export function exportTraces(stateDir: string, dest: string): { count: number; corrupt: CorruptLine[] } {
+  const { text, count, corrupt } = tracesAsJsonl(stateDir);
+  const tmp = `${dest}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text, { mode: 0o600 });
+  fs.renameSync(tmp, dest);
+  return { count, corrupt };
+}

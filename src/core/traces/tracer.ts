@@ -1,0 +1,107 @@
+/**
+ * Per governed call, a trace (DESIGN.md: Traces): model, tool, decision, latency, token counts
+ * apart from the estimated cost, the harness version; secrets redacted. The Harness calls it from
+ * authorize and chargeOutput; a trace that cannot be written never fails the call.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { appendTrace, type TraceEntry, type TraceTokens } from './log';
+import { createRedactor, redactToolInput, workspaceEnvSecrets, type Redactor } from './redact';
+
+/** Tool inputs are kept this short in traces: enough to know what was asked. */
+const MAX_INPUT_STRING = 500;
+const MAX_PENDING = 64;
+
+export interface TraceContext {
+  role: string;
+  session: string | null;
+  model?: string;
+  source: string;
+}
+
+export class Tracer {
+  private redactor: Redactor | undefined;
+  private envStamp = '';
+  /** Start times of allowed calls, per tool and source, so a result can tell its latency. */
+  private readonly pending = new Map<string, number[]>();
+
+  constructor(private readonly stateDir: string, private readonly workspaceFolder: string, private readonly version: () => string) {}
+
+  async decision(ctx: TraceContext & { tool: string; decision: 'allow' | 'deny'; code?: string; reason?: string; input?: unknown; startedAt: number }): Promise<void> {
+    const now = Date.now();
+    if (ctx.decision === 'allow') this.remember(ctx.tool, ctx.source, ctx.startedAt);
+    const r = this.redact();
+    await this.write({
+      ...this.base('decision', ctx), tool: ctx.tool, decision: ctx.decision,
+      ...(ctx.code ? { code: ctx.code } : {}), ...(ctx.reason ? { reason: r.text(ctx.reason) } : {}),
+      ...(ctx.input !== undefined ? { input: shorten(redactToolInput(r, ctx.input)) } : {}), latencyMs: now - ctx.startedAt,
+    });
+  }
+
+  async result(ctx: TraceContext & { tool: string; tokens: TraceTokens; costUsd: number; estimated: boolean }): Promise<void> {
+    const started = this.pending.get(key(ctx.tool, ctx.source))?.shift();
+    await this.write({
+      ...this.base('result', ctx), tool: ctx.tool, latencyMs: started === undefined ? null : Date.now() - started,
+      tokens: ctx.tokens, costUsd: ctx.costUsd, costEstimated: ctx.estimated,
+    });
+  }
+
+  /** A model request made by a caller that knows its usage (the chat participant's loop). */
+  async model(ctx: TraceContext & { latencyMs: number | null; tokens: TraceTokens; costUsd: number; estimated: boolean }): Promise<void> {
+    await this.write({ ...this.base('model', ctx), latencyMs: ctx.latencyMs, tokens: ctx.tokens, costUsd: ctx.costUsd, costEstimated: ctx.estimated });
+  }
+
+  private base(kind: TraceEntry['kind'], ctx: TraceContext): Omit<TraceEntry, 'latencyMs'> {
+    return { v: 1, ts: new Date().toISOString(), kind, source: ctx.source, model: ctx.model || null, role: ctx.role, session: ctx.session, harness: this.version() };
+  }
+
+  private remember(tool: string, source: string, startedAt: number): void {
+    const k = key(tool, source);
+    const list = this.pending.get(k) ?? [];
+    list.push(startedAt);
+    if (list.length > MAX_PENDING) list.shift();
+    this.pending.set(k, list);
+  }
+
+  private async write(entry: TraceEntry): Promise<void> {
+    try {
+      await appendTrace(this.stateDir, entry);
+    } catch (err) {
+      console.warn(`[alfred] could not write a trace: ${(err as Error).message}`);
+    }
+  }
+
+  /** The redactor, rebuilt when a `.env*` file at the workspace's top changed. */
+  private redact(): Redactor {
+    const stamp = envStamp(this.workspaceFolder);
+    if (!this.redactor || stamp !== this.envStamp) {
+      this.redactor = createRedactor(workspaceEnvSecrets(this.workspaceFolder));
+      this.envStamp = stamp;
+    }
+    return this.redactor;
+  }
+}
+
+const key = (tool: string, source: string): string => `${source}\0${tool}`;
+
+function envStamp(folder: string): string {
+  try {
+    return fs.readdirSync(folder).filter((n) => n.startsWith('.env')).map((n) => {
+      try {
+        const st = fs.statSync(path.join(folder, n));
+        return `${n}:${st.mtimeMs}:${st.size}`;
+      } catch {
+        return n;
+      }
+    }).join('|');
+  } catch {
+    return '';
+  }
+}
+
+function shorten(v: unknown): unknown {
+  if (typeof v === 'string') return v.length > MAX_INPUT_STRING ? `${v.slice(0, MAX_INPUT_STRING)}… [${v.length - MAX_INPUT_STRING} more characters]` : v;
+  if (Array.isArray(v)) return v.slice(0, 20).map(shorten);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shorten(x)]));
+  return v;
+}

@@ -1,0 +1,109 @@
+import * as vscode from 'vscode';
+
+/**
+ * Tool-call rounds live in each response's ChatResult.metadata, and the next turn rebuilds the
+ * conversation from `context.history`, so the model sees its earlier tool calls and their results.
+ */
+
+export interface StoredToolCall {
+  callId: string;
+  name: string;
+  input: object;
+}
+
+export interface StoredToolResult {
+  callId: string;
+  text: string;
+}
+
+/** One model response: its text, and the tool calls it made with their results (paired by callId). */
+export interface StoredRound {
+  text: string;
+  calls: StoredToolCall[];
+  results: StoredToolResult[];
+}
+
+export type StopReason = 'done' | 'cancelled' | 'budget' | 'rounds' | 'error';
+
+export interface AlfredTurnMetadata {
+  alfred: 1;
+  rounds: StoredRound[];
+  packs: string[];
+  packReason?: string;
+  /** The persona this chat session opened with (only on its first turn). */
+  persona?: string;
+  model?: { id: string; vendor: string; family: string; name: string };
+  profile?: string;
+  stopped: StopReason;
+}
+
+/** Tool results are kept whole up to this size; longer ones are cut, and say so. */
+const MAX_STORED_RESULT = 20_000;
+
+export function storedResult(callId: string, text: string): StoredToolResult {
+  return { callId, text: text.length > MAX_STORED_RESULT ? `${text.slice(0, MAX_STORED_RESULT)}\n… [${text.length - MAX_STORED_RESULT} more characters not kept in the chat history]` : text };
+}
+
+export function isAlfredMetadata(m: unknown): m is AlfredTurnMetadata {
+  return typeof m === 'object' && m !== null && (m as { alfred?: unknown }).alfred === 1 && Array.isArray((m as { rounds?: unknown }).rounds);
+}
+
+type Turn = vscode.ChatRequestTurn | vscode.ChatResponseTurn;
+const isRequest = (t: Turn): t is vscode.ChatRequestTurn => typeof (t as vscode.ChatRequestTurn).prompt === 'string';
+
+/** The messages of one stored round: the assistant's text and calls, then the user's tool results. */
+export function roundMessages(round: StoredRound): vscode.LanguageModelChatMessage[] {
+  const parts: Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart> = [];
+  if (round.text) parts.push(new vscode.LanguageModelTextPart(round.text));
+  // A call without its result (a cancelled turn) would be rejected by most models: keep complete pairs only.
+  const answered = round.calls.filter((c) => round.results.some((r) => r.callId === c.callId));
+  for (const c of answered) parts.push(new vscode.LanguageModelToolCallPart(c.callId, c.name, c.input));
+  const out: vscode.LanguageModelChatMessage[] = [];
+  if (parts.length) out.push(vscode.LanguageModelChatMessage.Assistant(parts));
+  if (answered.length) {
+    out.push(vscode.LanguageModelChatMessage.User(answered.map((c) => new vscode.LanguageModelToolResultPart(c.callId,
+      [new vscode.LanguageModelTextPart(round.results.find((r) => r.callId === c.callId)!.text)]))));
+  }
+  return out;
+}
+
+export interface RebuiltHistory {
+  messages: vscode.LanguageModelChatMessage[];
+  /** The persona the session opened with, if any. */
+  persona?: string;
+  /** True when no earlier `@alfred` answer exists: this turn opens the chat session. */
+  opening: boolean;
+  /** Packs of the latest answer, for the radar's stickiness. */
+  lastPacks?: string[];
+}
+
+/** Rebuilds the conversation; slash-command turns (`/budget`, `/role`, …) are left out. */
+export function rebuildHistory(history: readonly Turn[]): RebuiltHistory {
+  const messages: vscode.LanguageModelChatMessage[] = [];
+  let persona: string | undefined;
+  let lastPacks: string[] | undefined;
+  let opening = true;
+  let skipNext = false;
+  for (const turn of history) {
+    if (isRequest(turn)) {
+      skipNext = Boolean(turn.command);
+      if (!skipNext) messages.push(vscode.LanguageModelChatMessage.User(turn.prompt));
+      continue;
+    }
+    if (skipNext || turn.command) {
+      skipNext = false;
+      continue;
+    }
+    opening = false;
+    const meta = turn.result?.metadata;
+    if (isAlfredMetadata(meta)) {
+      if (meta.persona && persona === undefined) persona = meta.persona;
+      lastPacks = meta.packs;
+      for (const round of meta.rounds) messages.push(...roundMessages(round));
+    } else {
+      const text = turn.response.map((p) => (p instanceof vscode.ChatResponseMarkdownPart ? p.value.value : '')).join('');
+      if (text) messages.push(vscode.LanguageModelChatMessage.Assistant(text));
+    }
+  }
+  return { messages, opening, ...(persona ? { persona } : {}), ...(lastPacks ? { lastPacks } : {}) };
+}

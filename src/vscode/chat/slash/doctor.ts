@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import type { Harness } from '../../../core/harness';
+import { linkLabel, type ModelLink } from '../../../core/models/profiles';
+import { raceCancellation } from '../cancel';
+import { readChatSettings } from '../chatSettings';
+import { activeProfile, resolveLink } from '../modelSelection';
+import { chargeRequest, countText } from '../usage';
+import type { SlashCommand } from './command';
+
+interface Check {
+  label: string;
+  model?: vscode.LanguageModelChat;
+  probe?: { ok: boolean; text: string; ms: number };
+}
+
+const PROBE = 'Reply with the single word: ok';
+
+/** One tiny request; its tokens are charged like any other. */
+async function probe(harness: Harness, model: vscode.LanguageModelChat, token: vscode.CancellationToken): Promise<Check['probe']> {
+  const started = Date.now();
+  try {
+    const response = await raceCancellation(model.sendRequest([vscode.LanguageModelChatMessage.User(PROBE)], { modelOptions: { max_tokens: 1 } }, token), token);
+    let text = '';
+    for await (const chunk of response.text) text += chunk;
+    const ms = Date.now() - started;
+    const [inputTokens, outputTokens] = await Promise.all([countText(model, [PROBE], token), countText(model, [text], token)]);
+    await chargeRequest(harness, model, { inputTokens, outputTokens, toolResultTokens: 0, latencyMs: ms, source: 'doctor' });
+    return { ok: true, text: text.trim().slice(0, 40), ms };
+  } catch (err) {
+    return { ok: false, text: (err as Error).message || String(err), ms: Date.now() - started };
+  }
+}
+
+/**
+ * `/doctor`: which models of the active chain (or the chat's model) resolve, their limits, and a
+ * one-token probe of each, all in parallel.
+ */
+export const doctorCommand: SlashCommand = {
+  name: 'doctor',
+  async run({ host, request, stream, token }) {
+    const harness = host.require();
+    const settings = readChatSettings();
+    const { profile, missing } = activeProfile(harness, settings.profiles);
+    if (missing) stream.markdown(`${vscode.l10n.t('Profile {0} is no longer in the alfred.profiles setting.', missing)}\n\n`);
+    const links: Array<ModelLink | undefined> = profile ? [...profile.chain] : [undefined];
+    stream.progress(vscode.l10n.t('Probing {0} model(s)…', links.length));
+    const checks = await Promise.all(links.map(async (link): Promise<Check> => {
+      const model = link ? await resolveLink(link) : request.model;
+      const label = link ? linkLabel(link) : vscode.l10n.t('the chat\'s model');
+      if (!model) return { label };
+      return { label, model, probe: await probe(harness, model, token) };
+    }));
+    host.refresh();
+    stream.markdown(profile
+      ? vscode.l10n.t('Profile **{0}**, in failover order:', profile.name)
+      : vscode.l10n.t('No profile is active; the chat\'s selected model:'));
+    stream.markdown('\n\n');
+    for (const c of checks) {
+      if (!c.model) {
+        stream.markdown(`- ❌ \`${c.label}\`: ${vscode.l10n.t('does not resolve (no such model is available now)')}\n`);
+        continue;
+      }
+      const m = c.model;
+      const price = harness.priceOf(m.id);
+      const priceText = price.estimated ? vscode.l10n.t('no price (fallback, estimated)') : `$${price.inputPerMTok}/$${price.outputPerMTok} ${vscode.l10n.t('per million tokens')}`;
+      const probeText = c.probe!.ok
+        ? vscode.l10n.t('probe answered "{0}" in {1} ms', c.probe!.text, c.probe!.ms)
+        : vscode.l10n.t('probe failed: {0}', c.probe!.text);
+      stream.markdown(`- ${c.probe!.ok ? '✅' : '⚠️'} \`${c.label}\` → ${m.name} (\`${m.vendor}/${m.family}/${m.id}\`) · ${vscode.l10n.t('max input {0} tokens', m.maxInputTokens)} · ${priceText} · ${probeText}\n`);
+    }
+  },
+};

@@ -1,0 +1,143 @@
+/**
+ * The dashboard, the role editor and the configuration-write pipeline as a user meets them in a real
+ * VS Code: gauges after hooks charged the budget, a role switch from the sidebar, a role created
+ * through the form, its diff confirmed (file and backup on disk), and a cancelled save writing nothing.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { workspaceId } from '../../src/core/state/paths';
+import { STATUS_ITEM, dashboardFrame, startWorkbench, withScreenshot, type Workbench } from './support/workbench';
+
+let wb: Workbench;
+let dashboard: Frame;
+
+before(async () => {
+  wb = await startWorkbench();
+  await wb.page.locator('.activitybar [aria-label="Alfred"]').first().click();
+  dashboard = await dashboardFrame(wb.page);
+  await dashboard.getByText('Context tokens').waitFor();
+}, { timeout: 180_000 });
+after(async () => { await wb?.close(); });
+
+const cli = () => path.join(wb.extensionDir, 'dist', 'cli', 'alfred.mjs');
+function alfred(args: string[], input?: object): string {
+  return execFileSync(process.execPath, [cli(), ...args], {
+    input: input ? JSON.stringify({ ...input, cwd: wb.workspace }) : undefined, env: { ...process.env, ...wb.env }, cwd: wb.workspace,
+  }).toString();
+}
+const stateDir = () => path.join(wb.env.ALFRED_HOME!, 'state', workspaceId(wb.workspace));
+const backups = () => {
+  const dir = path.join(stateDir(), 'backups');
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((d) => !d.startsWith('.')).sort() : [];
+};
+
+/** The document of the webview (panel or view) that shows `selector`. */
+async function webviewWith(page: Page, selector: string): Promise<Frame> {
+  for (let i = 0; i < 150; i++) {
+    for (const frame of page.frames()) {
+      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no webview shows ${selector}`);
+}
+
+const gaugeText = async (dimension: string) => (await dashboard.locator(`[data-dimension="${dimension}"] .value`).first().innerText()).trim();
+
+test('the gauges show what hooks in another process charged, and the daily cap when set', async () => {
+  await withScreenshot(wb.page, 'dashboard-gauges', async () => {
+    const output = fs.readFileSync(path.join(wb.workspace, 'src', 'cart.js'), 'utf8').repeat(20);
+    alfred(['hook', 'PreToolUse'], { hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'npm test' } });
+    alfred(['hook', 'PostToolUse'], { hook_event_name: 'PostToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'npm test' }, tool_response: output });
+    const budget = JSON.parse(alfred(['budget', '--json'])) as { dimensions: Record<string, { used: number; limit: number; percent: number }> };
+    const { tokens, shell } = budget.dimensions;
+    assert.ok(tokens!.used > 0 && shell!.used === 1, JSON.stringify(budget));
+    // The gauges follow the ledger other processes wrote, live.
+    await dashboard.locator('[data-dimension="tokens"] .value', { hasText: `${tokens!.used} / ${tokens!.limit} (${tokens!.percent}%)` }).waitFor({ timeout: 10_000 });
+    assert.equal(await gaugeText('shell'), `1 / ${shell!.limit} (${shell!.percent}%)`);
+    assert.match(await gaugeText('cost'), /^~?\$0\.\d\d \/ ~?\$5\.00/);
+    await dashboard.getByText('no daily cap set').waitFor();
+    // A daily cap set in the workspace's settings turns the amount into a gauge, without a reload.
+    fs.mkdirSync(path.join(wb.workspace, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(wb.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'alfred.dailyBudgetUsd': 2 }));
+    await dashboard.locator('[data-dimension="daily"] .value', { hasText: / \/ \$2\.00 \(\d+%\)/ }).waitFor({ timeout: 15_000 });
+    assert.equal(await dashboard.locator('[data-dimension="daily"] [role="meter"]').count(), 1);
+  });
+});
+
+test('switching role from the dashboard\'s select moves the status bar', async () => {
+  await withScreenshot(wb.page, 'dashboard-switch-role', async () => {
+    const select = dashboard.locator('alfred-role-switcher vscode-single-select');
+    await select.click();
+    await select.getByRole('option', { name: 'reviewer (builtin)' }).click();
+    await wb.page.locator(STATUS_ITEM, { hasText: 'reviewer · OK' }).waitFor({ timeout: 10_000 });
+    assert.match(alfred(['status']), /reviewer/);
+  });
+});
+
+/** Opens the role editor from the dashboard and fills the form. */
+async function fillNewRole(name: string): Promise<Frame> {
+  await dashboard.locator('vscode-button#new-role').click();
+  const editor = await webviewWith(wb.page, 'alfred-role-editor vscode-textfield#name');
+  await editor.locator('vscode-textfield#name input').fill(name);
+  const inherits = editor.locator('vscode-single-select#inherits');
+  await inherits.click();
+  await inherits.getByRole('option', { name: 'reviewer (builtin)' }).click();
+  await editor.locator('vscode-textfield#description input').fill('Made in the role editor');
+  // Checked as you type, with the loader's own rules.
+  await editor.locator('vscode-textfield#max_cost_usd input').fill('two');
+  await editor.getByText('must be a number, got "two"').first().waitFor();
+  assert.equal(await editor.locator('vscode-button#save').getAttribute('disabled'), '');
+  await editor.locator('vscode-textfield#max_cost_usd input').fill('2.5');
+  await editor.getByText('No problems: the loader will accept this role.').waitFor();
+  await editor.locator('#toml', { hasText: 'max_cost_usd = 2.5' }).waitFor();
+  return editor;
+}
+
+test('a role made with the editor is shown as a diff, confirmed, written with a backup, and loads', async () => {
+  await withScreenshot(wb.page, 'role-editor-save', async () => {
+    const before = backups();
+    const editor = await fillNewRole('e2e-auditor');
+    await editor.locator('vscode-button#save').click();
+    const confirm = await webviewWith(wb.page, 'alfred-confirm alfred-diff-block');
+    const diff = await confirm.locator('alfred-diff-block pre').innerText();
+    assert.match(diff, /\+\+\+ b\/\.alfred\/roles\/e2e-auditor\.toml/);
+    assert.match(diff, /\+inherits = "reviewer"/);
+    assert.match(diff, /\+max_cost_usd = 2\.5/);
+    const file = path.join(wb.workspace, '.alfred', 'roles', 'e2e-auditor.toml');
+    assert.equal(fs.existsSync(file), false, 'nothing is written before Confirm');
+    // VS Code's own diff editor shows the same change.
+    await confirm.locator('vscode-button.open-diff').click();
+    await wb.page.locator('.tab', { hasText: 'e2e-auditor.toml (current ↔ planned' }).waitFor();
+    await confirm.locator('vscode-button#confirm').click();
+
+    await wb.page.locator('.notifications-toasts', { hasText: 'Role e2e-auditor saved' }).waitFor({ timeout: 10_000 });
+    assert.match(fs.readFileSync(file, 'utf8'), /^\[role\]\nname = "e2e-auditor"\ninherits = "reviewer"\ndescription = "Made in the role editor"/);
+    const added = backups().filter((b) => !before.includes(b));
+    assert.equal(added.length, 1);
+    const manifest = JSON.parse(fs.readFileSync(path.join(stateDir(), 'backups', added[0]!, 'manifest.json'), 'utf8'));
+    assert.equal(manifest.reason, 'new role e2e-auditor');
+    assert.deepEqual(manifest.files.map((f: { path: string; existed: boolean }) => [f.path, f.existed]), [[fs.realpathSync(file), false]]);
+    // The roles reload at once: the dashboard lists the new role, and so does the command line.
+    await dashboard.locator('alfred-role-switcher vscode-option', { hasText: 'e2e-auditor (project)' }).waitFor({ state: 'attached' });
+    assert.match(alfred(['roles']), /e2e-auditor/);
+  });
+});
+
+test('cancelling the confirmation writes nothing and keeps the form', async () => {
+  await withScreenshot(wb.page, 'role-editor-cancel', async () => {
+    const before = backups();
+    const editor = await fillNewRole('e2e-cancelled');
+    await editor.locator('vscode-button#save').click();
+    const confirm = await webviewWith(wb.page, 'alfred-confirm alfred-diff-block');
+    await confirm.locator('vscode-button#cancel').click();
+    await editor.locator('#save-message', { hasText: 'Not saved: nothing was written.' }).waitFor({ timeout: 10_000 });
+    assert.equal(fs.existsSync(path.join(wb.workspace, '.alfred', 'roles', 'e2e-cancelled.toml')), false);
+    assert.deepEqual(backups(), before);
+    assert.equal(await editor.locator('vscode-textfield#name').evaluate((e) => (e as unknown as { value: string }).value), 'e2e-cancelled');
+  });
+});

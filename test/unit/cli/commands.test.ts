@@ -1,0 +1,161 @@
+/** The `alfred` commands, called in-process through main(argv, io). */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { isolateEnv, newWorkspace, run } from './helpers';
+
+const env = isolateEnv();
+const ws = (files?: Record<string, string>) => newWorkspace(env.root, files);
+const BROKEN = '[role]\nname = "broken"\n[limits]\nmax_cost_usd = "lots"\n';
+const FRESH_LINE = 'Budget[coder]: tokens 0/200000 (0%) | shell 0/100 (0%) | cost $0.00/$5.00 (0%) → OK';
+
+describe('alfred roles', () => {
+  it('--json: every role in the documented shape, and a broken project role\'s problem with path and key', async () => {
+    const folder = ws({ '.alfred/roles/broken.toml': BROKEN });
+    const r = await run(['roles', '--json', '--workspace', folder]);
+    assert.equal(r.code, 0);
+    assert.equal(r.err.length, 0);
+    const data = JSON.parse(r.stdout) as { roles: Record<string, unknown>[]; problems: Record<string, unknown>[] };
+    assert.deepEqual(Object.keys(data), ['roles', 'problems']);
+    assert.deepEqual(data.roles.map((x) => x.name), ['coder', 'reviewer', 'debugger', 'ops', 'admin']);
+    const reviewer = data.roles.find((x) => x.name === 'reviewer');
+    assert.deepEqual(reviewer, {
+      name: 'reviewer', source: 'builtin', inherits: null, shell_policy: 'deny',
+      tools: { allowed: ['@read', '@search', 'ctx_review', 'ctx_session'], denied: ['@edit', '@shell'] },
+      limits: { max_context_tokens: 150000, max_shell_invocations: 0, max_cost_usd: 3, warn_at_percent: 80, block_at_percent: 100 },
+    });
+    assert.deepEqual(data.roles.find((x) => x.name === 'coder')?.tools, { allowed: null, denied: [] });
+    const problem = data.problems.find((p) => p.key === 'limits.max_cost_usd');
+    assert.deepEqual(problem && Object.keys(problem), ['path', 'key', 'message']);
+    assert.equal(problem?.path, path.join(folder, '.alfred', 'roles', 'broken.toml'));
+    assert.match(String(problem?.message), /must be a number/);
+  });
+
+  it('without --json: one line a role, the active one starred, problems on stderr', async () => {
+    const r = await run(['roles', '--workspace', ws({ '.alfred/roles/broken.toml': BROKEN })]);
+    assert.equal(r.code, 0);
+    assert.equal(r.out.length, 5);
+    assert.match(r.out[0]!, /^\* coder +builtin/);
+    assert.match(r.stderr, /^error: .*broken\.toml \[limits\.max_cost_usd\]: must be a number/);
+  });
+});
+
+describe('alfred role', () => {
+  it('NAME switches (a fresh session), and the switch is what role shows after', async () => {
+    const folder = ws();
+    const r = await run(['role', 'reviewer', '--workspace', folder]);
+    assert.deepEqual([r.code, r.stdout], [0, 'Switched to role reviewer.']);
+    const shown = await run(['role', '--json', '--workspace', folder]);
+    assert.deepEqual(JSON.parse(shown.stdout), { role: 'reviewer', from: 'runtime', source: 'builtin', problem: null });
+    assert.match((await run(['budget', '--workspace', folder])).stdout, /^Budget\[reviewer\]: /);
+  });
+
+  it('an unknown NAME exits 1, listing the roles, and switches nothing', async () => {
+    const folder = ws();
+    const r = await run(['role', 'nope', '--workspace', folder]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, 'Unknown role "nope". Available roles: admin, coder, debugger, ops, reviewer.');
+    assert.match((await run(['role', '--workspace', folder])).stdout, /^coder \(default\): /);
+  });
+
+  it('reads alfred.role from the workspace settings (JSON with comments)', async () => {
+    const folder = ws({ '.vscode/settings.json': '{\n  // the team default\n  "alfred.role": "debugger",\n}\n' });
+    assert.match((await run(['role', '--workspace', folder])).stdout, /^debugger \(setting\): /);
+  });
+});
+
+describe('alfred budget', () => {
+  it('prints the exact budget line on a fresh workspace', async () => {
+    const r = await run(['budget', '--workspace', ws()]);
+    assert.deepEqual([r.code, r.out, r.err], [0, [FRESH_LINE], []]);
+  });
+
+  it('--json: role, signal and each dimension\'s used, limit and percent', async () => {
+    const data = JSON.parse((await run(['budget', '--json', '--workspace', ws()])).stdout) as Record<string, unknown>;
+    assert.equal(data.role, 'coder');
+    assert.equal(data.signal, 'OK');
+    assert.deepEqual(data.dimensions, {
+      tokens: { used: 0, limit: 200000, percent: 0 },
+      shell: { used: 0, limit: 100, percent: 0 },
+      cost: { used: 0, limit: 5, percent: 0 },
+    });
+  });
+});
+
+describe('alfred events and reset', () => {
+  it('events --tail 2 --json prints the last two events, one JSON object a line', async () => {
+    const folder = ws();
+    for (const tool of ['read_file', 'run_in_terminal', 'Edit']) {
+      assert.equal((await run(['hook', 'PreToolUse', '--workspace', folder], JSON.stringify({ tool_name: tool, tool_input: {} }))).code, 0);
+    }
+    const r = await run(['events', '--tail', '2', '--json', '--workspace', folder]);
+    assert.equal(r.code, 0);
+    assert.equal(r.out.length, 2);
+    const events = r.out.map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(events.map((e) => [e.type, e.tool]), [['ToolCall', 'run_in_terminal'], ['ToolCall', 'Edit']]);
+    const text = await run(['events', '--workspace', folder]);
+    assert.equal(text.out.length, 3);
+    assert.match(text.out[1]!, /ToolCall +coder +run_in_terminal allowed \(hook:PreToolUse\), 1 shell call$/);
+  });
+
+  it('--tail needs a positive whole number', async () => {
+    const r = await run(['events', '--tail', 'x', '--workspace', ws()]);
+    assert.deepEqual([r.code, r.stderr], [1, 'alfred: --tail needs a positive whole number.']);
+  });
+
+  it('reset starts a new session and prints the fresh budget line', async () => {
+    const folder = ws();
+    await run(['hook', 'PreToolUse', '--workspace', folder], JSON.stringify({ tool_name: 'bash', tool_input: { command: 'ls' } }));
+    assert.match((await run(['budget', '--workspace', folder])).stdout, /shell 1\/100/);
+    const r = await run(['reset', '--workspace', folder]);
+    assert.deepEqual([r.code, r.stdout], [0, FRESH_LINE]);
+    const last = JSON.parse((await run(['events', '--tail', '1', '--json', '--workspace', folder])).stdout) as Record<string, unknown>;
+    assert.deepEqual([last.type, last.reason], ['BudgetReset', 'cli']);
+  });
+});
+
+describe('alfred status', () => {
+  it('--json names the workspace, the state folder under ALFRED_HOME and the role', async () => {
+    const folder = ws();
+    const data = JSON.parse((await run(['status', '--json', '--workspace', folder])).stdout) as Record<string, unknown>;
+    assert.equal(data.workspace, folder);
+    assert.ok(String(data.stateDir).startsWith(path.join(process.env.ALFRED_HOME!, 'state')));
+    assert.deepEqual([data.role, data.from, data.line, data.problems], ['coder', 'default', FRESH_LINE, 0]);
+  });
+
+  it('a --workspace that is not a folder exits 1 with a message', async () => {
+    const r = await run(['status', '--workspace', path.join(env.root, 'missing')]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^alfred status: --workspace .*missing: not a folder\.$/);
+    assert.equal(fs.existsSync(path.join(env.root, 'missing')), false);
+  });
+});
+
+describe('usage errors', () => {
+  it('an unknown command exits 1 with the help on stderr', async () => {
+    const r = await run(['frobnicate']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^alfred: unknown command "frobnicate"\./);
+    assert.match(r.stderr, /Usage:\n {2}alfred status/);
+    assert.match(r.stderr, /alfred hook </);
+  });
+
+  it('an unknown option exits 1 with the help', async () => {
+    const r = await run(['budget', '--bogus']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /--bogus/);
+    assert.match(r.stderr, /Usage:/);
+  });
+
+  it('no command prints the help and exits 1; --help exits 0', async () => {
+    const none = await run([]);
+    assert.equal(none.code, 1);
+    assert.match(none.stdout, /^alfred: the agent harness/);
+    const help = await run(['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /Usage:/);
+  });
+});

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { decide } from '../../../src/core/policy/gate';
+import { firstProtectedShellWrite } from '../../../src/core/policy/shellProtection';
+import { shellWrites } from '../../../src/core/policy/shellWrites';
+import type { Role } from '../../../src/core/roles/types';
+
+const targets = (line: string): string[] => shellWrites(line).map((w) => w.target);
+
+describe('shellWrites (best effort)', () => {
+  it('finds redirection targets, not descriptors or /dev/null', () => {
+    assert.deepEqual(targets('echo hi > out.txt'), ['out.txt']);
+    assert.deepEqual(targets('echo hi >>log.txt 2>err.txt'), ['log.txt', 'err.txt']);
+    assert.deepEqual(targets('make 2>&1 >/dev/null | tee build.log'), ['build.log']);
+    assert.deepEqual(targets('cmd &> all.txt; echo x >| forced.txt'), ['all.txt', 'forced.txt']);
+    assert.deepEqual(targets('echo >&2 oops'), []);
+    assert.deepEqual(targets('sort < input.txt'), []);
+  });
+
+  it('finds the targets of rm, mv, cp, tee, touch, truncate, sed -i and dd', () => {
+    assert.deepEqual(targets('rm -f a b -- -c'), ['a', 'b', '-c']);
+    assert.deepEqual(targets('mv old new'), ['old', 'new']);
+    assert.deepEqual(targets('cp -r src dest'), ['dest']);
+    assert.deepEqual(targets('cp -t dir a b'), ['dir']);
+    assert.deepEqual(targets('echo x | tee -a one two'), ['one', 'two']);
+    assert.deepEqual(targets('touch f; truncate -s 0 g'), ['f', 'g']);
+    assert.deepEqual(targets("sed -i 's/a/b/' f1 f2"), ['f1', 'f2']);
+    assert.deepEqual(targets("sed -i.bak -e 's/a/b/' f3"), ['f3']);
+    assert.deepEqual(targets("sed 's/a/b/' f4"), [], 'sed without -i only reads');
+    assert.deepEqual(targets('dd if=/dev/zero of=disk.img bs=1'), ['disk.img']);
+    assert.deepEqual(targets('sudo FOO=1 rm x'), ['x']);
+    assert.deepEqual(targets('cat a b'), []);
+  });
+
+  it('reads quotes, escapes, operators and cd like a shell, and skips here-document bodies', () => {
+    assert.deepEqual(targets(`rm "my file" 'other file' third\\ file`), ['my file', 'other file', 'third file']);
+    assert.deepEqual(targets('echo "a > b" && echo \'c > d\''), []);
+    assert.deepEqual(shellWrites('cd test && rm x').map((w) => [w.cwd, w.target]), [['test', 'x']]);
+    assert.deepEqual(targets('cat > notes.md <<EOF\nrm -rf everything\nEOF\necho done > done.txt'), ['notes.md', 'done.txt']);
+    assert.equal(shellWrites('rm -rf build').at(0)?.tree, true);
+    assert.equal(shellWrites('rm test/*.js').at(0)?.tree, true);
+  });
+});
+
+describe('protected paths in shell commands', () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-shellprot-')));
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const ws = path.join(root, 'ws');
+  const state = path.join(root, 'state');
+  fs.mkdirSync(path.join(ws, 'test'), { recursive: true });
+  fs.mkdirSync(state);
+  const options = { globs: ['test/**'], workspaceFolder: ws, stateDir: state };
+  const hit = (line: string, cwd?: string) => firstProtectedShellWrite(line, options, cwd)?.hit.kind;
+
+  it('refuses visible writes to protect globs, the checks file, role files and the state folder', () => {
+    assert.equal(hit('echo "x" > test/cart.test.js'), 'glob');
+    assert.equal(hit('sed -i s/1/2/ test/cart.test.js'), 'glob');
+    assert.equal(hit('rm -rf test'), 'glob');
+    assert.notEqual(hit('rm -rf *'), undefined, 'a wildcard over the folder holding the tests');
+    assert.equal(hit('cd test && rm cart.test.js'), 'glob');
+    assert.equal(hit('rm cart.test.js', 'test'), 'glob', 'relative to the call\'s cwd');
+    assert.equal(hit('mv .alfred/checks.toml /tmp/x'), 'checks-file');
+    assert.equal(hit('rm -r .alfred'), 'checks-file');
+    assert.equal(hit('tee .alfred/roles/me.toml < x'), 'governance');
+    assert.equal(hit(`echo {} > ${path.join(state, 'ledger.json')}`), 'state-folder');
+    assert.equal(hit(`rm -rf ${root}`), 'state-folder');
+  });
+
+  it('lets ordinary writes through, inside the workspace and out of it', () => {
+    assert.equal(hit('echo x > src/new.js && rm -rf build'), undefined);
+    assert.equal(hit('npm test > /tmp/test.log 2>&1'), undefined);
+    assert.equal(hit('cat test/cart.test.js | grep total'), undefined);
+    assert.equal(hit('cp test/cart.test.js backup.js'), undefined, 'reading a protected file is fine');
+  });
+
+  it('the gate refuses such a command with a protected-path reason', () => {
+    const role: Role = {
+      name: 'coder', source: 'builtin', path: '/roles/coder.toml', description: 'coder', shellPolicy: 'track', tools: { denied: [] }, failClosed: false,
+      limits: { maxContextTokens: 1000, maxShellInvocations: 10, maxCostUsd: 1, warnAtPercent: 80, blockAtPercent: 100 },
+    };
+    const refused = decide({ role, tool: 'run_in_terminal', toolInput: { command: 'rm test/cart.test.js' }, protectedPaths: options });
+    assert.equal(refused.allowed, false);
+    assert.equal(refused.code, 'protected-path');
+    assert.match(refused.reason!, /test\/cart\.test\.js.*"test\/\*\*".*through rm/);
+    assert.equal(decide({ role, tool: 'ctx_shell', toolInput: { command: 'npm test' }, protectedPaths: options }).allowed, true);
+  });
+});
