@@ -19,6 +19,8 @@ export interface DaySpent {
   usd: number;
   /** Some of it was priced with the fallback price. */
   estimated: boolean;
+  /** How many charges made it up. */
+  charges: number;
 }
 
 export interface DailySpendStatus extends DaySpent {
@@ -44,7 +46,7 @@ export function chargedCost(e: AlfredEvent): { usd: number; estimated: boolean }
 export function addToDay(spent: DaySpent, e: AlfredEvent): DaySpent {
   if (utcDayOf(e.ts) !== spent.day) return spent;
   const { usd, estimated } = chargedCost(e);
-  return usd > 0 ? { day: spent.day, usd: spent.usd + usd, estimated: spent.estimated || estimated } : spent;
+  return usd > 0 ? { day: spent.day, usd: spent.usd + usd, estimated: spent.estimated || estimated, charges: spent.charges + 1 } : spent;
 }
 
 /**
@@ -53,7 +55,7 @@ export function addToDay(spent: DaySpent, e: AlfredEvent): DaySpent {
  */
 export function spentToday(stateDir: string, now: Date = new Date()): DaySpent {
   const day = utcDayOf(now);
-  let spent: DaySpent = { day, usd: 0, estimated: false };
+  let spent: DaySpent = { day, usd: 0, estimated: false, charges: 0 };
   for (const file of eventFiles(stateDir).reverse()) {
     let lines: string[];
     try {

@@ -1,12 +1,15 @@
 /**
- * `usage.jsonl` in the state folder: one priced model request a line, appended under the state lock,
- * summed per UTC day for the daily spend. `spend.json` remembers which daily notices were given.
+ * `usage.jsonl` in the state folder: one priced model request a line, appended under the state lock
+ * (the record of `@alfred`'s model use). The daily spend itself is everything charged today — tools,
+ * hooks and models alike — read from the event log (budget/dailySpend.ts), so `@alfred`'s notices and
+ * the dashboard's gauge show one number. `spend.json` remembers which daily notices were given.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { spentToday } from '../budget/dailySpend';
 import type { CorruptLine } from '../events/types';
 import { withLock } from '../state/lock';
-import { dueNotices, spendOn, spendStatus, utcDay, type SpendNotice, type SpendNoticed, type SpendStatus, type UsageRecord } from './spend';
+import { dueNotices, spendStatus, utcDay, type SpendNotice, type SpendNoticed, type SpendStatus, type UsageRecord } from './spend';
 
 export const USAGE_FILE = 'usage.jsonl';
 export const SPEND_FILE = 'spend.json';
@@ -54,11 +57,10 @@ export function readUsage(dir: string, day?: string): { records: UsageRecord[]; 
   return { records, corrupt };
 }
 
-/** Today's spend against the cap, for display (no lock). */
+/** Today's spend (every charge of the UTC day, from the event log) against the cap, for display (no lock). */
 export function dailySpend(dir: string, capUsd: number, now: Date = new Date()): SpendStatus & { corrupt: CorruptLine[] } {
-  const day = utcDay(now);
-  const { records, corrupt } = readUsage(dir, day);
-  return { ...spendStatus(spendOn(records, day), capUsd), corrupt };
+  const today = spentToday(dir, now);
+  return { ...spendStatus({ day: today.day, usd: today.usd, estimated: today.estimated, records: today.charges }, capUsd), corrupt: [] };
 }
 
 function readNoticed(dir: string): SpendNoticed | undefined {

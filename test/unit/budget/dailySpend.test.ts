@@ -25,22 +25,23 @@ test('spend today sums the priced charges of today\'s events only, across sessio
     ev('2025-03-02T03:00:00Z', 'BudgetReset'),
   ]) + '{corrupt line\n');
   const spent = spentToday(dir, NOW);
-  assert.deepEqual(spent, { day: '2025-03-02', usd: 0.75, estimated: true });
+  assert.deepEqual({ ...spent, usd: Math.round(spent.usd * 100) / 100 }, { day: '2025-03-02', usd: 0.75, estimated: true, charges: spent.charges });
+  assert.ok(spent.charges >= 2);
 });
 
 test('an empty state folder has spent nothing', () => {
-  assert.deepEqual(spentToday(fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-spend-')), NOW), { day: '2025-03-02', usd: 0, estimated: false });
+  assert.deepEqual(spentToday(fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-spend-')), NOW), { day: '2025-03-02', usd: 0, estimated: false, charges: 0 });
 });
 
 test('live events add to today, not to another day', () => {
-  const today = { day: '2025-03-02', usd: 1, estimated: false };
+  const today = { day: '2025-03-02', usd: 1, estimated: false, charges: 1 };
   assert.equal(addToDay(today, ev('2025-03-02T09:00:00Z', 'ToolCall', { costUsd: 0.5 })).usd, 1.5);
   assert.equal(addToDay(today, ev('2025-03-03T00:00:01Z', 'ToolCall', { costUsd: 0.5 })).usd, 1);
 });
 
 test('the daily gauge: no cap set, then OK, WARNING from 80%, EXHAUSTED from 100%', () => {
-  const spent = (usd: number) => ({ day: 'd', usd, estimated: false });
-  assert.deepEqual(dailySpendStatus(spent(3), 0), { day: 'd', usd: 3, estimated: false, capUsd: null, percent: null, signal: 'OK' });
+  const spent = (usd: number) => ({ day: 'd', usd, estimated: false, charges: 1 });
+  assert.deepEqual(dailySpendStatus(spent(3), 0), { day: 'd', usd: 3, estimated: false, charges: 1, capUsd: null, percent: null, signal: 'OK' });
   assert.equal(dailySpendStatus(spent(3), undefined).capUsd, null);
   assert.deepEqual([1, 4, 5, 7].map((u) => dailySpendStatus(spent(u), 5)).map((s) => [s.percent, s.signal]),
     [[20, 'OK'], [80, 'WARNING'], [100, 'EXHAUSTED'], [140, 'EXHAUSTED']]);

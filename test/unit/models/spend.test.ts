@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { dueNotices, frugalityNote, spendOn, spendStatus, utcDay, type UsageRecord } from '../../../src/core/models/spend';
+import { appendEvents } from '../../../src/core/events/log';
 import { appendUsage, dailySpend, readUsage, takeSpendNotices, USAGE_FILE } from '../../../src/core/models/usageLog';
 
 const rec = (ts: string, costUsd: number, estimated = false): UsageRecord => ({
@@ -48,7 +49,7 @@ test('the frugality note names the spend and the cap', () => {
   assert.match(frugalityNote(spendStatus({ day: 'd', usd: 2.5, estimated: false, records: 1 }, 2)), /\$2\.50 has reached the daily cap of \$2\.00\. Be frugal/);
 });
 
-test('usage.jsonl: appended, read per day, corrupt lines skipped and reported', async () => {
+test('usage.jsonl: appended, read per day, corrupt lines skipped and reported', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-usage-'));
   appendUsage(dir, rec('2025-03-01T10:00:00.000Z', 0.4));
   fs.appendFileSync(path.join(dir, USAGE_FILE), '{"ts":"2025-03-01T11:00:00.000Z","model":\n');
@@ -57,14 +58,24 @@ test('usage.jsonl: appended, read per day, corrupt lines skipped and reported', 
   const { records, corrupt } = readUsage(dir, '2025-03-01');
   assert.equal(records.length, 2);
   assert.deepEqual(corrupt.map((c) => c.line), [2]);
+});
+
+test('the daily spend is every charge of the day in the event log, with notices once a day', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-usage-'));
+  const charge = (ts: string, costUsd: number, type: 'ToolCall' | 'ModelUsage' = 'ToolCall') => appendEvents(dir, [{
+    id: `${ts}-${costUsd}`, ts, type, session: 's', role: 'coder', charge: { costUsd },
+  }]);
+  charge('2025-02-28T12:00:00.000Z', 5);
+  charge('2025-03-01T10:00:00.000Z', 0.4);
+  charge('2025-03-01T12:00:00.000Z', 0.6, 'ModelUsage');
   const now = new Date('2025-03-01T20:00:00.000Z');
   const s = dailySpend(dir, 1.25, now);
-  assert.equal(s.usd, 1);
+  assert.equal(Math.round(s.usd * 100) / 100, 1);
   assert.equal(s.percent, 80);
   assert.equal(s.level, 'warning');
   assert.deepEqual((await takeSpendNotices(dir, 1.25, now)).notices, ['warning']);
   assert.deepEqual((await takeSpendNotices(dir, 1.25, now)).notices, [], 'once a day, remembered on disk');
-  appendUsage(dir, rec('2025-03-01T21:00:00.000Z', 0.25));
+  charge('2025-03-01T21:00:00.000Z', 0.25);
   assert.deepEqual((await takeSpendNotices(dir, 1.25, now)).notices, ['critical']);
   assert.deepEqual((await takeSpendNotices(dir, 0, now)).notices, [], 'no cap, no notice');
 });
