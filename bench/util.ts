@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { EVENTS_FILE, KEEP_ROTATED, rotatedFile } from '../src/core/events/log';
 import type { AlfredEvent } from '../src/core/events/types';
 
 export function median(values: readonly number[]): number {
@@ -73,3 +74,23 @@ export function writeEventFile(file: string, events: Iterable<AlfredEvent>): num
   }
   return lines;
 }
+
+/**
+ * `count` events spread evenly over the files the log keeps (events.5.jsonl, oldest, … events.1.jsonl,
+ * events.jsonl), so a fold reads them as it would a long history.
+ */
+export function writeRotatedLog(dir: string, count: number): void {
+  const files = [...Array.from({ length: KEEP_ROTATED }, (_, i) => rotatedFile(dir, KEEP_ROTATED - i)), path.join(dir, EVENTS_FILE)];
+  const perFile = Math.ceil(count / files.length);
+  const events = sessionEvents(count);
+  for (const file of files) {
+    writeEventFile(file, (function* () {
+      for (let i = 0; i < perFile; i++) {
+        const next = events.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    })());
+  }
+}
+

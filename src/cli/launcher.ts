@@ -21,7 +21,7 @@ const WRAPPER = ['(function (exports, require, module, __filename, __dirname, __
 
 interface CacheFile {
   dir: string;
-  /** `cli-<node>-<arch>-<bundle size>-<bundle mtime>-`: a rebuilt bundle never meets an old cache. */
+  /** `cli-<runtime>-<bundle size>-<bundle mtime>-`: a rebuilt bundle never meets an old cache, nor Node the editor's. */
   stamp: string;
   file: string;
 }
@@ -34,7 +34,9 @@ function cacheFile(): CacheFile | undefined {
     const what = command === 'hook' && /^[A-Za-z]{1,40}$/.test(event) ? `hook-${event}` : 'other';
     const home = process.env.ALFRED_HOME ? path.resolve(process.env.ALFRED_HOME) : path.join(os.homedir(), '.alfred');
     const dir = path.join(home, 'cache');
-    const stamp = `cli-${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}-`;
+    // Hook files run the CLI with the editor's Electron as Node, other callers with their own node.
+    const runtime = `${process.versions.electron ? `electron${process.versions.electron}` : process.version}-v8_${process.versions.v8}-${process.arch}`;
+    const stamp = `cli-${runtime}-${size}-${Math.trunc(mtimeMs)}-`;
     return { dir, stamp, file: path.join(dir, `${stamp}${what}.bin`) };
   } catch {
     return undefined;
@@ -49,7 +51,10 @@ function readCache(cache: CacheFile | undefined): Buffer | undefined {
   }
 }
 
-/** At exit, when every function this command ran is compiled: written whole or not at all. Drops other bundles' caches. */
+/** Another bundle's cache unused this long is dropped (another installed version may still be in use). */
+const STALE_MS = 7 * 24 * 3600_000;
+
+/** At exit, when every function this command ran is compiled: written whole or not at all. */
 function writeCacheAtExit(script: import('node:vm').Script, cache: CacheFile): void {
   process.once('exit', () => {
     const tmp = `${cache.file}.${process.pid}.tmp`;
@@ -58,7 +63,8 @@ function writeCacheAtExit(script: import('node:vm').Script, cache: CacheFile): v
       fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
       fs.renameSync(tmp, cache.file);
       for (const name of fs.readdirSync(cache.dir)) {
-        if (name.startsWith('cli-') && name.endsWith('.bin') && !name.startsWith(cache.stamp)) fs.rmSync(path.join(cache.dir, name), { force: true });
+        const other = path.join(cache.dir, name);
+        if (name.startsWith('cli-') && !name.startsWith(cache.stamp) && Date.now() - fs.statSync(other).mtimeMs > STALE_MS) fs.rmSync(other, { force: true });
       }
     } catch {
       fs.rmSync(tmp, { force: true });

@@ -51,6 +51,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     const budget = harness.budget();
     if (budget.status.signal === 'EXHAUSTED') {
       stream.markdown(`\n\n**${vscode.l10n.t('Stopped: the budget of role {0} is exhausted.', budget.status.role)}** ${vscode.l10n.t('Reset it (Alfred: Reset Budget) or switch role (`/role NAME`) to go on.')}\n\n\`${budget.line}\`\n`);
+      // Not the model's doing: answers so far were successes, and no request at all is neutral.
       return end('budget', rounds.length ? 'success' : 'cancel');
     }
 
@@ -80,14 +81,11 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
         }
       }
     } catch (err) {
-      if (isCancellation(err, token)) {
-        if (text) rounds.push({ text, calls: [], results: [] });
-        return end('cancelled', 'cancel');
-      }
-      // Output already streamed was generated, so it is charged; a request that failed outright is not.
+      // Output already streamed was generated (and billed by the provider), so it is charged, whether
+      // the turn was cancelled or the model failed; a request that produced nothing is not.
       if (text || calls.length) await charge(input, { text, calls, reported, inputTokens, toolResultTokens, started }, usage);
       if (text) rounds.push({ text, calls: [], results: [] });
-      return end('error', 'failure', err);
+      return isCancellation(err, token) ? end('cancelled', 'cancel') : end('error', 'failure', err);
     }
     newToolResults = [];
     await charge(input, { text, calls, reported, inputTokens, toolResultTokens, started }, usage);
@@ -135,8 +133,11 @@ interface Received {
   started: number;
 }
 
+/** Charging must finish even when the user cancels right after the answer. */
+const neverCancelled: vscode.CancellationToken = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+
 async function charge(input: LoopInput, r: Received, usage: LoopResult['usage']): Promise<void> {
-  const outputTokens = await countText(input.model, [r.text, ...r.calls.map((c) => `${c.name} ${JSON.stringify(c.input)}`)], new vscode.CancellationTokenSource().token);
+  const outputTokens = await countText(input.model, [r.text, ...r.calls.map((c) => `${c.name} ${JSON.stringify(c.input)}`)], neverCancelled);
   const result = await chargeRequest(input.harness, input.model, {
     inputTokens: r.inputTokens, outputTokens, toolResultTokens: r.toolResultTokens, ...(r.reported ? { reported: r.reported } : {}), latencyMs: Date.now() - r.started,
   });

@@ -253,6 +253,8 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
     assert.equal(meta.stopped, 'cancelled');
     assert.doesNotMatch(out.text, /never sent/);
     assert.deepEqual(readChatState(h.stateDir).state.failover.pair?.failures, { 'scripted/*/scripted-a': 1 }, 'a cancel is neutral');
+    const charged = h.events({ types: ['ModelUsage'] }).events.filter((e) => e.session === h.budget().session);
+    assert.equal(charged.length, 1, 'the words already streamed are charged; the failed request, which produced nothing, is not');
     await script([{ text: 'ok again' }], 'scripted-a');
     assert.match((await ask('Short one')).out.text, /ok again/);
     assert.deepEqual(readChatState(h.stateDir).state.failover.pair?.failures, {}, 'a success clears the count');

@@ -123,7 +123,7 @@ describe('the built bundle, as an agent runs it', () => {
     assert.deepEqual([pass.status, pass.stdout.trim()], [0, '{}']);
   });
 
-  it('keeps a V8 code cache in ALFRED_HOME/cache; a corrupt one is rewritten, other bundles\' are dropped', () => {
+  it('keeps a V8 code cache in ALFRED_HOME/cache; a corrupt one is rewritten, other bundles\' old ones are dropped', () => {
     const folder = newWorkspace(env.root);
     const home = path.join(env.root, 'cache-home');
     const budget = () => spawnSync(process.execPath, [BUNDLE, 'budget', '--workspace', folder], { encoding: 'utf8', env: { ...process.env, ALFRED_HOME: home } });
@@ -131,11 +131,15 @@ describe('the built bundle, as an agent runs it', () => {
     assert.equal(budget().stdout, LINE);
     const cacheDir = path.join(home, 'cache');
     const [file] = fs.readdirSync(cacheDir);
-    assert.match(file ?? '', /^cli-v\d+\.\d+\.\d+-\w+-\d+-\d+-other\.bin$/);
+    assert.match(file ?? '', new RegExp(`^cli-${process.version.replace(/\./g, '\\.')}-v8_.+-${process.arch}-\\d+-\\d+-other\\.bin$`));
     fs.writeFileSync(path.join(cacheDir, file!), 'not a code cache');
-    fs.writeFileSync(path.join(cacheDir, 'cli-v1.0.0-x64-1-1-other.bin'), 'an older bundle\'s cache');
+    const old = path.join(cacheDir, 'cli-v1.0.0-x64-1-1-other.bin');
+    const recent = path.join(cacheDir, 'cli-v1.0.0-x64-2-2-other.bin');
+    fs.writeFileSync(old, 'an old bundle\'s cache');
+    fs.writeFileSync(recent, 'another bundle\'s cache, in use');
+    fs.utimesSync(old, new Date('2020-01-01'), new Date('2020-01-01'));
     assert.equal(budget().stdout, LINE);
-    assert.deepEqual(fs.readdirSync(cacheDir), [file]);
+    assert.deepEqual(fs.readdirSync(cacheDir).sort(), [file!, path.basename(recent)].sort());
     assert.ok(fs.statSync(path.join(cacheDir, file!)).size > 1000, 'rewritten');
     assert.equal(budget().stdout, LINE);
   });
