@@ -13,6 +13,7 @@ import { EVENTS_FILE, readEvents, type ReadResult } from './events/log';
 import type { AlfredEvent, EventType } from './events/types';
 import { chargeModelUsage, type ModelChargeResult, type ModelUsage } from './models/charge';
 import { decide } from './policy/gate';
+import type { GateDecision } from './policy/types';
 import { categoryOf } from './policy/categories';
 import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './roles/active';
 import { loadRoles, roleFolders, type RoleFolder } from './roles/loader';
@@ -139,11 +140,22 @@ export class Harness {
     return { status, line: formatBudgetLine(status), session: ledger?.role === role.name ? ledger.session : undefined };
   }
 
+  private protectedPaths() {
+    return { globs: this.opts.protectedGlobs?.() ?? [], workspaceFolder: this.workspaceFolder, stateDir: this.stateDir };
+  }
+
+  /** What the gate would decide now, with nothing charged or logged (for permission prompts). */
+  preview(call: { tool: string; toolInput?: unknown }): GateDecision {
+    const { role } = this.activeRole();
+    const budget = currentStatus(this.stateDir, role);
+    return decide({ role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths: this.protectedPaths() });
+  }
+
   /** The gate, decided and charged atomically across processes; events go onto the bus. */
   async authorize(call: { tool: string; toolInput?: unknown; source: string; model?: string }): Promise<AuthorizeResult> {
     const startedAt = Date.now();
     const { role } = this.activeRole();
-    const protectedPaths = { globs: this.opts.protectedGlobs?.() ?? [], workspaceFolder: this.workspaceFolder, stateDir: this.stateDir };
+    const protectedPaths = this.protectedPaths();
     const result = await authorize(this.stateDir, {
       role,
       tool: call.tool,

@@ -4,7 +4,7 @@ export const EVENT_TYPES = [
   'ToolCall', 'PolicyViolation', 'BudgetWarning', 'BudgetExhausted', 'BudgetReset', 'RoleChanged',
   'ModelFailover', 'PackSelected', 'ConfigWritten', 'CheckRun', 'CompletionRecorded', 'SpendWarning',
   'ShellExecution', 'HookError', 'ModelUsage',
-  'OperationUnknown', 'OperationReconciled',
+  'OperationUnknown', 'OperationReconciled', 'AgentSession', 'PromptSubmitted', 'StopChecked',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,32 +1,34 @@
 /**
- * What Alfred answers to each agent hook event. PreToolUse decides (the gate) and charges shell calls;
- * PostToolUse charges the output's tokens and cost. The gate is the same one Alfred's own tools use.
+ * What Alfred answers to each agent hook event, one handler per event. Every tool decision is the
+ * gate's (Harness.authorize), the same one Alfred's own tools and `@alfred` use.
  */
 import type { Harness } from '../harness';
-import { denyAnswer, passAnswer, type HookAnswer } from './output';
+import { canonicalHookEvent, SUPPORTED_HOOK_EVENTS, type HookEvent } from './events';
+import { permissionRequest, postToolUse, preToolUse } from './handlers/toolUse';
+import { sessionStart, userPromptSubmit } from './handlers/session';
+import { stop } from './handlers/stop';
+import type { HookHandler, HookRunOptions } from './handlers/types';
 import type { HookInput } from './input';
+import type { HookAnswer } from './output';
 
-const PRE = new Set(['PreToolUse', 'preToolUse']);
-const POST = new Set(['PostToolUse', 'postToolUse']);
+export { SUPPORTED_HOOK_EVENTS };
+export type { HookRunOptions };
 
-export const SUPPORTED_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'preToolUse', 'postToolUse'] as const;
+const HANDLERS: Readonly<Record<HookEvent, HookHandler>> = {
+  SessionStart: sessionStart,
+  UserPromptSubmit: userPromptSubmit,
+  PreToolUse: preToolUse,
+  PostToolUse: postToolUse,
+  Stop: stop,
+  PermissionRequest: permissionRequest,
+};
 
 export function isSupportedHookEvent(event: string): boolean {
-  return PRE.has(event) || POST.has(event);
+  return canonicalHookEvent(event) !== undefined;
 }
 
-export async function handleHook(harness: Harness, event: string, input: HookInput): Promise<HookAnswer> {
-  const source = `hook:${event}`;
-  if (PRE.has(event)) {
-    if (!input.tool) return denyAnswer(input.format, 'PreToolUse', 'Alfred could not tell which tool this is (no tool_name in the hook input), so it refuses it.');
-    const result = await harness.authorize({ tool: input.tool, toolInput: input.toolInput, source });
-    if (!result.decision.allowed) return denyAnswer(input.format, 'PreToolUse', `Alfred (role ${result.status.role}): ${result.decision.reason ?? 'refused'}`);
-    return passAnswer(input.format, 'PreToolUse', result.status.signal === 'WARNING' ? result.line : undefined);
-  }
-  if (POST.has(event)) {
-    if (!input.tool) return passAnswer(input.format, 'PostToolUse');
-    const result = await harness.chargeOutput({ tool: input.tool, output: input.toolResponse ?? '', source, model: input.model });
-    return passAnswer(input.format, 'PostToolUse', result.status.signal !== 'OK' ? result.line : undefined);
-  }
-  throw new Error(`alfred hook: unsupported event "${event}". Supported: ${SUPPORTED_HOOK_EVENTS.join(', ')}.`);
+export async function handleHook(harness: Harness, event: string, input: HookInput, options: HookRunOptions = {}): Promise<HookAnswer> {
+  const canonical = canonicalHookEvent(event);
+  if (!canonical) throw new Error(`alfred hook: unsupported event "${event}". Supported: ${SUPPORTED_HOOK_EVENTS.join(', ')}.`);
+  return HANDLERS[canonical](harness, input, canonical, options);
 }

@@ -28,6 +28,15 @@ export function formatOf(event: string): HookFormat {
   return /^[a-z]/.test(event) ? 'copilot-cli' : 'vscode';
 }
 
+/**
+ * The answer format, from the input first: VS Code reads Copilot CLI hook files too and then runs
+ * `alfred hook preToolUse` with its own input (`hook_event_name`), expecting its own answer.
+ */
+export function formatOfInput(d: Record<string, unknown>, event: string): HookFormat {
+  if (typeof d.hook_event_name === 'string' || typeof d.hookEventName === 'string' || typeof d.tool_name === 'string') return 'vscode';
+  return formatOf(event);
+}
+
 /** Parses stdin; throws HookInputError with a message meant for a person reading the agent's log. */
 export function parseHookInput(raw: string, event: string, fallbackCwd: string): HookInput {
   if (!raw.trim()) throw new HookInputError(`alfred hook ${event}: no input on stdin (expected the agent's hook JSON).`);
@@ -47,7 +56,7 @@ export function parseHookInput(raw: string, event: string, fallbackCwd: string):
   const response = d.tool_response ?? d.toolResponse ?? d.toolResult;
   return {
     event: str(d.hook_event_name) ?? str(d.hookEventName) ?? event,
-    format: formatOf(event),
+    format: formatOfInput(d, event),
     sessionId: str(d.session_id) ?? str(d.sessionId),
     cwd: str(d.cwd) ?? fallbackCwd,
     tool: str(d.tool_name) ?? str(d.toolName),

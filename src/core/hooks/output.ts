@@ -30,3 +30,24 @@ export function passAnswer(format: HookFormat, event: string, additionalContext?
     : { hookSpecificOutput: { hookEventName: event, additionalContext } };
   return { stdout: JSON.stringify(body), exitCode: 0 };
 }
+
+/**
+ * Keeps an agent working (Stop). VS Code reads `hookSpecificOutput.decision`; Claude Code and the
+ * Copilot CLI read the top-level `decision` and `reason`: one answer carries both.
+ */
+export function blockStopAnswer(reason: string): HookAnswer {
+  return {
+    stdout: JSON.stringify({ decision: 'block', reason, hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason } }),
+    exitCode: 0,
+  };
+}
+
+/** Lets an agent stop, with a note for the user when there is one. */
+export function allowStopAnswer(systemMessage?: string): HookAnswer {
+  return { stdout: systemMessage ? JSON.stringify({ systemMessage }) : '{}', exitCode: 0 };
+}
+
+/** The Copilot CLI's permissionRequest: refuse with a message, or leave the decision to the user. */
+export function permissionAnswer(deny: string | undefined): HookAnswer {
+  return { stdout: deny ? JSON.stringify({ behavior: 'deny', message: deny, interrupt: false }) : '{}', exitCode: 0 };
+}

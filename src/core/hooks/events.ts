@@ -1,0 +1,18 @@
+/** Hook event names as each agent spells them, read into one canonical name. */
+
+export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'Stop' | 'PermissionRequest';
+
+const NAMES: Readonly<Record<string, HookEvent>> = {
+  // VS Code and Claude Code
+  SessionStart: 'SessionStart', UserPromptSubmit: 'UserPromptSubmit', PreToolUse: 'PreToolUse',
+  PostToolUse: 'PostToolUse', Stop: 'Stop', PermissionRequest: 'PermissionRequest',
+  // Copilot CLI
+  sessionStart: 'SessionStart', userPromptSubmitted: 'UserPromptSubmit', preToolUse: 'PreToolUse',
+  postToolUse: 'PostToolUse', agentStop: 'Stop', permissionRequest: 'PermissionRequest',
+};
+
+export const SUPPORTED_HOOK_EVENTS: readonly string[] = Object.keys(NAMES);
+
+export function canonicalHookEvent(event: string): HookEvent | undefined {
+  return Object.hasOwn(NAMES, event) ? NAMES[event] : undefined;
+}
