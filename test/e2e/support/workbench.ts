@@ -27,6 +27,8 @@ export interface WorkbenchOptions {
   beforeLoad?: (page: Page, baseUrl: string) => Promise<void>;
   /** More user settings. */
   settings?: Record<string, unknown>;
+  /** Files written into the workspace (relative paths) before VS Code opens it. */
+  workspaceFiles?: Record<string, string>;
 }
 
 export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
@@ -35,6 +37,10 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
   const server = ensureCodeServer();
   const sandbox = makeSandbox('e2e');
   installVsix(server, sandbox.extensionsDir, sandbox.userDataDir, vsix);
+  for (const [rel, text] of Object.entries(options.workspaceFiles ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(sandbox.workspace, rel)), { recursive: true });
+    fs.writeFileSync(path.join(sandbox.workspace, rel), text);
+  }
   for (const extra of options.extraVsix ?? []) installVsix(server, sandbox.extensionsDir, sandbox.userDataDir, extra);
   const extensionDir = fs.readdirSync(sandbox.extensionsDir).find((d: string) => d.startsWith('alfred-harness.'));
   if (!extensionDir) throw new Error('the VSIX did not install');

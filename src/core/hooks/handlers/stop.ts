@@ -52,7 +52,8 @@ export const stop: HookHandler = async (harness, input, event, options) => {
   if (outcome.accepted) {
     await setBlocks(harness.stateDir, session, 0);
     await record('allow');
-    return allowStopAnswer(`Alfred: acceptance checks passed. ${outcome.reason}`);
+    // No message: VS Code shows any systemMessage as a warning, and passing checks are not one.
+    return allowStopAnswer();
   }
   if (previous >= max) {
     await record('allow-after-limit');

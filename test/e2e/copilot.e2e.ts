@@ -1,0 +1,123 @@
+/**
+ * Copilot's own agent mode, governed by Alfred's hooks, in the real VS Code: a scripted model asks
+ * Copilot's agent to run a terminal command and to edit a protected test. Under a read-only role both
+ * are refused (the model's next request carries the refusal, nothing happens on disk, the log has the
+ * PolicyViolations); under coder the same command runs and the shell count moves.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
+import { copilotHookFile } from '../../src/core/hooks/install';
+import { packageScriptedModel, readRequests, writeScript, type RecordedRequest } from './support/scriptedModel';
+import { runCommand, startWorkbench, withScreenshot, type Workbench } from './support/workbench';
+
+let wb: Workbench;
+
+before(async () => {
+  wb = await startWorkbench({
+    extraVsix: [packageScriptedModel()],
+    beforeLoad: (page, url) => enableBuiltinChat(page, url),
+    // Copilot would ask before running a terminal command; Alfred's hooks are what this test is about.
+    settings: { 'chat.permissions.default': 'autoApprove', 'chat.tools.global.autoApprove': true },
+    workspaceFiles: { '.github/hooks/alfred.json': copilotHookFile() },
+  });
+  fs.mkdirSync(path.join(wb.workspace, '.scripted-model'), { recursive: true });
+}, { timeout: 240_000 });
+after(async () => { await wb?.close(); });
+
+function alfred(...args: string[]): string {
+  const cli = path.join(wb.extensionDir, 'dist', 'cli', 'alfred.mjs');
+  return execFileSync(process.execPath, [cli, ...args, '--workspace', wb.workspace], { env: { ...process.env, ...wb.env } }).toString();
+}
+
+function events(type: string): Array<Record<string, unknown>> {
+  return alfred('events', '--tail', '500', '--json').split('\n').filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.type === type);
+}
+
+async function send(prompt: string, answer: string): Promise<void> {
+  const { page } = wb;
+  await page.locator('.interactive-input-editor .monaco-editor').last().click();
+  await page.keyboard.type(prompt);
+  await page.keyboard.press('Enter');
+  await page.locator('.interactive-item-container.interactive-response').last().getByText(answer).waitFor({ timeout: 90_000 });
+}
+
+/** A valid input for a tool, from the schema the model was offered: required strings, booleans and enums filled in. */
+function inputFor(request: RecordedRequest & { toolSchemas?: Record<string, { properties?: Record<string, { type?: string; enum?: unknown[] }>; required?: string[] }> }, tool: string, given: Record<string, unknown>): Record<string, unknown> {
+  const schema = request.toolSchemas?.[tool];
+  const input: Record<string, unknown> = { ...given };
+  for (const key of schema?.required ?? []) {
+    if (key in input) continue;
+    const prop = schema?.properties?.[key] ?? {};
+    input[key] = prop.enum ? prop.enum[0] : prop.type === 'boolean' ? false : prop.type === 'number' || prop.type === 'integer' ? 30000 : `for the ${tool} test`;
+  }
+  return input;
+}
+
+let terminalTool = '';
+let editTool = '';
+let probe: RecordedRequest & { toolSchemas?: Record<string, never> };
+
+test('Copilot\'s agent mode answers with the scripted model and offers its terminal and edit tools', async () => {
+  await withScreenshot(wb.page, 'copilot-probe', async () => {
+    writeScript(wb.workspace, [{ text: 'Hello from the scripted model.' }]);
+    await runCommand(wb.page, 'Chat: Open Chat');
+    await wb.page.locator('.interactive-input-editor .monaco-editor.focused').waitFor({ timeout: 30_000 });
+    await send('Say hello', 'Hello from the scripted model.');
+    probe = readRequests(wb.workspace).at(-1)! as typeof probe;
+    terminalTool = probe.tools.find((t) => /^(run_in_terminal|runInTerminal)$/.test(t)) ?? '';
+    editTool = probe.tools.find((t) => /^(replace_string_in_file|replaceString)$/.test(t)) ?? '';
+    assert.ok(terminalTool, `a terminal tool among ${probe.tools.join(', ')}`);
+    assert.ok(editTool, `an edit tool among ${probe.tools.join(', ')}`);
+  });
+});
+
+test('under reviewer, Copilot\'s terminal command and its edit of a protected test are refused by Alfred', async () => {
+  await withScreenshot(wb.page, 'copilot-reviewer', async () => {
+    alfred('role', 'reviewer');
+    const testFile = path.join(wb.workspace, 'test', 'cart.test.js');
+    const before = fs.readFileSync(testFile, 'utf8');
+    writeScript(wb.workspace, [
+      {
+        text: 'I will run a command and change the test.',
+        toolCalls: [
+          { name: terminalTool, input: inputFor(probe, terminalTool, { command: 'echo governed > pwned.txt', explanation: 'write a file', isBackground: false }) },
+          { name: editTool, input: inputFor(probe, editTool, { filePath: testFile, oldString: "test('total sums", newString: "test('TOTAL sums" }) },
+        ],
+      },
+      { text: 'Both were refused.' },
+    ]);
+    await send('Change things', 'Both were refused.');
+    const results = readRequests(wb.workspace).at(-1)!.messages.flatMap((m) => m.parts).filter((p) => p.type === 'toolResult');
+    const texts = results.map((r) => (r.content ?? []).join(''));
+    const decisions = events('ToolCall').filter((e) => String(e.source).startsWith('hook:')).map((e) => `${String(e.tool)}:${String(e.decision ?? e.phase)}:${String(e.role)}`);
+    assert.equal(texts.length, 2, JSON.stringify(texts));
+    assert.ok(texts.every((t) => /Alfred \(role reviewer\)/.test(t)), `tool results ${JSON.stringify(texts)}; hook decisions ${decisions.join(', ')}`);
+    for (const t of texts) assert.match(t, /Alfred \(role reviewer\)/, `the model was told why: ${t}`);
+    assert.equal(fs.existsSync(path.join(wb.workspace, 'pwned.txt')), false, 'the command did not run');
+    assert.equal(fs.readFileSync(testFile, 'utf8'), before, 'the protected test is unchanged');
+    const violations = events('PolicyViolation').filter((e) => String(e.source).startsWith('hook:'));
+    assert.deepEqual(violations.map((e) => e.tool).sort(), [editTool, terminalTool].sort());
+  });
+});
+
+test('under coder the same terminal command runs and the shell count moves', async () => {
+  await withScreenshot(wb.page, 'copilot-coder', async () => {
+    alfred('role', 'coder');
+    writeScript(wb.workspace, [
+      { text: 'Running it.', toolCalls: [{ name: terminalTool, input: inputFor(probe, terminalTool, { command: 'echo governed > pwned.txt', explanation: 'write a file', isBackground: false }) }] },
+      { text: 'It ran.' },
+    ]);
+    await send('Run it', 'It ran.');
+    assert.equal(fs.readFileSync(path.join(wb.workspace, 'pwned.txt'), 'utf8').trim(), 'governed');
+    const budget = JSON.parse(alfred('budget', '--json')) as { role: string; dimensions: { shell: { used: number } } };
+    assert.equal(budget.role, 'coder');
+    assert.ok(budget.dimensions.shell.used >= 1, `shell calls: ${budget.dimensions.shell.used}`);
+    const calls = events('ToolCall').filter((e) => e.tool === terminalTool && e.decision === 'allow' && String(e.source).startsWith('hook:'));
+    assert.ok(calls.length >= 1, 'the allowed call is in the log');
+  });
+});
