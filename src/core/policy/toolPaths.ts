@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
+import { realTarget } from '../fs/realTarget';
 
 const PATH_KEYS = ['filePath', 'file_path', 'path', 'dirPath', 'notebook_path'] as const;
 const PATCH_KEYS = ['input', 'patch'] as const;
@@ -108,39 +109,6 @@ function realpath(p: string): string {
   }
 }
 
-function readLink(p: string): string | undefined {
-  try {
-    return fs.readlinkSync(p);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Where a write to `abs` lands: symlinks followed through the deepest existing ancestor (a file
- * about to be created has none), and through dangling links, which a write would create outside.
- */
-function realTarget(abs: string): string {
-  const rest: string[] = [];
-  let current = abs;
-  for (let hops = 0; hops < 40; ) {
-    try {
-      return path.join(fs.realpathSync.native(current), ...rest);
-    } catch {
-      const link = readLink(current);
-      if (link !== undefined) {
-        current = path.resolve(path.dirname(current), link);
-        hops++;
-        continue;
-      }
-      const parent = path.dirname(current);
-      if (parent === current) return path.join(current, ...rest);
-      rest.unshift(path.basename(current));
-      current = parent;
-    }
-  }
-  return abs; // a symlink loop: the write would fail anyway
-}
 
 /** Workspace-relative with `/`, or undefined when `target` is not inside `root`. */
 function relativeInside(root: string, target: string): string | undefined {
@@ -168,7 +136,7 @@ export function isProtected(p: string, options: ProtectionOptions): ProtectedHit
   const workspace = path.resolve(options.workspaceFolder);
   const realWorkspace = realpath(workspace);
   const abs = toAbsolute(p, workspace);
-  const real = realTarget(abs);
+  const real = realTarget(abs) ?? abs; // a symlink loop: the write would fail anyway
 
   if (options.stateDir) {
     const state = path.resolve(options.stateDir);

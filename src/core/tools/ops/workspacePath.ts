@@ -5,7 +5,15 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { realTarget as resolveTarget } from '../../fs/realTarget';
 import { ToolError } from './errors';
+
+/** Where `abs` really lands (see fs/realTarget.ts); a symlink loop is the model's error to hear about. */
+export function realTarget(abs: string): string {
+  const real = resolveTarget(abs);
+  if (real === undefined) throw new ToolError(`Too many symbolic links while resolving ${abs}.`, 'invalid-input');
+  return real;
+}
 
 export interface WorkspacePath {
   /** The absolute path, symlinks not followed. */
@@ -42,36 +50,6 @@ export function relativeInside(root: string, target: string): string | undefined
   return escapes ? undefined : toPosix(rel);
 }
 
-/**
- * Where `abs` really lands: the deepest existing ancestor's real path plus the rest, following
- * dangling symlinks too, since writing through one creates its target.
- */
-export function realTarget(abs: string): string {
-  const rest: string[] = [];
-  let current = abs;
-  for (let hops = 0; hops < 40; ) {
-    try {
-      return path.join(fs.realpathSync.native(current), ...rest);
-    } catch {
-      let link: string | undefined;
-      try {
-        link = fs.readlinkSync(current);
-      } catch {
-        link = undefined;
-      }
-      if (link !== undefined) {
-        current = path.resolve(path.dirname(current), link);
-        hops++;
-        continue;
-      }
-      const parent = path.dirname(current);
-      if (parent === current) return path.join(current, ...rest);
-      rest.unshift(path.basename(current));
-      current = parent;
-    }
-  }
-  throw new ToolError(`Too many symbolic links while resolving ${abs}.`, 'invalid-input');
-}
 
 /**
  * Resolves a workspace-relative (or absolute, inside the workspace) path; throws a ToolError
