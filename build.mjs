@@ -1,6 +1,6 @@
 // One build script, three kinds of bundle: the extension (Node, `vscode` external), the webviews
-// (browser) and the `alfred` command line (a small ES module entry that runs the CommonJS bundle
-// with V8's code cache, so `alfred hook` starts fast; see src/cli/launcher.ts).
+// (browser) and the `alfred` command line (a small CommonJS entry that asks the resident hook server,
+// else runs the CommonJS bundle with V8's code cache, so `alfred hook` starts fast; see src/cli/launcher.ts).
 // Usage: node build.mjs [--production] [--watch] [--tests]
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
@@ -60,7 +60,8 @@ const builds = [
     target: 'node20',
     external: ['vscode'],
   },
-  { ...cli, entryPoints: { alfred: 'src/cli/launcher.ts' }, outExtension: { '.js': '.mjs' }, format: 'esm', banner: { js: '#!/usr/bin/env node' } },
+  // CommonJS: a hook call must not pay for starting Node's ES module loader (see src/cli/launcher.ts).
+  { ...cli, entryPoints: { alfred: 'src/cli/launcher.ts' }, outExtension: { '.js': '.cjs' }, format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
   {
     ...cli,
     entryPoints: { 'alfred-main': 'src/cli/main.ts' },
@@ -100,13 +101,21 @@ for (const dir of ['dist/cli', 'media/webview']) fs.rmSync(dir, { recursive: tru
 fs.mkdirSync('media/webview', { recursive: true });
 for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `media/webview/${f}`);
 
+/** dist/cli/alfred.mjs, the name callers have always run: it only loads the CommonJS entry. */
+function writeMjsEntry() {
+  fs.writeFileSync('dist/cli/alfred.mjs', "#!/usr/bin/env node\n// `alfred`: runs alfred.cjs (src/cli/launcher.ts), which agents' hook launcher calls directly.\nimport { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./alfred.cjs');\n");
+  for (const f of ['alfred.cjs', 'alfred.mjs']) fs.chmodSync(`dist/cli/${f}`, 0o755);
+}
+
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  writeMjsEntry();
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[alfred] watching for changes…');
 } else {
   const started = Date.now();
   await Promise.all(builds.map((b) => esbuild.build(b)));
-  fs.chmodSync('dist/cli/alfred.mjs', 0o755);
+  writeMjsEntry();
   console.log(`[alfred] built ${builds.length} bundles in ${Date.now() - started} ms${production ? ' (production)' : ''}`);
 }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { protectedGlobsReader } from '../core/completion/protectGlobs';
-import { Harness } from '../core/harness';
+import type { Harness } from '../core/harness';
+import { openWorkspaceHarness } from '../core/hooks/openWorkspace';
 
 /** The CLI ships inside the extension: dist/cli/alfred.mjs, with the built-in roles two folders up. */
 export function builtinRolesDir(): string {
@@ -11,38 +11,9 @@ export function builtinRolesDir(): string {
   return candidates.find((c) => fs.existsSync(c)) ?? candidates[0]!;
 }
 
-type ParseJsonc = (text: string) => unknown;
-
-/**
- * `alfred.role` from the workspace's .vscode/settings.json, so the CLI and the editor agree. The
- * JSONC parser is loaded only when that file exists: `alfred hook` runs on every tool call.
- */
-async function workspaceRoleSetting(folder: string): Promise<() => string | undefined> {
-  const file = path.join(folder, '.vscode', 'settings.json');
-  if (!fs.existsSync(file)) return () => undefined;
-  const parse: ParseJsonc = (await import('jsonc-parser')).parse;
-  return () => {
-    try {
-      const settings = parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown> | undefined;
-      const role = settings?.['alfred.role'];
-      return typeof role === 'string' && role ? role : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-}
-
-export async function openHarness(workspace: string): Promise<Harness> {
-  const folder = path.resolve(workspace);
-  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new Error(`--workspace ${workspace}: not a folder.`);
-  return new Harness({
-    workspaceFolder: folder,
-    builtinRolesDir: builtinRolesDir(),
-    trusted: true,
-    roleSetting: await workspaceRoleSetting(folder),
-    protectedGlobs: protectedGlobsReader(folder),
-    version: alfredVersion(),
-  });
+/** A workspace's harness as the command line opens it (src/core/hooks/openWorkspace.ts). */
+export function openHarness(workspace: string): Promise<Harness> {
+  return openWorkspaceHarness(workspace, { builtinRolesDir: builtinRolesDir(), version: alfredVersion() });
 }
 
 /** The version in the extension's package.json, next to the built-in roles. */

@@ -8,10 +8,11 @@ import { hookCommand } from './commands/hook';
 import { resetCommand } from './commands/reset';
 import { roleCommand } from './commands/role';
 import { rolesCommand } from './commands/roles';
+import { serveCommand } from './commands/serve';
 import { statusCommand } from './commands/status';
 import { processIo, UsageError, type CliIo } from './io';
 
-const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, eventsCommand, resetCommand, checkCommand, hookCommand];
+const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, eventsCommand, resetCommand, checkCommand, hookCommand, serveCommand];
 
 function help(): string {
   return ['alfred: the agent harness, from the command line.', '', 'Usage:', ...COMMANDS.map((c) => `  ${c.usage}`), '',
@@ -64,7 +65,10 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   }
 }
 
-// Run when executed (the bundle's entry), not when imported by tests.
-if (process.argv[1] && /alfred(\.mjs)?$|cli[\\/]main\.ts$/.test(process.argv[1])) {
+/** The launcher (src/cli/launcher.ts) runs the built bundle with this, or with the hook input it already read. */
+export { processIo };
+
+// Run when executed from source (`tsx src/cli/main.ts`); the built CLI's launcher calls main() itself.
+if (process.argv[1] && /cli[\\/]main\.ts$/.test(process.argv[1])) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 }

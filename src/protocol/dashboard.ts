@@ -122,6 +122,27 @@ export interface PackView {
   ts?: string;
 }
 
+/** When an agent hook last ran Alfred here (the newest `hook:` event of the log). */
+export interface HookRunView {
+  ts: string;
+  /** The hook event as the agent named it: PreToolUse, preToolUse, Stop, … */
+  event: string;
+  tool?: string;
+  /** Alfred failed while handling it (a HookError: the call went ahead). */
+  failed: boolean;
+}
+
+/** Whether this workspace's agents run under Alfred's hooks. */
+export interface GovernanceView {
+  /** `.github/hooks/alfred.json` is Alfred's: Copilot in VS Code and the Copilot CLI call `alfred hook`. */
+  copilot: boolean;
+  /** `.claude/settings.json` holds Alfred's hooks. */
+  claude: boolean;
+  lastHook: HookRunView | null;
+}
+
+export type GovernedAgent = 'copilot' | 'claude';
+
 /**
  * The whole dashboard. A capability that comes later adds its section as a field here, fills it in
  * dashboardState.ts, and pushes live changes with StatePatchNotification (no full snapshot needed).
@@ -142,6 +163,8 @@ export interface DashboardState {
   completions: CompletionView[];
   /** Operations in state `unknown`, newest first. */
   operations: OperationView[];
+  /** null without a workspace. */
+  governance: GovernanceView | null;
 }
 
 // webview → host
@@ -154,6 +177,8 @@ export const EditRoleCommand = command<{ role: string }>('role/edit');
 export const GetStateRequest = request<void, DashboardState>('state/get');
 export const VerifyCompletionCommand = command<void>('completion/verify');
 export const ReconcileOperationCommand = command<{ id: string; state: 'succeeded' | 'failed' }>('operation/reconcile');
+/** Runs Alfred: Govern … / Stop Governing … for that agent (the write pipeline asks for confirmation). */
+export const SetGovernanceCommand = command<{ agent: GovernedAgent; govern: boolean }>('governance/set');
 
 // host → webview
 export const StateNotification = notification<DashboardState>('state');

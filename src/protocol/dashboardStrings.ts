@@ -20,6 +20,11 @@ export const DASHBOARD_STRINGS: readonly string[] = [
   'New role…', 'Edit role…', 'Failover chain', "No profile: @alfred will use the chat's model.",
   "No profile active: @alfred uses the chat's model until one is chosen.", 'Failover chain of {0}', 'failing {0}/2',
   'active', 'standby', 'unavailable', 'Active pack', 'No pack chosen yet: @alfred picks one per prompt from its trigger words.',
+  // governance: the agents' hooks
+  'Governance', 'Governed', 'Not governed', 'Govern', 'Stop governing', 'Govern {0}', 'Stop governing {0}',
+  "Every tool call of a governed agent goes through Alfred's hooks, under the active role.",
+  "Not governed: Alfred does not see these agents' tool calls.", 'No hook has run in this workspace yet.',
+  'Last hook: {0}, {1}', '(Alfred failed; the call went ahead)',
   // role sources
   'builtin', 'project', 'project-lean-ctx', 'user', 'user-lean-ctx',
 ];

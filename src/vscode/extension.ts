@@ -8,6 +8,7 @@ import { confirmAndWrite, type WriteRequest } from './config/confirmAndWrite';
 import { confirmations } from './config/confirmations';
 import { PLAN_SCHEME, planDocuments } from './config/planDocuments';
 import { HarnessHost } from './harnessHost';
+import { registerHookServer } from './hooks/hookServer';
 import { ensureLauncher } from './hooks/launcher';
 import { prompts } from './prompts';
 import { BudgetStatusBar } from './statusBar';
@@ -45,6 +46,8 @@ export function activate(context: vscode.ExtensionContext): AlfredApi {
     vscode.window.registerWebviewViewProvider(DashboardViewProvider.viewId, new DashboardViewProvider(context.extensionUri, host)),
     registerChatParticipant(host, context.extensionUri),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, planDocuments),
+    // `alfred hook` calls answered from here instead of a cold start of the command line.
+    registerHookServer(context),
   );
   return { harness: () => host.current, prompts, chat: createChatHandler(host, context.extensionUri), writeConfig: (request) => confirmAndWrite(host, request), confirmations };
 }

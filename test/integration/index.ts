@@ -22,6 +22,8 @@ export async function run(): Promise<void> {
   await import('./suites/completion.test');
   await import('./suites/configWrite.test');
   await import('./suites/roleEditor.test');
+  await import('./suites/hookServer.test');
+  await import('./suites/exportAgents.test');
 
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} integration test(s) failed`);

@@ -1,7 +1,8 @@
 import { LitElement, css, html } from 'lit';
 import {
   BudgetNotification, DailySpendNotification, EditRoleCommand, EventNotification, NewRoleCommand, StatePatchNotification, GetStateRequest, OpenEventLogCommand, ReadyCommand,
-  ReconcileOperationCommand, ResetBudgetCommand, StateNotification, SwitchRoleCommand, VerifyCompletionCommand, type DashboardState,
+  ReconcileOperationCommand, ResetBudgetCommand, SetGovernanceCommand, StateNotification, SwitchRoleCommand, VerifyCompletionCommand,
+  type DashboardState, type GovernedAgent,
 } from '../../src/protocol/dashboard';
 import { onNotification, requestFromHost, send } from '../shared/host';
 import { t } from '../shared/l10n';
@@ -11,6 +12,7 @@ import './components/completionRecords';
 import './components/dailySpend';
 import './components/eventFeed';
 import './components/failoverChain';
+import './components/governanceStatus';
 import './components/roleSwitcher';
 import './components/unknownOperations';
 
@@ -69,6 +71,11 @@ export class DashboardApp extends LitElement {
           <vscode-button secondary id="new-role" @click=${() => send(NewRoleCommand)}>${t('New role…')}</vscode-button>
           <vscode-button secondary id="edit-role" @click=${() => send(EditRoleCommand, { role: s.activeRole })}>${t('Edit role…')}</vscode-button>
         </div>
+      </section>
+      <section aria-labelledby="governance-h">
+        <h2 id="governance-h">${t('Governance')}</h2>
+        <alfred-governance-status .governance=${s.governance}
+          @set-governance=${(e: CustomEvent<{ agent: GovernedAgent; govern: boolean }>) => send(SetGovernanceCommand, e.detail)}></alfred-governance-status>
       </section>
       <section aria-labelledby="failover-h">
         <h2 id="failover-h">${t('Failover chain')}</h2>

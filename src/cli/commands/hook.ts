@@ -1,4 +1,4 @@
-import { HOOK_USAGE, runHook } from '../../core/hooks/run';
+import { HOOK_USAGE, hookOptionsFromEnv, runHook } from '../../core/hooks/run';
 import { openHarness } from '../context';
 import type { CliCommand } from './command';
 
@@ -7,14 +7,13 @@ export const hookCommand: CliCommand = {
   name: 'hook',
   usage: HOOK_USAGE,
   async run(args, io) {
-    const maxBlocks = Number(process.env.ALFRED_STOP_MAX_BLOCKS);
     const result = await runHook({
       event: args.positionals[0],
       stdin: await io.readStdin(),
       ...(args.explicitWorkspace ? { workspace: args.workspace } : {}),
       processCwd: args.workspace,
       openHarness,
-      options: Number.isInteger(maxBlocks) && maxBlocks >= 0 ? { maxStopBlocks: maxBlocks } : {},
+      options: hookOptionsFromEnv(process.env),
     });
     if (result.stdout) io.out(result.stdout);
     if (result.stderr) io.err(result.stderr);

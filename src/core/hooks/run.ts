@@ -29,6 +29,12 @@ export interface HookRunContext {
 
 export const HOOK_USAGE = `alfred hook <${SUPPORTED_HOOK_EVENTS.join('|')}> [--workspace DIR] < hook.json`;
 
+/** Options an `alfred hook` process takes from its environment: ALFRED_STOP_MAX_BLOCKS. */
+export function hookOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): HookRunOptions {
+  const maxBlocks = Number(env.ALFRED_STOP_MAX_BLOCKS);
+  return env.ALFRED_STOP_MAX_BLOCKS && Number.isInteger(maxBlocks) && maxBlocks >= 0 ? { maxStopBlocks: maxBlocks } : {};
+}
+
 const fail = (message: string): HookRunResult => ({ stdout: '', stderr: message, exitCode: 1 });
 
 export async function runHook(ctx: HookRunContext): Promise<HookRunResult> {

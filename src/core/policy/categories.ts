@@ -15,6 +15,8 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'readNotebookCellOutput', 'getNotebookSummary', 'viewImage',
     // Claude Code, Copilot CLI
     'Read', 'NotebookRead', 'view', 'show_file',
+    // Copilot's ids as vscode.lm.tools lists them (what @alfred offers and agent files are built from)
+    'copilot_readFile', 'copilot_viewImage', 'copilot_getErrors', 'copilot_readNotebookCellOutput', 'copilot_readProjectStructure',
   ],
   search: [
     'ctx_search', 'ctx_tree',
@@ -24,6 +26,8 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'searchResults', 'findTestFiles',
     'Glob', 'Grep', 'LS', 'ToolSearch', 'LSP',
     'grep', 'rg', 'glob', 'lsp', 'search_code_subagent',
+    'copilot_searchCodebase', 'copilot_searchWorkspaceSymbols', 'copilot_findFiles', 'copilot_findTextInFiles',
+    'copilot_listDirectory', 'copilot_getChangedFiles', 'copilot_findTestFiles', 'symbols',
   ],
   edit: [
     'ctx_edit',
@@ -33,6 +37,9 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'editFiles', 'createFile', 'createDirectory', 'editNotebook', 'newJupyterNotebook', 'rename',
     'Edit', 'MultiEdit', 'Write', 'NotebookEdit',
     'create', 'edit', 'str_replace', 'insert', 'str_replace_editor',
+    'copilot_applyPatch', 'copilot_insertEdit', 'copilot_createFile', 'copilot_createDirectory', 'copilot_replaceString',
+    'copilot_multiReplaceString', 'copilot_editNotebook', 'copilot_createNewJupyterNotebook', 'copilot_editFiles',
+    'applyPatch', 'insertEdit', 'replaceString', 'multiReplaceString', 'createJupyterNotebook',
   ],
   shell: [
     'ctx_shell',
@@ -41,16 +48,20 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'runCell', 'runNotebooks',
     'Bash', 'Monitor', 'REPL',
     'bash', 'powershell',
+    // send_to_terminal types a line into a terminal: it runs a command like run_in_terminal does
+    'copilot_runNotebookCell', 'runNotebookCell', 'send_to_terminal', 'sendToTerminal',
   ],
   web: [
     'fetch_webpage', 'github_repo', 'open_browser_page',
     'fetch', 'githubRepo', 'openSimpleBrowser',
     'WebFetch', 'WebSearch', 'web_fetch', 'web_search',
+    'copilot_fetchWebPage', 'copilot_githubRepo', 'copilot_githubTextSearch', 'githubTextSearch',
   ],
   task: [
     'runSubagent', 'search_subagent', 'execution_subagent',
     'Task', 'Agent', 'Skill', 'Workflow',
     'task', 'read_agent', 'write_agent', 'list_agents', 'skill',
+    'explore_subagent', 'executionSubagent', 'searchSubagent', 'exploreSubagent',
   ],
   mcp: ['ListMcpResourcesTool', 'ReadMcpResourceTool'],
   other: [
@@ -59,6 +70,9 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'todos', 'todo', 'vscodeAPI', 'extensions', 'new',
     'TodoWrite', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'EnterWorktree', 'ExitWorktree',
     'report_intent', 'think', 'update_todo', 'ask_user', 'exit_plan_mode', 'sql', 'store_memory', 'task_complete',
+    'copilot_getVSCodeAPI', 'copilot_createNewWorkspace', 'copilot_installExtension', 'copilot_runVscodeCommand',
+    'copilot_switchAgent', 'copilot_memory', 'copilot_resolveMemoryFileUri', 'copilot_sessionStoreSql',
+    'setup_tools_createNewWorkspace', 'installExtension', 'switchAgent', 'newWorkspace',
   ],
 };
 

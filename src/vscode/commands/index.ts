@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AlfredCommand, CommandContext } from './command';
 import { editRole } from './editRole';
+import { exportAgents } from './exportAgents';
 import { exportTrace } from './exportTrace';
 import { governClaudeCode } from './governClaudeCode';
 import { governCopilot } from './governCopilot';
@@ -22,7 +23,7 @@ import { writeHandoff } from './writeHandoff';
 
 const COMMANDS: readonly AlfredCommand[] = [switchRole, showBudget, resetBudget, openEventLog, showRoles, openDashboard,
   pinBackup, restoreBackup, newRole, editRole, verifyCompletion, reconcileOperations, writeHandoff, exportTrace, toggleAutopilot,
-  governCopilot, stopGoverningCopilot, governClaudeCode, stopGoverningClaudeCode];
+  governCopilot, stopGoverningCopilot, governClaudeCode, stopGoverningClaudeCode, exportAgents];
 
 /** Registers every command; a failing command shows its message instead of failing silently. */
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {

@@ -15,7 +15,8 @@ export function launcherDir(): string {
  * Rewritten only when it changed, e.g. after an update moved the extension.
  */
 export function ensureLauncher(extensionUri: vscode.Uri): string {
-  const cli = vscode.Uri.joinPath(extensionUri, 'dist', 'cli', 'alfred.mjs').fsPath;
+  // The CommonJS entry: alfred.mjs would start the ES module loader on every hook call.
+  const cli = vscode.Uri.joinPath(extensionUri, 'dist', 'cli', 'alfred.cjs').fsPath;
   const scripts = launcherScripts(process.execPath, cli);
   const dir = launcherDir();
   fs.mkdirSync(dir, { recursive: true });

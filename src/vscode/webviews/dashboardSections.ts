@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import { addToDay, dailySpendStatus, spentToday, utcDayOf, type DaySpent } from '../../core/budget/dailySpend';
 import type { AlfredEvent } from '../../core/events/types';
 import type { Harness } from '../../core/harness';
-import type { DailySpendView, FailoverView, PackView } from '../../protocol/dashboard';
+import type { DailySpendView, FailoverView, GovernanceView, PackView } from '../../protocol/dashboard';
 import { failoverView, packView } from '../chat/dashboardFeed';
+import { GovernanceTracker } from './governanceSection';
 
 /** Settings whose change redraws a section: the daily cap and the failover profiles. */
 export const SECTION_SETTINGS = ['alfred.dailyBudgetUsd', 'alfred.profiles', 'alfred.autopilot', 'alfred.pinnedPacks'];
@@ -49,6 +50,8 @@ export function packFromState(harness?: Harness): PackView | null {
   return packView(harness);
 }
 
-export function sectionsView(harness: Harness | undefined, spend: DailySpendTracker): { dailySpend: DailySpendView | null; failover: FailoverView; pack: PackView | null } {
-  return { dailySpend: spend.view(harness), failover: failoverFromSettings(harness), pack: packFromState(harness) };
+export function sectionsView(harness: Harness | undefined, spend: DailySpendTracker, governance = new GovernanceTracker()): {
+  dailySpend: DailySpendView | null; failover: FailoverView; pack: PackView | null; governance: GovernanceView | null;
+} {
+  return { dailySpend: spend.view(harness), failover: failoverFromSettings(harness), pack: packFromState(harness), governance: governance.view(harness) };
 }

@@ -4,6 +4,7 @@ import type { Harness } from '../../core/harness';
 import type { BudgetView, DashboardState, EventView } from '../../protocol/dashboard';
 import { completionsView } from './completionViews';
 import { DailySpendTracker, sectionsView } from './dashboardSections';
+import { GovernanceTracker } from './governanceSection';
 
 const FEED_SIZE = 100;
 
@@ -17,9 +18,9 @@ export function budgetView(harness: Harness): BudgetView {
 }
 
 /** The full snapshot the dashboard renders on `ready` and after anything but a single event. */
-export function dashboardState(harness: Harness | undefined, trusted: boolean, spend = new DailySpendTracker()): DashboardState {
+export function dashboardState(harness: Harness | undefined, trusted: boolean, spend = new DailySpendTracker(), governance = new GovernanceTracker()): DashboardState {
   if (!harness) {
-    return { workspace: null, trusted, activeRole: '', budget: null, roles: [], problems: [], events: [], logPath: null, ...completionsView(undefined), ...sectionsView(undefined, spend) };
+    return { workspace: null, trusted, activeRole: '', budget: null, roles: [], problems: [], events: [], logPath: null, ...completionsView(undefined), ...sectionsView(undefined, spend, governance) };
   }
   const { roles, problems } = harness.roles();
   return {
@@ -32,6 +33,6 @@ export function dashboardState(harness: Harness | undefined, trusted: boolean, s
     events: harness.events({ tail: FEED_SIZE }).events.reverse().map(eventView),
     logPath: harness.logPath,
     ...completionsView(harness),
-    ...sectionsView(harness, spend),
+    ...sectionsView(harness, spend, governance),
   };
 }

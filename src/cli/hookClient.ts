@@ -1,0 +1,163 @@
+/**
+ * The hook path's client: `alfred hook <Event>` asks the resident hook server (the extension host, or
+ * `alfred serve`; src/core/hooks/server.ts) and prints its answer, so a tool call costs a bare Node
+ * start plus a round trip. Any failure (no server, refused, slow, a bad answer) hands the input back
+ * for the in-process command line, exactly as without a server.
+ *
+ * Every hook call loads this, bundled as CommonJS (named imports become plain requires): only net,
+ * fs and path (os when HOME is unset, crypto for Windows' pipe name).
+ */
+import { fstatSync, readSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { connect } from 'node:net';
+import { join, resolve } from 'node:path';
+import { FORWARDED_ENV, HOOK_PROTOCOL_VERSION, hookSocketPath, isHookAnswer, type HookRequest } from '../core/hooks/serverProtocol';
+
+/** A server on this machine accepts at once; past this there is none worth waiting for (Windows pipes). */
+const CONNECT_TIMEOUT_MS = 200;
+/**
+ * Longer than the ledger lock's longest wait (~12 s), shorter than an agent's 30 s hook timeout. Only
+ * a server hung after it charged a call would see that call charged again by the fallback.
+ */
+const ANSWER_TIMEOUT_MS = 15_000;
+/** Stop runs the workspace's acceptance checks, which must see the agent's environment: never served. */
+const IN_PROCESS_EVENTS = new Set(['Stop', 'agentStop']);
+
+export type ClientOutcome =
+  | { served: true }
+  /** `stdin` is what was read already, for the command line to use instead of reading again. */
+  | { served: false; stdin?: string };
+
+const debug = (message: string): void => {
+  if (process.env.ALFRED_HOOK_DEBUG) print(2, `alfred hook: ${message}`);
+};
+
+/** The request, or undefined for a command line the server does not take (help, unknown flags, Stop). */
+function requestFor(argv: readonly string[]): Omit<HookRequest, 'stdin'> | undefined {
+  const [command, event, ...rest] = argv;
+  if (command !== 'hook' || !event || event.startsWith('-') || IN_PROCESS_EVENTS.has(event) || process.env.ALFRED_HOOK_SERVER === 'off') return undefined;
+  let workspace = process.env.ALFRED_WORKSPACE;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === '--workspace' && rest[i + 1] !== undefined && !rest[i + 1]!.startsWith('-')) workspace = rest[++i];
+    else if (arg.startsWith('--workspace=')) workspace = arg.slice('--workspace='.length);
+    else return undefined;
+  }
+  const env: HookRequest['env'] = {};
+  for (const key of FORWARDED_ENV) if (process.env[key] !== undefined) env[key] = process.env[key];
+  const cwd = process.cwd();
+  // As the command line: the folder given, else this process's folder (where a relative input cwd starts).
+  const processCwd = workspace === undefined ? cwd : resolve(cwd, workspace);
+  return { v: HOOK_PROTOCOL_VERSION, event, processCwd, env, ...(workspace !== undefined ? { workspace: processCwd } : {}) };
+}
+
+/** All of stdin: synchronously (no stream modules), else through the stream for a non-blocking pipe. */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  try {
+    if (fstatSync(0).isCharacterDevice()) return '';
+    for (;;) {
+      const buf = Buffer.allocUnsafe(65536);
+      const n = readSync(0, buf, 0, buf.length, null);
+      if (n === 0) break;
+      chunks.push(buf.subarray(0, n));
+    }
+  } catch {
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const load = createRequire(__filename);
+
+/** os.homedir() without loading `os`: it answers HOME (USERPROFILE on Windows) when set. */
+function homedir(): string {
+  return process.env[process.platform === 'win32' ? 'USERPROFILE' : 'HOME'] || (load('node:os') as typeof import('node:os')).homedir();
+}
+
+/** As src/core/state/paths.ts `alfredHome`, which this file cannot load (it loads crypto). */
+function socketPath(): string {
+  const home = process.env.ALFRED_HOME ? resolve(process.env.ALFRED_HOME) : join(homedir(), '.alfred');
+  const sha256Hex = (text: string) => (load('node:crypto') as typeof import('node:crypto')).createHash('sha256').update(text).digest('hex');
+  return hookSocketPath(home, process.platform, sha256Hex);
+}
+
+/**
+ * The server's answer line, or undefined on any failure. A Unix socket connects or fails at once; a
+ * Windows pipe whose instances are all busy waits, hence a connect timeout there.
+ */
+function ask(request: HookRequest): Promise<unknown> {
+  return new Promise((done) => {
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const finish = (value: unknown, why?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (why) {
+        socket.destroy();
+        debug(`no answer from the hook server (${why}); running in this process`);
+      }
+      // Answered: the server ends the connection, and the process exits as soon as it has printed.
+      done(value);
+    };
+    const windows = process.platform === 'win32';
+    const answerTimeout = () => setTimeout(() => finish(undefined, 'answer timeout'), ANSWER_TIMEOUT_MS);
+    let timer = windows ? setTimeout(() => finish(undefined, 'connect timeout'), CONNECT_TIMEOUT_MS) : answerTimeout();
+    const socket = connect(socketPath());
+    if (windows) {
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        timer = answerTimeout();
+      });
+    }
+    socket.write(`${JSON.stringify(request)}\n`);
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (chunk.indexOf(10) === -1) return;
+      try {
+        finish(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        finish(undefined, 'unreadable answer');
+      }
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => finish(undefined, err.code ?? err.message));
+    socket.once('close', () => finish(undefined, 'closed before answering'));
+  });
+}
+
+const asLine = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
+
+/**
+ * The same lines the command line prints (src/cli/io.ts), written straight to the descriptor. False
+ * when a pipe would block and the rest went to the stream, which then still has to drain.
+ */
+function print(fd: 1 | 2, text: string): boolean {
+  const bytes = Buffer.from(asLine(text));
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
+    return true;
+  } catch {
+    (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(written));
+    return false;
+  }
+}
+
+/** Answers the hook through the server when one answers; otherwise says so, with the input read. */
+export async function hookViaServer(argv: readonly string[]): Promise<ClientOutcome> {
+  const request = requestFor(argv);
+  if (!request) return { served: false };
+  const stdin = await readStdin();
+  const answer = await ask({ ...request, stdin });
+  if (!isHookAnswer(answer)) {
+    if (answer !== undefined) debug(`the hook server could not answer (${String((answer as { error?: unknown })?.error)}); running in this process`);
+    return { served: false, stdin };
+  }
+  debug(`answered by the hook server (pid ${answer.pid})`);
+  const flushed = (!answer.stdout || print(1, answer.stdout)) && (!answer.stderr || print(2, answer.stderr));
+  // Everything is written: exit now rather than tear the socket and the loop down (a millisecond or two).
+  if (flushed) process.exit(answer.exitCode);
+  process.exitCode = answer.exitCode;
+  return { served: true };
+}

@@ -1,0 +1,55 @@
+/**
+ * Opens the harness of a workspace folder as the command line sees it: the user's own authority
+ * (trusted), `alfred.role` from the workspace's .vscode/settings.json, checks.toml's protected paths.
+ * The `alfred` command line and the resident hook server both open harnesses here, so a hook answers
+ * the same whichever runs it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { protectedGlobsReader } from '../completion/protectGlobs';
+import { Harness } from '../harness';
+
+export interface OpenWorkspaceOptions {
+  /** The built-in roles: the CLI's and the extension's own `roles/` folder. */
+  builtinRolesDir: string;
+  version: string;
+  /** The environment the harness reads (ALFRED_HOME, ALFRED_ROLE, LEAN_CTX_ROLE); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** What a relative `workspace` is relative to; default the process's folder. */
+  cwd?: string;
+}
+
+type ParseJsonc = (text: string) => unknown;
+
+/**
+ * `alfred.role` from the workspace's .vscode/settings.json, so the CLI and the editor agree. The
+ * JSONC parser is loaded only when that file exists: `alfred hook` runs on every tool call.
+ */
+async function workspaceRoleSetting(folder: string): Promise<() => string | undefined> {
+  const file = path.join(folder, '.vscode', 'settings.json');
+  if (!fs.existsSync(file)) return () => undefined;
+  const parse: ParseJsonc = (await import('jsonc-parser')).parse;
+  return () => {
+    try {
+      const settings = parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown> | undefined;
+      const role = settings?.['alfred.role'];
+      return typeof role === 'string' && role ? role : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+export async function openWorkspaceHarness(workspace: string, opts: OpenWorkspaceOptions): Promise<Harness> {
+  const folder = opts.cwd ? path.resolve(opts.cwd, workspace) : path.resolve(workspace);
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new Error(`--workspace ${workspace}: not a folder.`);
+  return new Harness({
+    workspaceFolder: folder,
+    builtinRolesDir: opts.builtinRolesDir,
+    trusted: true,
+    roleSetting: await workspaceRoleSetting(folder),
+    protectedGlobs: protectedGlobsReader(folder),
+    version: opts.version,
+    ...(opts.env ? { env: opts.env } : {}),
+  });
+}

@@ -1,0 +1,212 @@
+/**
+ * The resident hook server: `alfred hook <Event>` answered by a process that is already running (the
+ * extension host, or `alfred serve`), so an agent's tool call does not pay for a cold Node start of
+ * the whole command line. Listens on `<alfred home>/run/hook.sock` (a named pipe on Windows), one
+ * request per connection (src/core/hooks/serverProtocol.ts), each answered by runHook exactly as the
+ * command line would. Requests run concurrently: the ledger lock serializes charges.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { Harness } from '../harness';
+import { alfredHome } from '../state/paths';
+import type { HookRunOptions } from './handlers/types';
+import { HarnessCache } from './harnessCache';
+import { hookOptionsFromEnv, runHook } from './run';
+import { FORWARDED_ENV, HOOK_PROTOCOL_VERSION, hookSocketPath, MAX_REQUEST_BYTES, type HookRequest, type HookResponse } from './serverProtocol';
+
+export interface HookServerOptions {
+  /** Opens a folder's harness (relative to `cwd`), reading roles from `env`; kept while its role files are unchanged. */
+  openHarness: (folder: string, env: NodeJS.ProcessEnv, cwd: string) => Promise<Harness>;
+  /** The server's environment (default process.env); its ALFRED_HOME decides where it listens. */
+  env?: NodeJS.ProcessEnv;
+  /** Options of every run (the extension passes its VS Code version). */
+  options?: HookRunOptions;
+}
+
+export type HookServerStart = { kind: 'listening'; server: HookServer } | { kind: 'busy'; socketPath: string };
+
+const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** Where the server of this environment's alfred home listens. */
+export function defaultHookSocketPath(env: NodeJS.ProcessEnv = process.env): string {
+  return hookSocketPath(alfredHome(env), process.platform, sha256Hex);
+}
+
+/**
+ * Listens, taking over a stale socket file (one nobody answers on); `busy` when another live server
+ * holds it, which is left alone. Other failures (a path too long for a socket, no permission) throw.
+ */
+export async function startHookServer(opts: HookServerOptions): Promise<HookServerStart> {
+  const env = opts.env ?? process.env;
+  const home = alfredHome(env);
+  const socketPath = hookSocketPath(home, process.platform, sha256Hex);
+  const server = new HookServer(socketPath, home, opts);
+  if (process.platform === 'win32') {
+    // A named pipe disappears with its process: "in use" always means alive.
+    return (await server.listen(socketPath)) ? { kind: 'listening', server } : { kind: 'busy', socketPath };
+  }
+  const dir = path.dirname(socketPath);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
+  if (fs.existsSync(socketPath) && (await answers(socketPath))) return { kind: 'busy', socketPath };
+  // Bound under a name of its own, then linked into place: Node removes a socket's bound path when it
+  // closes, which must never be the shared name once another server may own it.
+  const own = path.join(dir, `hook.${process.pid}.${randomBytes(4).toString('hex')}.sock`);
+  await server.listen(own);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        fs.linkSync(own, socketPath);
+        return { kind: 'listening', server };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+          fs.renameSync(own, socketPath); // no hard links here: replace the name instead
+          return { kind: 'listening', server };
+        }
+        if (attempt > 0 || (await answers(socketPath))) {
+          await server.close();
+          return { kind: 'busy', socketPath };
+        }
+        fs.rmSync(socketPath, { force: true }); // stale: its server is gone
+      }
+    }
+  } finally {
+    fs.rmSync(own, { force: true });
+  }
+}
+
+/** Whether something accepts connections on the socket (a busy server still accepts: the kernel queues). */
+function answers(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(socketPath);
+    const done = (alive: boolean) => {
+      socket.destroy();
+      resolve(alive);
+    };
+    socket.setTimeout(1000, () => done(true));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+export class HookServer {
+  private readonly server: net.Server;
+  private inode: number | undefined;
+  private closed: Promise<void> | undefined;
+  private readonly harnesses: HarnessCache;
+
+  constructor(readonly socketPath: string, private readonly home: string, private readonly opts: HookServerOptions) {
+    this.server = net.createServer((socket) => this.accept(socket));
+    this.harnesses = new HarnessCache(opts.openHarness);
+  }
+
+  /** True when listening; false when the address is in use. */
+  listen(at: string): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(false) : reject(err));
+      this.server.once('error', onError);
+      this.server.listen(at, () => {
+        this.server.off('error', onError);
+        // A connection's failure is that connection's; the listener itself has nothing left to report.
+        this.server.on('error', () => undefined);
+        if (process.platform !== 'win32') {
+          fs.chmodSync(at, 0o600);
+          this.inode = fs.statSync(at).ino;
+        }
+        resolve(true);
+      });
+    });
+  }
+
+  /** Still reachable: listening, and the socket file is still this server's (not removed or taken over). */
+  ownsSocket(): boolean {
+    if (!this.server.listening) return false;
+    if (this.inode === undefined) return true;
+    try {
+      return fs.statSync(this.socketPath).ino === this.inode;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stops listening and removes the socket file if it is still this server's; requests under way finish. */
+  close(): Promise<void> {
+    this.closed ??= new Promise((resolve) => {
+      if (process.platform !== 'win32' && this.ownsSocket()) fs.rmSync(this.socketPath, { force: true });
+      if (!this.server.listening) return resolve();
+      this.server.close(() => resolve());
+    });
+    return this.closed;
+  }
+
+  private accept(socket: net.Socket): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const reply = (response: HookResponse) => socket.end(`${JSON.stringify(response)}\n`);
+    // A client that connects and never sends is dropped; once the request is in, it may take its time.
+    socket.setTimeout(10_000, () => socket.destroy());
+    socket.on('error', () => socket.destroy());
+    const onData = (chunk: Buffer) => {
+      const newline = chunk.indexOf(10);
+      chunks.push(newline === -1 ? chunk : chunk.subarray(0, newline));
+      size += chunk.length;
+      if (newline === -1 && size <= MAX_REQUEST_BYTES) return;
+      socket.off('data', onData);
+      socket.setTimeout(0);
+      if (newline === -1) return reply({ error: `request larger than ${MAX_REQUEST_BYTES} bytes` });
+      void this.answer(Buffer.concat(chunks).toString('utf8')).then(reply);
+    };
+    socket.on('data', onData);
+  }
+
+  private async answer(line: string): Promise<HookResponse> {
+    let request: HookRequest;
+    try {
+      request = parseRequest(JSON.parse(line));
+    } catch (err) {
+      return { error: `bad request: ${(err as Error).message}` };
+    }
+    const env = requestEnv(this.opts.env ?? process.env, this.home, request.env);
+    try {
+      const result = await runHook({
+        event: request.event,
+        stdin: request.stdin,
+        ...(request.workspace !== undefined ? { workspace: request.workspace } : {}),
+        processCwd: request.processCwd,
+        openHarness: (folder) => this.harnesses.get(folder, env, request.processCwd),
+        options: { ...this.opts.options, ...hookOptionsFromEnv(request.env) },
+      });
+      return { ...result, pid: process.pid };
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+  }
+}
+
+/**
+ * The server's environment as the caller would have it: this server's alfred home (the one whose
+ * socket the caller found), and the caller's role variables in place of the server's own.
+ */
+export function requestEnv(base: NodeJS.ProcessEnv, home: string, forwarded: HookRequest['env']): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, ALFRED_HOME: home };
+  for (const key of FORWARDED_ENV) {
+    delete env[key];
+    if (typeof forwarded[key] === 'string') env[key] = forwarded[key];
+  }
+  return env;
+}
+
+function parseRequest(data: unknown): HookRequest {
+  const r = data as Record<string, unknown> | null;
+  if (typeof r !== 'object' || r === null) throw new Error('not an object');
+  if (r.v !== HOOK_PROTOCOL_VERSION) throw new Error(`protocol version ${String(r.v)}, expected ${HOOK_PROTOCOL_VERSION}`);
+  if (typeof r.event !== 'string' || typeof r.stdin !== 'string') throw new Error('event and stdin must be strings');
+  if (typeof r.processCwd !== 'string' || !path.isAbsolute(r.processCwd)) throw new Error('processCwd must be an absolute path');
+  if (r.workspace !== undefined && typeof r.workspace !== 'string') throw new Error('workspace must be a string');
+  const env = (typeof r.env === 'object' && r.env !== null ? r.env : {}) as Record<string, unknown>;
+  const forwarded: HookRequest['env'] = {};
+  for (const key of FORWARDED_ENV) if (typeof env[key] === 'string') forwarded[key] = env[key];
+  return { v: HOOK_PROTOCOL_VERSION, event: r.event, stdin: r.stdin, processCwd: r.processCwd, env: forwarded, ...(typeof r.workspace === 'string' ? { workspace: r.workspace } : {}) };
+}

@@ -1,0 +1,120 @@
+/**
+ * Governing a workspace as a user does it in the real VS Code: "Alfred: Govern Copilot Agent Sessions"
+ * from the palette, its diff confirmed, the hook file and the per-user launcher on disk, the dashboard's
+ * Governance section saying so (and when a hook last ran); then a command typed into VS Code's own
+ * terminal moves the shell count and shows up in the event feed; and the section's button stops it.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { isCopilotHookFileGoverning } from '../../src/core/hooks/install';
+import { STATUS_ITEM, dashboardFrame, runCommand, startWorkbench, withScreenshot, type Workbench } from './support/workbench';
+
+let wb: Workbench;
+let dashboard: Frame;
+
+before(async () => {
+  wb = await startWorkbench();
+  await wb.page.locator('.activitybar [aria-label="Alfred"]').first().click();
+  dashboard = await dashboardFrame(wb.page);
+  await dashboard.getByText('Context tokens').waitFor();
+}, { timeout: 180_000 });
+after(async () => { await wb?.close(); });
+
+const hookFile = () => path.join(wb.workspace, '.github', 'hooks', 'alfred.json');
+const launcher = () => path.join(wb.env.HOME!, '.alfred', 'bin', 'alfred');
+const copilotState = () => dashboard.locator('alfred-governance-status [data-agent="copilot"] .state');
+
+/** The document of the webview (panel or view) that shows `selector`. */
+async function webviewWith(page: Page, selector: string): Promise<Frame> {
+  for (let i = 0; i < 150; i++) {
+    for (const frame of page.frames()) {
+      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no webview shows ${selector}`);
+}
+
+/** Shell calls used, as the status bar's accessible label states the budget line. */
+async function shellUsed(): Promise<number> {
+  const label = (await wb.page.locator(STATUS_ITEM).getAttribute('aria-label')) ?? '';
+  const m = / \| shell (\d+)\/\d+ /.exec(label);
+  assert.ok(m, `no shell count in the status bar's label: ${label}`);
+  return Number(m[1]);
+}
+
+test('Govern Copilot from the palette: a confirmed diff, the hook file and the launcher on disk, the dashboard says governed', async () => {
+  await withScreenshot(wb.page, 'govern-copilot', async () => {
+    await copilotState().filter({ hasText: 'Not governed' }).waitFor();
+    await dashboard.getByText('No hook has run in this workspace yet.').waitFor();
+    await runCommand(wb.page, 'Alfred: Govern Copilot Agent Sessions');
+    const confirm = await webviewWith(wb.page, 'alfred-confirm alfred-diff-block');
+    const diff = await confirm.locator('alfred-diff-block pre').innerText();
+    assert.match(diff, /\+\+\+ b\/\.github\/hooks\/alfred\.json/);
+    assert.match(diff, /\+ {4}"preToolUse": \[/);
+    assert.equal(fs.existsSync(hookFile()), false, 'nothing is written before Confirm');
+    await confirm.locator('vscode-button#confirm').click();
+
+    await wb.page.locator('.notifications-toasts', { hasText: 'Every tool call goes through Alfred' }).waitFor({ timeout: 15_000 });
+    const text = fs.readFileSync(hookFile(), 'utf8');
+    assert.ok(isCopilotHookFileGoverning(text));
+    const hooks = (JSON.parse(text) as { hooks: Record<string, Array<{ bash: string; powershell: string }>> }).hooks;
+    assert.deepEqual(Object.keys(hooks), ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'agentStop']);
+    assert.equal(hooks.preToolUse![0]!.bash, '"$HOME/.alfred/bin/alfred" hook preToolUse');
+    // The extension wrote the launcher the hook file names, in the (sandbox) home, pointing at its own CLI.
+    const script = fs.readFileSync(launcher(), 'utf8');
+    assert.ok(script.includes(path.join(wb.extensionDir, 'dist', 'cli')), script);
+    assert.equal(fs.statSync(launcher()).mode & 0o111, 0o111, 'the launcher is executable');
+
+    await copilotState().filter({ hasText: /^Governed$/ }).waitFor({ timeout: 15_000 });
+    assert.equal((await dashboard.locator('vscode-button#govern-copilot').innerText()).trim(), 'Stop governing');
+    assert.equal((await dashboard.locator('alfred-governance-status [data-agent="claude"] .state').innerText()).trim(), 'Not governed');
+  });
+});
+
+test('the hook command of that file runs Alfred, and the dashboard shows when a hook last ran', async () => {
+  await withScreenshot(wb.page, 'hook-last-run', async () => {
+    const { bash } = (JSON.parse(fs.readFileSync(hookFile(), 'utf8')) as { hooks: { preToolUse: Array<{ bash: string }> } }).hooks.preToolUse[0]!;
+    // As Copilot runs it: the command line through a shell, the event's JSON on stdin, in the workspace.
+    const input = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'read_file', tool_input: { filePath: 'README.md' }, cwd: wb.workspace });
+    const out = execFileSync('sh', ['-c', bash], { input, cwd: wb.workspace, env: { PATH: process.env.PATH!, ...wb.env } }).toString();
+    const answer = JSON.parse(out) as { hookSpecificOutput?: { permissionDecision?: string }; permissionDecision?: string };
+    assert.notEqual(answer.hookSpecificOutput?.permissionDecision ?? answer.permissionDecision, 'deny', out);
+    await dashboard.locator('#last-hook', { hasText: /^Last hook: [Pp]reToolUse · read_file, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/ }).waitFor({ timeout: 15_000 });
+  });
+});
+
+test('a command typed into VS Code\'s terminal moves the shell count and shows up in the event feed', async () => {
+  await withScreenshot(wb.page, 'terminal-shell-count', async () => {
+    const before = await shellUsed();
+    await runCommand(wb.page, 'Terminal: Create New Terminal');
+    const terminal = wb.page.locator('.terminal-wrapper.active .xterm');
+    await terminal.waitFor({ timeout: 20_000 });
+    // The prompt's decoration appears once VS Code's shell integration runs in bash: commands are seen from then on.
+    await wb.page.locator('.terminal-wrapper.active .terminal-command-decoration').first().waitFor({ state: 'attached', timeout: 20_000 });
+    await terminal.click();
+    await wb.page.keyboard.type('echo hello');
+    await wb.page.keyboard.press('Enter');
+
+    await dashboard.locator('alfred-event-feed li.ShellExecution', { hasText: 'echo hello → exit 0' }).first().waitFor({ timeout: 20_000 });
+    await wb.page.locator(STATUS_ITEM).and(wb.page.locator(`[aria-label*="| shell ${before + 1}/"]`)).waitFor({ timeout: 10_000 });
+    assert.equal(await shellUsed(), before + 1);
+    await dashboard.locator('[data-dimension="shell"] .value', { hasText: new RegExp(`^${before + 1} / 100 `) }).waitFor({ timeout: 10_000 });
+  });
+});
+
+test('the Governance section\'s button stops governing Copilot, through the same confirmation', async () => {
+  await withScreenshot(wb.page, 'stop-governing', async () => {
+    await dashboard.locator('vscode-button#govern-copilot').click();
+    const confirm = await webviewWith(wb.page, 'alfred-confirm alfred-diff-block');
+    assert.match(await confirm.locator('alfred-diff-block pre').innerText(), /--- a\/\.github\/hooks\/alfred\.json/);
+    await confirm.locator('vscode-button#confirm').click();
+    await copilotState().filter({ hasText: 'Not governed' }).waitFor({ timeout: 15_000 });
+    assert.equal(fs.existsSync(hookFile()), false);
+    assert.equal((await dashboard.locator('vscode-button#govern-copilot').innerText()).trim(), 'Govern');
+  });
+});
