@@ -2,12 +2,14 @@
  * The lines Alfred writes to the event log, read without JSON.parse. `complete()` (state/ledger.ts)
  * and `appendEvents` write every event through JSON.stringify as `{"id","ts","type","session","role",
  * ...payload}`, and every event that charges has its `charge` last. One regular expression checks
- * that a line is exactly such an object and valid JSON — V8 compiles it to machine code, several
- * times faster than building the object — and the header values and a final `charge` are then read
- * at known places. A line of any other shape (another key order, escapes or non-ASCII in a header
- * value, whitespace, a key written with escapes, a `charge` that is not a flat object at the end, a
- * header key repeated, nesting deeper than MAX_DEPTH) does not match, and the caller parses it in
- * full: not matching is always safe, and a match means `JSON.parse` would give the same fields.
+ * that a run of such lines is valid JSON, one object a line, each of that shape, all of one session
+ * and none of the types that open a session or set a signal — V8 compiles it to machine code, which
+ * does this several times faster than building the objects — and each line's final `charge` is then
+ * read at its known place. A line of any other shape (another key order, escapes or non-ASCII or a
+ * brace in a header value, whitespace, a key written with escapes, a `charge` that is not a flat
+ * object at the end, a header key repeated, nesting deeper than MAX_DEPTH, a `\r` line break) ends
+ * the run and is parsed in full by the caller: falling outside a run is always safe, and a line
+ * inside one gives exactly the fields JSON.parse would.
  */
 
 /** Values may nest this deep inside the event object (deeper lines are parsed in full). */
@@ -24,64 +26,64 @@ const array = (value: string): string => String.raw`\[(?:(?:${value})(?:,(?!\])|
 let VALUE = `${STRING}|${NUMBER}|${LITERAL}`;
 for (let depth = 1; depth < MAX_DEPTH; depth++) VALUE = `${STRING}|${NUMBER}|${LITERAL}|${object(VALUE)}|${array(VALUE)}`;
 
-/** A header value: printable ASCII without `"` or `\`, so its text is its bytes. */
-const HEADER = String.raw`[\x20\x21\x23-\x5b\x5d-\x7f]`;
+/** A header value: printable ASCII without `"`, `\` or braces, so its text is its bytes. */
+const HEADER = String.raw`[\x20\x21\x23-\x5b\x5d-\x7a\x7c\x7e\x7f]`;
+/** Types that open a session or set a signal: their lines end a run. */
+const TYPE = String.raw`(?!(?:BudgetReset|RoleChanged|BudgetWarning|BudgetExhausted)")${HEADER}+`;
 /** A string in the charge: no escapes and no braces, so the charge's braces are its own. */
 const FLAT = String.raw`"[^"\\\x00-\x1f{}]*"`;
 const CHARGE = String.raw`\{(?:${FLAT}:(?:${NUMBER}|${LITERAL}|${FLAT})(?:,(?=")|(?=\})))*\}`;
+/**
+ * A line from its session value on. Payload keys have no escapes and are none of the header keys
+ * nor `charge`, so the header and the final charge are the only ones (JSON.parse keeps the last).
+ */
+const REST = String.raw`","role":"${HEADER}*"(?:,(?!"(?:id|ts|type|session|role|charge)")"${CHAR}*":(?:${VALUE}))*(?:,"charge":${CHARGE})?\}\n`;
+const HEAD = String.raw`\{"id":"${HEADER}+","ts":"${HEADER}+","type":"${TYPE}","session":"`;
+/** Lines in one run at most: the regular expression engine's stack grows with a run's length. */
+export const MAX_RUN = 1000;
+/** The first line captures its session; the next ones must repeat it (`\1`). */
+const EVENT_RUN = new RegExp(String.raw`${HEAD}(${HEADER}*)${REST}(?:${HEAD}\1${REST}){0,${MAX_RUN - 1}}`, 'y');
+
+/** A matched run: where it ends and its session (reused from run to run). */
+export class EventRun {
+  /** Just after the last line's `\n`. */
+  end = 0;
+  session = '';
+}
 
 /**
- * The whole line. Payload keys have no escapes and are none of the header keys nor `charge`, so the
- * header and the final charge are the only ones (JSON.parse keeps the last of a repeated key).
+ * Matches the longest run of lines (MAX_RUN at most) from `start` (a line's start) in `text` — the
+ * bytes as latin1, one character a byte — and fills `out`. False when the line at `start` is not
+ * one of a run. Throws a RangeError when the lines are too large for the engine's stack (a line of
+ * many megabytes): parse them in full then.
  */
-const EVENT_LINE = new RegExp(
-  String.raw`\{"id":"${HEADER}+","ts":"${HEADER}+","type":"${HEADER}+","session":"${HEADER}*","role":"${HEADER}*"` +
-  String.raw`(?:,(?!"(?:id|ts|type|session|role|charge)")"${CHAR}*":(?:${VALUE}))*` +
-  String.raw`(?:,"charge":${CHARGE})?\}(?![^\r\n])`,
-  'y',
-);
+export function matchRun(text: string, start: number, out: EventRun): boolean {
+  EVENT_RUN.lastIndex = start;
+  const m = EVENT_RUN.exec(text);
+  if (m === null) return false;
+  out.end = EVENT_RUN.lastIndex;
+  out.session = m[1]!;
+  return true;
+}
 
-/** Where a matched line's fields are (reused from line to line: no allocation per line). */
-export class EventLine {
-  typeStart = 0;
-  typeEnd = 0;
-  sessionStart = 0;
-  sessionEnd = 0;
-  roleStart = 0;
-  roleEnd = 0;
-  tsStart = 0;
-  tsEnd = 0;
-  /** The charge object's `{`, or -1 when the event has no charge. */
-  chargeStart = -1;
-  /** Just after the charge object's `}`. */
-  chargeEnd = -1;
+/** A header value of the line at `start` in a run: `key` is `ts` or `role`. */
+export function headerValue(text: string, start: number, key: 'ts' | 'role'): [number, number] {
+  const from = text.indexOf(`"${key}":"`, start) + key.length + 4;
+  return [from, text.indexOf('"', from)];
 }
 
 const QUOTE = 0x22;
 const CLOSE = 0x7d;
 
 /**
- * Matches the line `text[start…end)` — `text` holds the bytes as latin1, one character a byte, and
- * `end` is at a line break or the text's end — and fills `out`. False when the line has another shape.
+ * The charge of the line `text[start…end)` of a run (`end` at its `\n`): the `{` of its final
+ * `charge` object, or -1. That object holds no other brace, so it has the line's last `{` and closes
+ * just before the line does.
  */
-export function matchEventLine(text: string, start: number, end: number, out: EventLine): boolean {
-  EVENT_LINE.lastIndex = start;
-  if (!EVENT_LINE.test(text) || EVENT_LINE.lastIndex !== end) return false;
-  // `","ts":"` is 8 characters, `","type":"` 10, `","session":"` 13, `","role":"` 10.
-  out.tsStart = text.indexOf('"', start + 7) + 8;
-  out.tsEnd = text.indexOf('"', out.tsStart);
-  out.typeStart = out.tsEnd + 10;
-  out.typeEnd = text.indexOf('"', out.typeStart);
-  out.sessionStart = out.typeEnd + 13;
-  out.sessionEnd = text.indexOf('"', out.sessionStart);
-  out.roleStart = out.sessionEnd + 10;
-  out.roleEnd = text.indexOf('"', out.roleStart);
-  // A final charge has the line's last `{` (it holds no other) and closes just before the line does.
-  const open = text.charCodeAt(end - 2) === CLOSE ? text.lastIndexOf('{', end - 2) : -1;
-  const charged = open > out.roleEnd && text.indexOf('}', open) === end - 2 && text.startsWith(',"charge":', open - 10);
-  out.chargeStart = charged ? open : -1;
-  out.chargeEnd = charged ? end - 1 : -1;
-  return true;
+export function chargeOf(text: string, start: number, end: number): number {
+  if (text.charCodeAt(end - 2) !== CLOSE) return -1;
+  const open = text.lastIndexOf('{', end - 2);
+  return open > start && text.indexOf('}', open) === end - 2 && text.startsWith(',"charge":', open - 10) ? open : -1;
 }
 
 /** A charge's counts as JSON.parse would give them; undefined where a key is absent or not a number. */

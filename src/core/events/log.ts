@@ -5,7 +5,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as readline from 'node:readline';
 import type { AlfredEvent, CorruptLine, EventType } from './types';
 
 export const EVENTS_FILE = 'events.jsonl';
@@ -159,36 +158,179 @@ export interface FoldResult<S> {
   corruptCount: number;
 }
 
+/** Read size; tests pass tiny sizes to exercise lines split across reads. */
+export const CHUNK_BYTES = 1 << 20;
+
+export interface ScanOptions {
+  chunkBytes?: number;
+}
+
+const LF = 10;
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Where `scanEvents` sends each line. Implement it as a class to keep a fold fast (see LineSink). */
+export interface EventScanner {
+  /**
+   * Optional fast path: folds whole lines from `start` (a line's start), each ended by `\n`, as many
+   * in a row as it can; returns how many and sets `folded.end` just after the last one's `\n`. 0 has
+   * the line at `start` parsed in full and passed to `event`. `text` is the chunk's bytes as latin1,
+   * one character a byte (for regular expressions); both are valid only during the call.
+   */
+  fast?(bytes: Buffer, text: string, start: number, folded: { end: number }): number;
+  event(event: AlfredEvent): void;
+}
+
+/**
+ * Turns one scan's lines into events and corrupt-line reports. Methods and plain functions rather
+ * than closures made per scan, and sinks reused rather than made per scan (`idleSinks`): V8 throws
+ * away optimized code when an object or object shape it relies on is collected, and a fold would then
+ * start unoptimized every time. A sink is used by one scan at a time.
+ */
+class LineSink {
+  corrupt: CorruptLine[] = [];
+  corruptCount = 0;
+  file = '';
+  /** The number of the last line handed over, in `file`. */
+  lineNo = 0;
+  private scanner: EventScanner | undefined;
+  private readonly folded = { end: 0 };
+
+  start(scanner: EventScanner): void {
+    this.scanner = scanner;
+    this.corrupt = [];
+    this.corruptCount = 0;
+  }
+
+  finish(): void {
+    this.scanner = undefined;
+    this.corrupt = [];
+  }
+
+  /** Lets the scanner's fast path fold lines from `start`; returns where they end (`start`: none). */
+  run(bytes: Buffer, text: string, start: number): number {
+    const scanner = this.scanner!;
+    if (scanner.fast === undefined) return start;
+    const lines = scanner.fast(bytes, text, start, this.folded);
+    if (lines === 0) return start;
+    this.lineNo += lines;
+    return this.folded.end;
+  }
+
+  line(bytes: Buffer, start: number, end: number): void {
+    const n = ++this.lineNo;
+    const parsed = parseEventLine(bytes.toString('utf8', start, end), this.file, n);
+    if (!parsed) return;
+    if (isCorrupt(parsed)) {
+      this.corruptCount++;
+      if (this.corrupt.length < MAX_CORRUPT_REPORTS) this.corrupt.push(parsed);
+    } else {
+      this.scanner!.event(parsed);
+    }
+  }
+}
+
+const idleSinks: LineSink[] = [];
+
+/**
+ * Hands each complete line of `b[0…filled)` to the sink, breaking lines where readline does — `\n`,
+ * `\r\n` and a lone `\r` — so line numbers agree with any reader of the log. Returns where the
+ * unfinished last line starts (`filled` when none is left; at the end of the file, `eof`, the last
+ * line needs no break).
+ */
+function emitLines(b: Buffer, filled: number, eof: boolean, sink: LineSink): number {
+  // The bytes as latin1, one character a byte: string searches are cheaper than Buffer's, and the
+  // fast path matches lines with a regular expression.
+  const text = b.toString('latin1', 0, filled);
+  let pos = 0;
+  let lf = text.indexOf('\n');
+  let cr = text.indexOf('\r');
+  for (;;) {
+    const folded = sink.run(b, text, pos);
+    if (folded > pos) {
+      pos = folded;
+      if (lf !== -1 && lf < pos) lf = text.indexOf('\n', pos);
+      if (cr !== -1 && cr < pos) cr = text.indexOf('\r', pos);
+    }
+    const brk = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+    if (brk === -1) break;
+    let next = brk + 1;
+    if (brk === cr) {
+      if (next === filled && !eof) break; // a \n may follow in the next read
+      if (next < filled && b[next] === LF) next++;
+    }
+    sink.line(b, pos, brk);
+    pos = next;
+    if (lf !== -1 && lf < pos) lf = text.indexOf('\n', pos);
+    if (cr !== -1 && cr < pos) cr = text.indexOf('\r', pos);
+  }
+  if (eof && pos < filled) {
+    sink.line(b, pos, filled);
+    pos = filled;
+  }
+  return pos;
+}
+
+/**
+ * Reads a file in chunks into one reused buffer (grown only for a line longer than it) and hands
+ * its lines to the sink. Waits a turn of the event loop between chunks, so a long read never blocks
+ * other work for long. False when the file cannot be opened (rotated away meanwhile).
+ */
+async function readLines(file: string, buf: { bytes: Buffer }, sink: LineSink): Promise<boolean> {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return false;
+  }
+  sink.file = file;
+  sink.lineNo = 0;
+  try {
+    let filled = 0;
+    for (;;) {
+      if (filled === buf.bytes.length) { // one line fills the buffer: grow it
+        const bigger = Buffer.allocUnsafe(buf.bytes.length * 2);
+        buf.bytes.copy(bigger, 0, 0, filled);
+        buf.bytes = bigger;
+      }
+      const b = buf.bytes;
+      const n = fs.readSync(fd, b, filled, b.length - filled, null);
+      filled += n;
+      const pos = emitLines(b, filled, n === 0, sink);
+      if (n === 0) return true;
+      b.copy(b, 0, pos, filled);
+      filled -= pos;
+      await nextTurn();
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Streams every line of the log, oldest first, through `scanner`; corrupt lines are skipped and
+ * counted, the first MAX_CORRUPT_REPORTS reported. Memory stays flat: one read buffer.
+ */
+export async function scanEvents(dir: string, scanner: EventScanner, options: ScanOptions = {}): Promise<Omit<FoldResult<unknown>, 'state'>> {
+  const sink = idleSinks.pop() ?? new LineSink();
+  sink.start(scanner);
+  try {
+    const buf = { bytes: Buffer.allocUnsafe(Math.max(1, options.chunkBytes ?? CHUNK_BYTES)) };
+    for (const file of eventFiles(dir)) await readLines(file, buf, sink);
+    return { corrupt: sink.corrupt, corruptCount: sink.corruptCount };
+  } finally {
+    sink.finish();
+    idleSinks.push(sink);
+  }
+}
+
 /** Streams every event, oldest first, through `reducer` (one line in memory at a time). */
 export async function foldEvents<S>(
   dir: string,
   reducer: (state: S, event: AlfredEvent) => S,
   initial: S,
+  options: ScanOptions = {},
 ): Promise<FoldResult<S>> {
   let state = initial;
-  const corrupt: CorruptLine[] = [];
-  let corruptCount = 0;
-  for (const file of eventFiles(dir)) {
-    let stream: fs.ReadStream;
-    try {
-      stream = fs.createReadStream(file, { encoding: 'utf8' });
-      await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
-    } catch {
-      continue; // rotated away meanwhile
-    }
-    const rl = readline.createInterface({ input: stream, crlfDelay: Infinity });
-    let line = 0;
-    for await (const raw of rl) {
-      line++;
-      const parsed = parseEventLine(raw, file, line);
-      if (!parsed) continue;
-      if (isCorrupt(parsed)) {
-        corruptCount++;
-        if (corrupt.length < MAX_CORRUPT_REPORTS) corrupt.push(parsed);
-      } else {
-        state = reducer(state, parsed);
-      }
-    }
-  }
+  const { corrupt, corruptCount } = await scanEvents(dir, { event: (e) => { state = reducer(state, e); } }, options);
   return { state, corrupt, corruptCount };
 }

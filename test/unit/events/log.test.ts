@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as readline from 'node:readline';
 import { newEventId, nowIso } from '../../../src/core/events/ids';
-import { EVENTS_FILE, KEEP_ROTATED, MAX_LINES, appendEvents, countLines, foldEvents, readEvents, rotatedFile } from '../../../src/core/events/log';
+import { EVENTS_FILE, KEEP_ROTATED, MAX_LINES, appendEvents, countLines, eventFiles, foldEvents, parseEventLine, readEvents, rotatedFile, scanEvents } from '../../../src/core/events/log';
 import type { AlfredEvent, EventType } from '../../../src/core/events/types';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-log-'));
@@ -92,4 +93,69 @@ test('a missing log reads as empty', async () => {
   const dir = tmp();
   assert.deepEqual(readEvents(dir), { events: [], corrupt: [] });
   assert.deepEqual((await foldEvents(dir, (a: number) => a + 1, 0)).state, 0);
+});
+
+/** The line reader before chunked reading: readline over a stream, the reference for line numbers. */
+async function readlineLines(dir: string): Promise<{ events: unknown[]; corrupt: unknown[] }> {
+  const events: unknown[] = [];
+  const corrupt: unknown[] = [];
+  for (const file of eventFiles(dir)) {
+    const rl = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+    let n = 0;
+    for await (const text of rl) {
+      const parsed = parseEventLine(text, file, ++n);
+      if (parsed && 'message' in parsed && !('id' in parsed)) corrupt.push(parsed);
+      else if (parsed) events.push(parsed);
+    }
+  }
+  return { events, corrupt };
+}
+
+test('chunked reading breaks lines and numbers them exactly as readline, at any chunk size', async () => {
+  const dir = tmp();
+  const good = (n: number) => JSON.stringify(ev(n));
+  const long = JSON.stringify({ ...ev(99), blob: 'x'.repeat(5000) });
+  fs.writeFileSync(rotatedFile(dir, 2), `\uFEFF${good(1)}\n${good(2)}\r\nbad-a\r\n\r\n${good(3)}\rbad-b\r${good(4)}\r\r\nbad-c\n   \n\t\n${long}\nbad-d\r\nbad-e`);
+  fs.writeFileSync(rotatedFile(dir, 1), Buffer.concat([Buffer.from(`${good(5)}\n{"id":"a","ts":"t","type":"T","x":"`), Buffer.from([0xc3, 0xff, 0xe2, 0x82]), Buffer.from(`"}\n\u0000\u0000\n${good(6)}\r`)]));
+  fs.writeFileSync(path.join(dir, EVENTS_FILE), `${good(7)}\n{"id":"torn`);
+  const expected = await readlineLines(dir);
+  assert.equal(expected.events.length, 8);
+  assert.equal(expected.corrupt.length, 8);
+  // Every small size, so a read ends at each place in a line (between \r and \n too) at least once.
+  for (const chunkBytes of [...Array.from({ length: 80 }, (_, i) => i + 1), 1000, 4099, 1 << 20]) {
+    const events: unknown[] = [];
+    const folded = await foldEvents(dir, (acc: unknown[], e) => { acc.push(e); return acc; }, events, { chunkBytes });
+    assert.deepEqual(folded.state, expected.events, `chunk ${chunkBytes}`);
+    assert.deepEqual(folded.corrupt, expected.corrupt, `chunk ${chunkBytes}`);
+  }
+});
+
+test('a fast path folds runs of whole lines; the rest are parsed and reported, numbered as before', async () => {
+  const dir = tmp();
+  const lines = [JSON.stringify(ev(1)), 'garbage', JSON.stringify(ev(2)), JSON.stringify(ev(4)), 'bad', JSON.stringify(ev(5)), JSON.stringify(ev(6))];
+  fs.writeFileSync(path.join(dir, EVENTS_FILE), lines.join('\n') + '\n');
+  const runs: number[][] = [];
+  const parsed: unknown[] = [];
+  const result = await scanEvents(dir, {
+    // Folds the lines with an even `n` that follow one another.
+    fast: (b, text, start, folded) => {
+      const run: number[] = [];
+      let at = start;
+      for (let end = text.indexOf('\n', at); end !== -1; end = text.indexOf('\n', at)) {
+        assert.equal(text.slice(at, end), b.toString('latin1', at, end));
+        const n = /"n":(\d+)/.exec(text.slice(at, end))?.[1];
+        if (n === undefined || Number(n) % 2 !== 0) break;
+        run.push(Number(n));
+        at = end + 1;
+      }
+      if (run.length > 0) runs.push(run);
+      folded.end = at;
+      return run.length;
+    },
+    event: (e) => parsed.push(e.n),
+  }, { chunkBytes: 64 });
+  assert.deepEqual(runs.flat(), [2, 4, 6]);
+  assert.deepEqual(parsed, [1, 5]);
+  assert.deepEqual(result.corrupt.map((c) => c.line), [2, 5]);
+  assert.equal(result.corruptCount, 2);
 });
