@@ -12,7 +12,7 @@
  * inside one gives exactly the fields JSON.parse would.
  */
 
-/** Values may nest this deep inside the event object (deeper lines are parsed in full). */
+/** Brackets nest this deep at most, the event's own braces included (deeper lines are parsed in full). */
 export const MAX_DEPTH = 4;
 
 const CHAR = String.raw`[^"\\\x00-\x1f]`;

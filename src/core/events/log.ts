@@ -308,7 +308,7 @@ async function readLines(file: string, buf: { bytes: Buffer }, sink: LineSink): 
 
 /**
  * Streams every line of the log, oldest first, through `scanner`; corrupt lines are skipped and
- * counted, the first MAX_CORRUPT_REPORTS reported. Memory stays flat: one read buffer.
+ * counted, the first MAX_CORRUPT_REPORTS reported. Memory stays flat: one read buffer and its text.
  */
 export async function scanEvents(dir: string, scanner: EventScanner, options: ScanOptions = {}): Promise<Omit<FoldResult<unknown>, 'state'>> {
   const sink = idleSinks.pop() ?? new LineSink();
@@ -323,7 +323,7 @@ export async function scanEvents(dir: string, scanner: EventScanner, options: Sc
   }
 }
 
-/** Streams every event, oldest first, through `reducer` (one line in memory at a time). */
+/** Streams every event, oldest first, through `reducer` (one chunk of a file in memory at a time). */
 export async function foldEvents<S>(
   dir: string,
   reducer: (state: S, event: AlfredEvent) => S,

@@ -141,10 +141,10 @@ class RunningUsage implements Usage {
 
 /** A new session's ledger from the header of the run's first line (ASCII: latin1 is its text). */
 function openLedger(bytes: Buffer, text: string, start: number, session: string): Ledger {
-  // Copied from the bytes: a slice of the chunk's text would keep the whole chunk alive.
+  // Copies: a slice of the chunk's text would keep the whole chunk alive as long as the ledger.
   const ascii = ([from, to]: [number, number]): string => bytes.toString('latin1', from, to);
-  const copy = Buffer.from(session, 'latin1').toString('latin1');
-  return { ...newLedger(ascii(headerValue(text, start, 'role'))), session: copy, startedAt: ascii(headerValue(text, start, 'ts')) };
+  const sessionCopy = Buffer.from(session, 'latin1').toString('latin1');
+  return { ...newLedger(ascii(headerValue(text, start, 'role'))), session: sessionCopy, startedAt: ascii(headerValue(text, start, 'ts')) };
 }
 
 /**
