@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CorruptLine } from '../events/types';
 import { withLock } from '../state/lock';
+import { appendJsonLines } from '../state/jsonl';
 import type { CheckResult } from './runner';
 import type { Snapshot } from './snapshot';
 
@@ -59,21 +60,7 @@ export function completionsPath(stateDir: string): string {
 
 export async function appendCompletion(stateDir: string, record: CompletionRecord): Promise<void> {
   await withLock(stateDir, () => {
-    const file = completionsPath(stateDir);
-    const fd = fs.openSync(file, 'a+', 0o600);
-    try {
-      let data = JSON.stringify(record) + '\n';
-      // A writer that crashed mid-line left no newline: start on a fresh line so only its line is lost.
-      const size = fs.fstatSync(fd).size;
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        fs.readSync(fd, last, 0, 1, size - 1);
-        if (last[0] !== 10) data = '\n' + data;
-      }
-      fs.appendFileSync(fd, data);
-    } finally {
-      fs.closeSync(fd);
-    }
+    appendJsonLines(completionsPath(stateDir), [record]);
   });
 }
 

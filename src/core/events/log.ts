@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { appendJsonLines } from '../state/jsonl';
 import type { AlfredEvent, CorruptLine, EventType } from './types';
 
 export const EVENTS_FILE = 'events.jsonl';
@@ -61,20 +62,7 @@ export function appendEvents(dir: string, events: readonly AlfredEvent[], curren
     rotate(dir);
     lines = 0;
   }
-  let data = events.map((e) => JSON.stringify(e) + '\n').join('');
-  const fd = fs.openSync(file, 'a+', 0o600);
-  try {
-    // A writer that crashed mid-line left no newline; start on a fresh line so only its line is lost.
-    const size = fs.fstatSync(fd).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      fs.readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 10) data = '\n' + data;
-    }
-    fs.appendFileSync(fd, data);
-  } finally {
-    fs.closeSync(fd);
-  }
+  appendJsonLines(file, events);
   return lines + events.length;
 }
 

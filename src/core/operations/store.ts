@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CorruptLine } from '../events/types';
 import { withLock } from '../state/lock';
+import { appendJsonLines } from '../state/jsonl';
 
 export const OPERATIONS_FILE = 'operations.jsonl';
 /** Past this many lines the file is compacted to the latest state of each operation. */
@@ -91,20 +92,7 @@ export function readOperations(stateDir: string): OperationsRead {
 }
 
 function appendLines(stateDir: string, lines: readonly Line[]): void {
-  const file = operationsPath(stateDir);
-  const fd = fs.openSync(file, 'a+', 0o600);
-  try {
-    let data = lines.map((l) => JSON.stringify(l) + '\n').join('');
-    const size = fs.fstatSync(fd).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      fs.readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 10) data = '\n' + data;
-    }
-    fs.appendFileSync(fd, data);
-  } finally {
-    fs.closeSync(fd);
-  }
+  appendJsonLines(operationsPath(stateDir), lines);
 }
 
 /** Rewrites the file with one line per operation, dropping the oldest finished ones. */
