@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { cacheRoot, ensureCodeServer, freePort, installVsix, startCodeServer } from './lib/vscodeServer.mjs';
+import { cacheRoot, ensureCodeServer, InstallError } from './lib/install.mjs';
+import { freePort, installVsix, startCodeServer } from './lib/vscodeServer.mjs';
 import { SAMPLE_WORKSPACE } from './lib/sandbox.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -29,7 +30,14 @@ const pack = spawnSync('npm', ['run', '-s', 'package'], { cwd: ROOT, stdio: ['ig
 if (pack.status !== 0) process.exit(pack.status ?? 1);
 const vsix = path.join(ROOT, 'dist', 'alfred.vsix');
 
-const server = ensureCodeServer();
+let server;
+try {
+  server = await ensureCodeServer();
+} catch (err) {
+  if (!(err instanceof InstallError)) throw err;
+  console.error(`[alfred] ${err.message}\n[alfred] Fix that and run npm start again; the install starts over cleanly.`);
+  process.exit(1);
+}
 const home = path.join(cacheRoot(), 'start');
 const workspace = path.join(home, 'sample-workspace');
 if (fresh) fs.rmSync(workspace, { recursive: true, force: true });

@@ -1,23 +1,48 @@
-// `npm test`: every test Alfred has, in order of speed — static checks, unit tests of the core,
-// integration tests inside a real VS Code extension host, end-to-end tests in a real browser.
-// Prints one summary line (`N passed, N failed`) and exits non-zero on any failure.
-// Usage: node scripts/test.mjs [static|unit|integration|e2e ...]
-import { spawnSync } from 'node:child_process';
+// `npm test`: every test Alfred has, in order of speed — static checks, unit tests of the core, the
+// set-up of the private VS Code, integration tests inside a real VS Code extension host, end-to-end
+// tests in a real browser. Each stage and the whole run have a time limit; a stage that runs over, a
+// Ctrl-C, or a workbench that never starts stops everything the run started. The last line is always
+// the summary (`N passed, N failed`), with the failed stages named above it; the exit code is non-zero
+// on any failure.
+// Usage: node scripts/test.mjs [static|unit|setup|integration|e2e ...]
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureCodeServer, InstallError } from './lib/install.mjs';
 import { runIntegration } from './lib/integration.mjs';
+import { markRun, stopRun } from './lib/processes.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const ALL = ['static', 'unit', 'integration', 'e2e'];
+const ALL = ['static', 'unit', 'setup', 'integration', 'e2e'];
+const MINUTE = 60_000;
+/** Generous bounds for a loaded 2-core machine; they only exist so that nothing can hang. */
+const STAGE_LIMIT = { static: 8 * MINUTE, unit: 10 * MINUTE, setup: 25 * MINUTE, integration: 15 * MINUTE, e2e: 25 * MINUTE };
+const RUN_LIMIT = Number(process.env.ALFRED_TEST_LIMIT_MIN || 70) * MINUTE;
+
 const wanted = process.argv.slice(2).filter((a) => ALL.includes(a));
 const stages = wanted.length ? wanted : ALL;
+// The browser stages need the private VS Code installed first, in a stage of its own.
+if (stages.some((s) => s === 'integration' || s === 'e2e') && !stages.includes('setup')) stages.splice(stages.findIndex((s) => s === 'integration' || s === 'e2e'), 0, 'setup');
+const runId = markRun();
 const results = [];
 const started = Date.now();
+let current = null;
 
-function sh(cmd, args, opts = {}) {
-  const res = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', ...opts });
-  return res.status ?? 1;
+/** Runs a command in its own process group; resolves to its exit code (or 'timeout' / 'stopped'). */
+function sh(cmd, args, { env = {}, limitMs } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: 'inherit', detached: true, env: { ...process.env, ...env } });
+    const timer = setTimeout(() => { killGroup(child.pid); resolve('timeout'); }, limitMs);
+    current = { kill: () => killGroup(child.pid) };
+    child.on('error', () => { clearTimeout(timer); resolve(127); });
+    child.on('exit', (code, signal) => { clearTimeout(timer); resolve(code ?? (signal ? 'stopped' : 1)); });
+  });
+}
+
+function killGroup(pid) {
+  try { process.kill(-pid, 'SIGTERM'); } catch { /* gone */ }
+  setTimeout(() => { try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ } }, 3_000).unref();
 }
 
 function listFiles(dir, suffix) {
@@ -29,60 +54,122 @@ function listFiles(dir, suffix) {
     .sort();
 }
 
+function record(stage, passed, failed, skipped = 0, reason) {
+  results.push({ stage, passed, failed, skipped, reason });
+}
+
+function limitReason(code, limitMs) {
+  if (code === 'timeout') return `ran past its limit of ${limitMs / MINUTE} minutes and was stopped`;
+  if (code === 'stopped') return 'was stopped by a signal';
+  return undefined;
+}
+
 /** Node's test runner: spec output for people, a TAP copy to count results. */
-function nodeTests(stage, files, extraEnv = {}) {
+async function nodeTests(stage, files, extraEnv = {}, extraArgs = []) {
   const tap = path.join(os.tmpdir(), `alfred-${stage}-${process.pid}.tap`);
-  const code = sh(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2',
+  const limitMs = STAGE_LIMIT[stage];
+  const code = await sh(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...extraArgs,
     '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files], { env: { ...process.env, ...extraEnv } });
+    '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files], { env: extraEnv, limitMs });
   const text = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
+  fs.rmSync(tap, { force: true });
   const count = (k) => Number(text.match(new RegExp(`^# ${k} (\\d+)$`, 'm'))?.[1] ?? 0);
-  const passed = count('pass');
-  const failed = count('fail') + count('cancelled') || (code === 0 ? 0 : 1);
-  results.push({ stage, passed, failed, skipped: count('skipped') + count('todo') });
+  const failedTests = count('fail') + count('cancelled');
+  const reason = limitReason(code, limitMs) ?? (code !== 0 && failedTests === 0 ? `exited with ${code}` : undefined);
+  record(stage, count('pass'), failedTests || (code === 0 ? 0 : 1), count('skipped') + count('todo'), reason);
 }
 
 const runners = {
-  static() {
+  async static() {
     const checks = [['typecheck', 'npm', ['run', '-s', 'typecheck']], ['lint', 'npx', ['eslint', '.', '--max-warnings=0']]];
     let passed = 0;
-    let failed = 0;
+    const failedChecks = [];
     for (const [name, cmd, args] of checks) {
       process.stdout.write(`\n── ${name} ──\n`);
-      if (sh(cmd, args) === 0) passed++;
-      else { failed++; console.error(`✖ ${name} failed`); }
+      const code = await sh(cmd, args, { limitMs: STAGE_LIMIT.static });
+      if (code === 0) passed++;
+      else { failedChecks.push(name); console.error(`✖ ${name} ${limitReason(code, STAGE_LIMIT.static) ?? 'failed'}`); }
     }
-    results.push({ stage: 'static', passed, failed, skipped: 0 });
+    record('static', passed, failedChecks.length, 0, failedChecks.length ? `failed: ${failedChecks.join(', ')}` : undefined);
   },
-  unit() {
-    nodeTests('unit', listFiles(path.join(ROOT, 'test', 'unit'), '.test.ts'));
+  async unit() {
+    await nodeTests('unit', listFiles(path.join(ROOT, 'test', 'unit'), '.test.ts'));
+  },
+  async setup() {
+    try {
+      await withLimit(ensureCodeServer(), STAGE_LIMIT.setup);
+      record('setup', 1, 0);
+    } catch (err) {
+      const reason = err instanceof InstallError ? err.message : String(err?.stack ?? err);
+      console.error(`✖ setup: ${reason}\n  The next run starts the install over.`);
+      record('setup', 0, 1, 0, reason.split('\n')[0]);
+    }
   },
   async integration() {
-    if (sh('node', ['build.mjs', '--tests']) !== 0) { results.push({ stage: 'integration', passed: 0, failed: 1, skipped: 0 }); return; }
-    const r = await runIntegration({ grep: process.env.ALFRED_TEST_GREP });
+    const code = await sh('node', ['build.mjs', '--tests'], { limitMs: STAGE_LIMIT.integration });
+    if (code !== 0) { record('integration', 0, 1, 0, 'the test build failed'); return; }
+    const r = await withLimit(runIntegration({ grep: process.env.ALFRED_TEST_GREP }), STAGE_LIMIT.integration);
     for (const t of r.tests) console.log(`${t.ok ? '✔' : '✖'} ${t.title} (${t.duration ?? 0} ms)`);
     for (const f of r.failures) console.error(`\n✖ ${f.title}\n${f.error}\n`);
     if (r.failures.length) console.error(`integration logs: ${r.logDir}`);
-    results.push({ stage: 'integration', passed: r.passed, failed: Math.max(r.failed, r.failures.length), skipped: r.pending ?? 0 });
+    record('integration', r.passed, Math.max(r.failed, r.failures.length), r.pending ?? 0);
   },
-  e2e() {
-    if (sh('npm', ['run', '-s', 'package']) !== 0) { results.push({ stage: 'e2e', passed: 0, failed: 1, skipped: 0 }); return; }
-    nodeTests('e2e', listFiles(path.join(ROOT, 'test', 'e2e'), '.e2e.ts'), { ALFRED_VSIX: path.join(ROOT, 'dist', 'alfred.vsix') });
+  async e2e() {
+    const code = await sh('npm', ['run', '-s', 'package'], { limitMs: STAGE_LIMIT.e2e });
+    if (code !== 0) { record('e2e', 0, 1, 0, 'packaging the VSIX failed'); return; }
+    // --test-force-exit: a test file whose workbench failed to start must not keep its process alive.
+    await nodeTests('e2e', listFiles(path.join(ROOT, 'test', 'e2e'), '.e2e.ts'),
+      { ALFRED_VSIX: path.join(ROOT, 'dist', 'alfred.vsix') }, ['--test-force-exit', '--test-timeout=300000']);
   },
 };
 
+function withLimit(promise, limitMs) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`ran past its limit of ${limitMs / MINUTE} minutes and was stopped`)), limitMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function finish(extra) {
+  if (extra) record(extra.stage, 0, 1, 0, extra.reason);
+  const left = await stopRun(runId);
+  if (left > 0) console.log(`(stopped ${left} process${left === 1 ? '' : 'es'} the tests left running)`);
+  const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
+  console.log('\n' + results.map((r) => `${r.stage}: ${r.passed} passed, ${r.failed} failed${r.reason ? ` — ${r.reason}` : ''}`).join('\n'));
+  const failedStages = results.filter((r) => r.failed > 0).map((r) => r.stage);
+  if (failedStages.length) console.log(`failed: ${failedStages.join(', ')}`);
+  console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
+  console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
+  process.exit(total.failed > 0 || total.passed === 0 ? 1 : 0);
+}
+
+let finishing = false;
+function interrupt(stage, reason) {
+  if (finishing) return;
+  finishing = true;
+  current?.kill();
+  void finish({ stage, reason });
+}
+process.on('SIGINT', () => interrupt('interrupted', 'Ctrl-C: the run was stopped and everything it started with it'));
+process.on('SIGTERM', () => interrupt('interrupted', 'SIGTERM: the run was stopped and everything it started with it'));
+setTimeout(() => interrupt('run', `the whole run passed its limit of ${RUN_LIMIT / MINUTE} minutes`), RUN_LIMIT).unref();
+
 for (const stage of stages) {
+  if (finishing) break;
   process.stdout.write(`\n━━ ${stage} ━━\n`);
+  const before = results.length;
   try {
+    if ((stage === 'integration' || stage === 'e2e') && results.some((r) => r.stage === 'setup' && r.failed > 0)) {
+      record(stage, 0, 1, 0, 'not run: the set-up of the private VS Code failed');
+      continue;
+    }
     await runners[stage]();
   } catch (err) {
     console.error(`✖ ${stage}: ${err?.stack ?? err}`);
-    results.push({ stage, passed: 0, failed: 1, skipped: 0 });
+    if (results.length === before) record(stage, 0, 1, 0, String(err?.message ?? err).split('\n')[0]);
   }
+  // Whatever a stage left running (a workbench that never started, a hung browser) stops here.
+  if (!finishing) await stopRun(runId);
 }
-
-const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
-console.log('\n' + results.map((r) => `${r.stage}: ${r.passed} passed, ${r.failed} failed`).join('\n'));
-console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
-console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
-process.exit(total.failed > 0 || total.passed === 0 ? 1 : 0);
+if (!finishing) { finishing = true; await finish(); }

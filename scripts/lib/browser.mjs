@@ -15,6 +15,8 @@ export async function launchBrowser({ viewport = { width: 1400, height: 900 } } 
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });
+  // Sized for a loaded 2-core machine: a workbench page can take well over 30 s to load there.
+  context.setDefaultNavigationTimeout(120_000);
   const close = async () => {
     await context.close().catch(() => {});
     fs.rmSync(profile, { recursive: true, force: true });

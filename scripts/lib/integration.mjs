@@ -4,14 +4,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { launchBrowser } from './browser.mjs';
-import { ensureCodeServer, freePort, startCodeServer } from './vscodeServer.mjs';
+import { ensureCodeServer } from './install.mjs';
+import { freePort, startCodeServer } from './vscodeServer.mjs';
 import { makeSandbox } from './sandbox.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const SCRIPTED_MODEL = path.join(ROOT, 'test', 'fixtures', 'scripted-model');
 
 export async function runIntegration({ grep } = {}) {
-  const server = ensureCodeServer();
+  const server = await ensureCodeServer();
   const sandbox = makeSandbox('integration');
   const report = path.join(sandbox.dir, 'mocha.json');
   const port = await freePort();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
 import { packageScriptedModel, readRequests, writeScript } from './support/scriptedModel';
-import { dashboardFrame, runCommand, startWorkbench, withScreenshot, type Workbench } from './support/workbench';
+import { dashboardFrame, runCommand, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 
@@ -17,7 +17,7 @@ before(async () => {
     settings: { 'alfred.profiles': [{ name: 'pair', chain: [{ vendor: 'scripted', id: 'scripted-a' }, { vendor: 'scripted', id: 'scripted-b' }] }] },
   });
   fs.mkdirSync(path.join(wb.workspace, '.scripted-model'), { recursive: true });
-}, { timeout: 240_000 });
+}, { timeout: WORKBENCH_START_LIMIT });
 after(async () => { await wb?.close(); });
 
 test('typing @alfred in the Chat view: the pack, the tool progress and the answer', async () => {

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { runCommand, startWorkbench, dashboardFrame, withScreenshot, type Workbench } from './support/workbench';
+import { runCommand, startWorkbench, WORKBENCH_START_LIMIT, dashboardFrame, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 
-before(async () => { wb = await startWorkbench(); }, { timeout: 180_000 });
+before(async () => { wb = await startWorkbench(); }, { timeout: WORKBENCH_START_LIMIT });
 after(async () => { await wb?.close(); });
 
 const toast = (text: RegExp) => wb.page.locator('.notification-toast', { hasText: text }).first();

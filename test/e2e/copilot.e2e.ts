@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
 import { copilotHookFile } from '../../src/core/hooks/install';
 import { packageScriptedModel, readRequests, writeScript, type RecordedRequest } from './support/scriptedModel';
-import { runCommand, startWorkbench, withScreenshot, type Workbench } from './support/workbench';
+import { runCommand, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 
@@ -25,7 +25,7 @@ before(async () => {
     workspaceFiles: { '.github/hooks/alfred.json': copilotHookFile() },
   });
   fs.mkdirSync(path.join(wb.workspace, '.scripted-model'), { recursive: true });
-}, { timeout: 240_000 });
+}, { timeout: WORKBENCH_START_LIMIT });
 after(async () => { await wb?.close(); });
 
 function alfred(...args: string[]): string {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { workspaceId } from '../../src/core/state/paths';
-import { STATUS_ITEM, dashboardFrame, startWorkbench, withScreenshot, type Workbench } from './support/workbench';
+import { STATUS_ITEM, dashboardFrame, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 let dashboard: Frame;
@@ -20,7 +20,7 @@ before(async () => {
   await wb.page.locator('.activitybar [aria-label="Alfred"]').first().click();
   dashboard = await dashboardFrame(wb.page);
   await dashboard.getByText('Context tokens').waitFor();
-}, { timeout: 180_000 });
+}, { timeout: WORKBENCH_START_LIMIT });
 after(async () => { await wb?.close(); });
 
 const cli = () => path.join(wb.extensionDir, 'dist', 'cli', 'alfred.mjs');

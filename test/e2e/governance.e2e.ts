@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { isCopilotHookFileGoverning } from '../../src/core/hooks/install';
-import { STATUS_ITEM, dashboardFrame, runCommand, startWorkbench, withScreenshot, type Workbench } from './support/workbench';
+import { STATUS_ITEM, dashboardFrame, runCommand, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 let dashboard: Frame;
@@ -21,7 +21,7 @@ before(async () => {
   await wb.page.locator('.activitybar [aria-label="Alfred"]').first().click();
   dashboard = await dashboardFrame(wb.page);
   await dashboard.getByText('Context tokens').waitFor();
-}, { timeout: 180_000 });
+}, { timeout: WORKBENCH_START_LIMIT });
 after(async () => { await wb?.close(); });
 
 const hookFile = () => path.join(wb.workspace, '.github', 'hooks', 'alfred.json');

@@ -4,12 +4,12 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  STATUS_ITEM, dashboardFrame, openPalette, quickPickLabels, runCommand, startWorkbench, statusText, withScreenshot, type Workbench,
+  STATUS_ITEM, WORKBENCH_START_LIMIT, dashboardFrame, openPalette, quickPickLabels, runCommand, startWorkbench, statusText, withScreenshot, type Workbench,
 } from './support/workbench';
 
 let wb: Workbench;
 
-before(async () => { wb = await startWorkbench(); }, { timeout: 180_000 });
+before(async () => { wb = await startWorkbench(); }, { timeout: WORKBENCH_START_LIMIT });
 after(async () => { await wb?.close(); });
 
 test('the status bar shows the role and the budget, with the exact budget line', async () => {

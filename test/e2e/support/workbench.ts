@@ -7,9 +7,12 @@ import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { launchBrowser } from '../../../scripts/lib/browser.mjs';
 import { makeSandbox } from '../../../scripts/lib/sandbox.mjs';
-import { ensureCodeServer, freePort, installVsix, startCodeServer } from '../../../scripts/lib/vscodeServer.mjs';
+import { ensureCodeServer } from '../../../scripts/lib/install.mjs';
+import { freePort, installVsix, startCodeServer } from '../../../scripts/lib/vscodeServer.mjs';
 
 export const STATUS_ITEM = '[id="alfred-harness.alfred-harness.alfred.status"]';
+/** A `before` hook's limit for startWorkbench on a loaded 2-core machine (server, browser, workbench). */
+export const WORKBENCH_START_LIMIT = 420_000;
 
 export interface Workbench {
   page: Page;
@@ -34,7 +37,7 @@ export interface WorkbenchOptions {
 export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
   const vsix = process.env.ALFRED_VSIX ?? path.resolve('dist/alfred.vsix');
   if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package first`);
-  const server = ensureCodeServer();
+  const server = await ensureCodeServer();
   const sandbox = makeSandbox('e2e');
   installVsix(server, sandbox.extensionsDir, sandbox.userDataDir, vsix);
   for (const [rel, text] of Object.entries(options.workspaceFiles ?? {})) {
@@ -56,21 +59,23 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     port, folder: sandbox.workspace, userDataDir: sandbox.userDataDir, extensionsDir: sandbox.extensionsDir,
     env: sandbox.env, logFile: path.join(sandbox.dir, 'code-server.log'),
   });
-  const browser = await launchBrowser();
-  const page = await browser.context.newPage();
-  await options.beforeLoad?.(page, cs.url);
-  await page.goto(`${cs.url}/?folder=${encodeURIComponent(sandbox.workspace)}`);
-  await page.locator(STATUS_ITEM).waitFor({ timeout: 90_000 });
-  return {
-    page,
-    workspace: sandbox.workspace,
-    env: sandbox.env,
-    extensionDir: path.join(sandbox.extensionsDir, extensionDir),
-    async close() {
-      await browser.close();
-      cs.stop();
-    },
+  let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+  const close = async () => {
+    await browser?.close();
+    cs.stop();
   };
+  try {
+    browser = await launchBrowser();
+    const page = await browser.context.newPage();
+    await options.beforeLoad?.(page, cs.url);
+    await page.goto(`${cs.url}/?folder=${encodeURIComponent(sandbox.workspace)}`);
+    await page.locator(STATUS_ITEM).waitFor({ timeout: 180_000 });
+    return { page, workspace: sandbox.workspace, env: sandbox.env, extensionDir: path.join(sandbox.extensionsDir, extensionDir), close };
+  } catch (err) {
+    // A workbench that never started still stops what it started, or the test process never exits.
+    await close();
+    throw err;
+  }
 }
 
 /** Runs a command from the palette (F1), as a user types it. */
