@@ -16,7 +16,11 @@ function isNpmPathEntry(entry) {
   return p.endsWith('/node_modules/.bin') || p.includes('@npmcli/run-script/lib/node-gyp-bin');
 }
 
-/** A copy of `env` with every variable an outer npm process injected removed, PATH included. */
+/**
+ * A copy of `env` with every variable an outer npm process injected removed, PATH included.
+ * @param {Record<string, string | undefined>} [env]
+ * @returns {Record<string, string>}
+ */
 export function npmFreeEnv(env = process.env) {
   const underNpm = Object.keys(env).some((k) => /^npm_(config_user_agent|lifecycle_event|execpath)$/i.test(k));
   const out = {};

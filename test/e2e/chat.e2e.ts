@@ -1,10 +1,8 @@
 /** `@alfred` in the real Chat view, answered by the scripted model: the answer, the pack and the tool progress. */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
-import { packageScriptedModel, readRequests, writeScript } from './support/scriptedModel';
+import { packageScriptedModel, prepareScriptFolder, readRequests, writeScript } from './support/scriptedModel';
 import { dashboardFrame, runCommand, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
@@ -16,7 +14,7 @@ before(async () => {
     beforeLoad: (page, url) => enableBuiltinChat(page, url),
     settings: { 'alfred.profiles': [{ name: 'pair', chain: [{ vendor: 'scripted', id: 'scripted-a' }, { vendor: 'scripted', id: 'scripted-b' }] }] },
   });
-  fs.mkdirSync(path.join(wb.workspace, '.scripted-model'), { recursive: true });
+  prepareScriptFolder(wb.workspace);
 }, { timeout: WORKBENCH_START_LIMIT });
 after(async () => { await wb?.close(); });
 

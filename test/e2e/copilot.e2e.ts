@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
 import { copilotHookFile } from '../../src/core/hooks/install';
-import { packageScriptedModel, readRequests, writeScript, type RecordedRequest } from './support/scriptedModel';
+import { packageScriptedModel, prepareScriptFolder, readRequests, writeScript, type RecordedRequest } from './support/scriptedModel';
 import { runCommand, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
@@ -24,7 +24,7 @@ before(async () => {
     settings: { 'chat.permissions.default': 'autoApprove', 'chat.tools.global.autoApprove': true },
     workspaceFiles: { '.github/hooks/alfred.json': copilotHookFile() },
   });
-  fs.mkdirSync(path.join(wb.workspace, '.scripted-model'), { recursive: true });
+  prepareScriptFolder(wb.workspace);
 }, { timeout: WORKBENCH_START_LIMIT });
 after(async () => { await wb?.close(); });
 

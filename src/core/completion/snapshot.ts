@@ -1,11 +1,13 @@
 /**
  * Which snapshot of the workspace the checks tested (DESIGN.md, Completion verification): the commit
  * when the git tree is clean, else a SHA-256 digest over the sorted paths and contents of every
- * tracked and untracked-not-ignored file; without git, over every file but ignored folders.
+ * tracked and untracked-not-ignored file; without git, over every file that the workspace's
+ * `.gitignore` files (at any depth, git's rules) do not ignore, and never inside IGNORED_FOLDERS.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
 import { changedFiles, gitState, listedFiles } from './git';
 
 /** Folders never hashed without git: tools' caches and dependencies, not the work. */
@@ -56,26 +58,51 @@ export function shortId(s: Snapshot): string {
   return s.kind === 'commit' ? s.id.slice(0, 12) : `sha256:${s.id.slice(7, 19)}`;
 }
 
-/** Every file under `folder`, relative with `/`, but inside IGNORED_FOLDERS; symlinks are not followed. */
+/** A folder's `.gitignore` rules, matched against paths relative to that folder. */
+interface IgnoreScope { base: string; rules: Ignore }
+
+function gitignoreOf(dir: string, rel: string): IgnoreScope | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, '.gitignore'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  return { base: rel, rules: ignore().add(text) };
+}
+
+function ignoredBy(scopes: readonly IgnoreScope[], rel: string, isDir: boolean): boolean {
+  return scopes.some((s) => {
+    const inner = s.base ? rel.slice(s.base.length + 1) : rel;
+    return s.rules.ignores(isDir ? `${inner}/` : inner);
+  });
+}
+
+/**
+ * Every file under `folder` that git would not ignore (`.gitignore` files at any depth), relative with
+ * `/`, never inside IGNORED_FOLDERS; symlinks are not followed.
+ */
 export function walkFiles(folder: string): string[] {
   const out: string[] = [];
-  const visit = (dir: string, rel: string): void => {
+  const visit = (dir: string, rel: string, scopes: readonly IgnoreScope[]): void => {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch {
       return; // removed meanwhile, or unreadable: its absence changes the digest anyway
     }
+    const own = gitignoreOf(dir, rel);
+    const inScope = own ? [...scopes, own] : scopes;
     for (const e of entries) {
       const childRel = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
-        if (!IGNORED_FOLDERS.includes(e.name)) visit(path.join(dir, e.name), childRel);
-      } else {
+        if (!IGNORED_FOLDERS.includes(e.name) && !ignoredBy(inScope, childRel, true)) visit(path.join(dir, e.name), childRel, inScope);
+      } else if (!ignoredBy(inScope, childRel, false)) {
         out.push(childRel);
       }
     }
   };
-  visit(folder, '');
+  visit(folder, '', []);
   return out;
 }
 

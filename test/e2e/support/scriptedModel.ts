@@ -14,11 +14,20 @@ export function packageScriptedModel(): string {
   return out;
 }
 
-/** Queues responses: the model reads `.scripted-model/script.json` when its queue is empty. */
-export function writeScript(workspace: string, steps: object[]): void {
+/**
+ * Creates `.scripted-model/`, where the model records its requests. It ignores itself for git, so the
+ * completion snapshot does not see the model's own log grow while the Stop hook runs the checks.
+ */
+export function prepareScriptFolder(workspace: string): string {
   const dir = path.join(workspace, '.scripted-model');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify({ steps }));
+  fs.writeFileSync(path.join(dir, '.gitignore'), '*\n');
+  return dir;
+}
+
+/** Queues responses: the model reads `.scripted-model/script.json` when its queue is empty. */
+export function writeScript(workspace: string, steps: object[]): void {
+  fs.writeFileSync(path.join(prepareScriptFolder(workspace), 'script.json'), JSON.stringify({ steps }));
 }
 
 export interface RecordedRequest {

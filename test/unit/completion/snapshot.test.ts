@@ -77,4 +77,19 @@ describe('snapshot identity without git', () => {
     fs.renameSync(path.join(dir, 'a.txt'), path.join(dir, 'c.txt'));
     assert.notEqual((await takeSnapshot(dir)).id, first.id, 'a renamed file changes the digest');
   });
+
+  it('follows .gitignore files at any depth, as git would: files they ignore never change the digest', async () => {
+    const dir = tempFolder({ '.gitignore': 'build/\n*.log\n', 'a.txt': 'a', 'src/b.js': 'b', 'tool/.gitignore': '*\n', 'src/.gitignore': 'gen.js\n' });
+    const first = await takeSnapshot(dir);
+    assert.equal(first.files, 4, '.gitignore, a.txt, src/.gitignore, src/b.js');
+    writeFile(dir, 'build/out.js', 'o');
+    writeFile(dir, 'src/x.log', 'l');
+    writeFile(dir, 'tool/requests.jsonl', '{}');
+    writeFile(dir, 'src/gen.js', 'g');
+    assert.equal((await takeSnapshot(dir)).id, first.id);
+    writeFile(dir, 'gen.js', 'not ignored at the top: the rule lives in src/.gitignore');
+    const changed = await takeSnapshot(dir);
+    assert.notEqual(changed.id, first.id);
+    assert.equal(changed.files, 5);
+  });
 });
