@@ -7,7 +7,6 @@
 // Usage: node scripts/test.mjs [static|unit|setup|integration|e2e ...]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { ensureCodeServer, InstallError } from './lib/install.mjs';
 import { runIntegration } from './lib/integration.mjs';
@@ -29,14 +28,24 @@ const results = [];
 const started = Date.now();
 let current = null;
 
-/** Runs a command in its own process group; resolves to its exit code (or 'timeout' / 'stopped'). */
-function sh(cmd, args, { env = {}, limitMs } = {}) {
+/**
+ * Runs a command in its own process group; resolves to its exit code (or 'timeout' / 'stopped').
+ * With `output`, its stdout is passed through and each complete line is given to `output.line`.
+ */
+function sh(cmd, args, { env = {}, limitMs, output } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: 'inherit', detached: true, env: { ...process.env, ...env } });
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['inherit', output ? 'pipe' : 'inherit', 'inherit'], detached: true, env: { ...process.env, ...env } });
+    let partial = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk) => {
+      process.stdout.write(chunk);
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      lines.forEach(output.line);
+    });
     const timer = setTimeout(() => { killGroup(child.pid); resolve('timeout'); }, limitMs);
     current = { kill: () => killGroup(child.pid) };
     child.on('error', () => { clearTimeout(timer); resolve(127); });
-    child.on('exit', (code, signal) => { clearTimeout(timer); resolve(code ?? (signal ? 'stopped' : 1)); });
+    child.on('close', (code, signal) => { clearTimeout(timer); resolve(code ?? (signal ? 'stopped' : 1)); });
   });
 }
 
@@ -64,16 +73,18 @@ function limitReason(code, limitMs) {
   return undefined;
 }
 
-/** Node's test runner: spec output for people, a TAP copy to count results. */
+/**
+ * Node's test runner with its spec reporter, counted from the summary it prints (a file
+ * reporter's summary can be lost when --test-force-exit ends the run; a pipe is written at once).
+ */
 async function nodeTests(stage, files, extraEnv = {}, extraArgs = []) {
-  const tap = path.join(os.tmpdir(), `alfred-${stage}-${process.pid}.tap`);
   const limitMs = STAGE_LIMIT[stage];
+  // The summary (`ℹ pass 12`) comes before the details of the failures, so every line is looked at.
+  const summary = {};
+  const output = { line: (l) => { const m = /^\S* ?(tests|pass|fail|cancelled|skipped|todo) (\d+)$/.exec(l); if (m) summary[m[1]] = Number(m[2]); } };
   const code = await sh(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...extraArgs,
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files], { env: extraEnv, limitMs });
-  const text = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
-  fs.rmSync(tap, { force: true });
-  const count = (k) => Number(text.match(new RegExp(`^# ${k} (\\d+)$`, 'm'))?.[1] ?? 0);
+    '--test-reporter=spec', ...files], { env: extraEnv, limitMs, output });
+  const count = (k) => summary[k] ?? 0;
   const failedTests = count('fail') + count('cancelled');
   const reason = limitReason(code, limitMs) ?? (code !== 0 && failedTests === 0 ? `exited with ${code}` : undefined);
   record(stage, count('pass'), failedTests || (code === 0 ? 0 : 1), count('skipped') + count('todo'), reason);
