@@ -99,7 +99,7 @@ function protectedReason(tool: string, hit: ProtectedHit, workspace: string): st
     case 'checks-file':
       return `${tool} may not write ${hit.path}: .alfred/checks.toml declares the acceptance checks and only the user changes it.`;
     case 'governance':
-      return `${tool} may not write ${hit.path}: it sets the rules agents work under (roles, hooks); only the user changes it, through Alfred's commands.`;
+      return `${tool} may not write ${hit.path}: it sets the rules agents work under (roles, hooks, agent files, editor settings); only the user changes it, through Alfred's commands or by hand.`;
     case 'glob':
       return `${tool} may not write ${hit.path}: it matches the protected path "${hit.glob}". Change other files, or ask the user to change this one.`;
   }

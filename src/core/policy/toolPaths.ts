@@ -7,13 +7,14 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
 import { realTarget } from '../fs/realTarget';
+import { GOVERNANCE_WORKSPACE_PATHS, WORKSPACE_SETTINGS_GLOBS } from '../governance/agents';
 
 const PATH_KEYS = ['filePath', 'file_path', 'path', 'dirPath', 'notebook_path'] as const;
 const PATCH_KEYS = ['input', 'patch'] as const;
 const PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to):\s*(.+?)\s*$/gm;
 export const CHECKS_FILE = '.alfred/checks.toml';
-/** The files that set an agent's own rules: an agent editing them could loosen its rules silently. */
-export const GOVERNANCE_PATHS: readonly string[] = ['.alfred/roles', '.lean-ctx/roles', '.github/hooks/alfred.json'];
+/** The files that set an agent's own rules (governance/agents.ts): an agent editing them could loosen its rules. */
+export const GOVERNANCE_PATHS: readonly string[] = GOVERNANCE_WORKSPACE_PATHS;
 
 function parsed(input: unknown): unknown {
   if (typeof input !== 'string') return input;
@@ -152,7 +153,8 @@ export function isProtected(p: string, options: ProtectionOptions): ProtectedHit
   const candidates = lexical === resolved ? [lexical] : [lexical, resolved];
   for (const rel of candidates) {
     if (same(rel, CHECKS_FILE)) return { path: p, kind: 'checks-file', relative: rel };
-    const governed = withAncestors(rel).some((c) => GOVERNANCE_PATHS.some((g) => same(c, g)));
+    const governed = withAncestors(rel).some((c) => GOVERNANCE_PATHS.some((g) => same(c, g)))
+      || compileGlobs(WORKSPACE_SETTINGS_GLOBS).some((g) => g.test(rel));
     if (governed) return { path: p, kind: 'governance', relative: rel };
   }
   const globs = compileGlobs(options.globs);

@@ -63,7 +63,7 @@ describe('protected paths in shell commands', () => {
     assert.equal(hit('cd test && rm cart.test.js'), 'glob');
     assert.equal(hit('rm cart.test.js', 'test'), 'glob', 'relative to the call\'s cwd');
     assert.equal(hit('mv .alfred/checks.toml /tmp/x'), 'checks-file');
-    assert.equal(hit('rm -r .alfred'), 'checks-file');
+    assert.equal(hit('rm -r .alfred'), 'governance', 'the whole .alfred folder sets rules');
     assert.equal(hit('tee .alfred/roles/me.toml < x'), 'governance');
     assert.equal(hit(`echo {} > ${path.join(state, 'ledger.json')}`), 'state-folder');
     assert.equal(hit(`rm -rf ${root}`), 'state-folder');

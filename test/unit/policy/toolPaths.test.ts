@@ -94,8 +94,21 @@ describe('isProtected', () => {
     assert.equal(isProtected('.alfred/roles/coder2.toml', noGlobs)?.kind, 'governance');
     assert.equal(isProtected('.lean-ctx/roles/x.toml', noGlobs)?.kind, 'governance');
     assert.equal(isProtected('.github/hooks/alfred.json', noGlobs)?.kind, 'governance');
-    assert.equal(isProtected('.github/hooks/other.json', noGlobs), undefined);
-    assert.equal(isProtected('.alfred/notes.md', noGlobs), undefined);
+    assert.equal(isProtected('src/notes.md', noGlobs), undefined);
+  });
+
+  it('protects every governance file of every governed agent, and the editor settings that could loosen them', () => {
+    const noGlobs = { globs: [], workspaceFolder: ws, stateDir: state };
+    for (const p of [
+      '.github/hooks/other.json', '.github/agents/alfred-coder.agent.md', '.vscode/settings.json', '.vscode/mcp.json',
+      '.claude/settings.json', '.claude/settings.local.json', '.codex/hooks.json', '.codex/config.toml',
+      '.alfred/notes.md', '.alfred/packs/x/context.md', 'team.code-workspace', 'sub/dir/x.code-workspace', '.vscode',
+    ]) {
+      assert.equal(isProtected(p, noGlobs)?.kind, 'governance', p);
+    }
+    for (const p of ['.github/workflows/ci.yml', 'src/vscode/settings.json', 'claude/settings.json', 'README.md']) {
+      assert.equal(isProtected(p, noGlobs), undefined, p);
+    }
   });
 
   it('finds the first protected path of a tool input', () => {

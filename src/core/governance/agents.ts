@@ -1,0 +1,86 @@
+/**
+ * One table of the agents Alfred governs and of every file that sets their rules (DESIGN.md: every
+ * file that sets an agent's rules is a governance file). The protected set is derived from it: edit
+ * tools are refused on these paths, the shell sandbox mounts them read-only, and the dashboard reads
+ * which agents are governed from the same rows. Only the user changes them (Alfred's commands or by hand).
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export type AgentId = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
+
+export interface GovernedAgent {
+  id: AgentId;
+  label: string;
+  /** Workspace-relative file Alfred writes so this agent calls `alfred hook`. */
+  hookFile: string;
+  /** Workspace-relative paths (files or folders) whose content sets this agent's rules. */
+  workspacePaths: readonly string[];
+  /** Home-relative paths that do the same for every workspace. */
+  homePaths: readonly string[];
+}
+
+export const GOVERNED_AGENTS: readonly GovernedAgent[] = [
+  {
+    id: 'copilot',
+    label: 'Copilot in VS Code',
+    hookFile: '.github/hooks/alfred.json',
+    // Hook files, custom agents, and the workspace settings that turn hooks off or approve tools.
+    workspacePaths: ['.github/hooks', '.github/agents', '.vscode'],
+    homePaths: ['.copilot'],
+  },
+  {
+    id: 'copilot-cli',
+    label: 'Copilot CLI',
+    hookFile: '.github/hooks/alfred.json',
+    workspacePaths: ['.github/hooks', '.github/agents'],
+    homePaths: ['.copilot'],
+  },
+  {
+    id: 'claude-code',
+    label: 'Claude Code',
+    hookFile: '.claude/settings.json',
+    // settings.json and settings.local.json hold hooks and permissions; agents/ defines sub-agents.
+    workspacePaths: ['.claude'],
+    homePaths: ['.claude'],
+  },
+  {
+    id: 'codex',
+    label: 'Codex',
+    hookFile: '.codex/hooks.json',
+    workspacePaths: ['.codex'],
+    homePaths: ['.codex'],
+  },
+];
+
+/** Alfred's own rule files in the workspace: roles (its own and lean-ctx's), checks, packs. */
+const ALFRED_WORKSPACE_PATHS: readonly string[] = ['.alfred', '.lean-ctx'];
+/** Workspace files VS Code reads settings from, wherever they are. */
+export const WORKSPACE_SETTINGS_GLOBS: readonly string[] = ['**/*.code-workspace'];
+/** VS Code's user settings folders (desktop, Insiders, remote servers, code-server), home-relative. */
+const EDITOR_USER_FOLDERS: readonly string[] = [
+  '.config/Code/User', '.config/Code - Insiders/User', '.config/VSCodium/User', '.vscode-server/data/User',
+  '.local/share/code-server/User', 'Library/Application Support/Code/User', 'AppData/Roaming/Code/User',
+];
+
+function unique(list: readonly string[]): string[] {
+  return [...new Set(list)];
+}
+
+/** Workspace-relative folders and files (with `/`) that only the user changes. */
+export const GOVERNANCE_WORKSPACE_PATHS: readonly string[] = unique([
+  ...ALFRED_WORKSPACE_PATHS,
+  ...GOVERNED_AGENTS.flatMap((a) => [a.hookFile, ...a.workspacePaths]),
+]).filter((p, _, all) => !all.some((q) => q !== p && p.startsWith(`${q}/`)));
+
+/** Absolute paths outside the workspace that only the user changes: Alfred's home, agents' user config, VS Code's user settings. */
+export function governanceHomePaths(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string[] {
+  const alfredHome = env.ALFRED_HOME ? path.resolve(env.ALFRED_HOME) : undefined;
+  return unique([
+    path.join(home, '.alfred'),
+    ...(alfredHome ? [alfredHome] : []),
+    path.join(home, '.lean-ctx'),
+    ...GOVERNED_AGENTS.flatMap((a) => a.homePaths.map((p) => path.join(home, p))),
+    ...EDITOR_USER_FOLDERS.map((p) => path.join(home, p)),
+  ]);
+}
