@@ -2,6 +2,7 @@
  * Hook input from Copilot in VS Code, Claude Code and the Copilot CLI, read into one shape.
  * Agents rename fields between versions, so every spelling in shared notes is accepted.
  */
+import { inputShapeProblem } from '../policy/inputShape';
 
 export type HookFormat = 'vscode' | 'copilot-cli';
 
@@ -54,6 +55,7 @@ export function parseHookInput(raw: string, event: string, fallbackCwd: string):
     try { toolInput = JSON.parse(toolInput); } catch { /* keep the string */ }
   }
   const response = d.tool_response ?? d.toolResponse ?? d.toolResult;
+  const responseShape = typeof response === 'object' ? inputShapeProblem(response) : undefined;
   return {
     event: str(d.hook_event_name) ?? str(d.hookEventName) ?? event,
     format: formatOfInput(d, event),
@@ -61,7 +63,9 @@ export function parseHookInput(raw: string, event: string, fallbackCwd: string):
     cwd: str(d.cwd) ?? fallbackCwd,
     tool: str(d.tool_name) ?? str(d.toolName),
     toolInput,
-    toolResponse: response === undefined || response === null ? undefined : typeof response === 'string' ? response : JSON.stringify(response),
+    toolResponse: response === undefined || response === null ? undefined
+      : typeof response === 'string' ? response
+        : responseShape ? `[tool response not read: ${responseShape}]` : JSON.stringify(response),
     prompt: str(d.prompt),
     model: str(d.model),
     stopHookActive: d.stop_hook_active === true || d.stopHookActive === true,

@@ -6,6 +6,7 @@ import type { BudgetStatus, Dimension, DimensionStatus } from '../budget/types';
 import { DIMENSIONS } from '../budget/types';
 import type { Role } from '../roles/types';
 import { isNewShellInvocation, KNOWN_TOOLS, shellCommandOf } from './categories';
+import { inputShapeProblem } from './inputShape';
 import { compilePatterns, toolSubject, type ToolSubject } from './patterns';
 import { firstProtectedShellWrite } from './shellProtection';
 import { firstProtected, type ProtectedHit, type ProtectionOptions } from './toolPaths';
@@ -27,11 +28,13 @@ export function decide(input: GateInput): GateDecision {
   const { role } = input;
   const subject = toolSubject(typeof input.tool === 'string' ? input.tool.trim() : '');
   const category = subject.category;
-  // ctx_session stays callable whatever happens, so an agent can always read its budget.
-  if (subject.base === SESSION_TOOL) return { allowed: true, category: 'session', shellCharge: 0 };
-
   const refuse = (code: GateDecision['code'], reason: string): GateDecision =>
     ({ allowed: false, category, shellCharge: 0, code, reason });
+  // First, before any rule reads the input: a shape no real tool sends is refused, never walked.
+  const shape = inputShapeProblem(input.toolInput);
+  if (shape) return refuse('invalid-input', `${subject.name || 'This call'} is refused: ${shape}. Send a plain input.`);
+  // ctx_session stays callable whatever happens, so an agent can always read its budget.
+  if (subject.base === SESSION_TOOL) return { allowed: true, category: 'session', shellCharge: 0 };
 
   if (input.budget?.signal === 'EXHAUSTED') return refuse('budget-exhausted', budgetReason(input.budget, role, input.budgetLine));
 
@@ -91,6 +94,10 @@ function budgetReason(budget: BudgetStatus, role: Role, line?: string): string {
 }
 
 function protectedReason(tool: string, hit: ProtectedHit, workspace: string): string {
+  if (hit.linkedTo) {
+    const named = protectedReason(tool, { ...hit, path: hit.linkedTo, linkedTo: undefined }, workspace);
+    return `${tool} may not write ${hit.path}: it is a hard link to ${hit.linkedTo}, so writing it writes that file. ${named}`;
+  }
   switch (hit.kind) {
     case 'outside-workspace':
       return `${tool} may not write ${hit.path}: it is outside the workspace ${workspace} (directly or through a symlink). Edit files inside the workspace only.`;

@@ -66,6 +66,8 @@ export interface ProtectedHit {
   glob?: string;
   /** The workspace-relative path (with `/`), when inside the workspace. */
   relative?: string;
+  /** For a hard link: the protected name of the same file. */
+  linkedTo?: string;
 }
 
 // Windows and macOS file systems ignore case by default, so `Tests/x` is `tests/x` there.
@@ -131,9 +133,17 @@ function withAncestors(rel: string): string[] {
 
 /**
  * Why a path is protected, or undefined when an agent may write it. A path that leaves the
- * workspace, lexically (`..`) or through a symlink, is protected.
+ * workspace, lexically (`..`) or through a symlink, is protected, and so is a hard link to a
+ * protected file (same device and inode): writing it writes the protected file.
  */
 export function isProtected(p: string, options: ProtectionOptions): ProtectedHit | undefined {
+  const hit = protectedByName(p, options);
+  if (hit) return hit;
+  const linked = hardLinkedProtected(path.resolve(options.workspaceFolder, p), options);
+  return linked ? { ...linked, path: p, linkedTo: linked.path } : undefined;
+}
+
+function protectedByName(p: string, options: ProtectionOptions): ProtectedHit | undefined {
   const workspace = path.resolve(options.workspaceFolder);
   const realWorkspace = realpath(workspace);
   const abs = toAbsolute(p, workspace);
@@ -163,6 +173,59 @@ export function isProtected(p: string, options: ProtectionOptions): ProtectedHit
     for (const candidate of withAncestors(rel)) {
       const hit = globs.find((g) => g.test(candidate));
       if (hit) return { path: p, kind: 'glob', glob: hit.glob, relative: rel };
+    }
+  }
+  return undefined;
+}
+
+/** Files looked at when searching the other names of a hard-linked file; past this, it counts as protected. */
+const MAX_LINK_SEARCH = 50_000;
+const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
+
+/**
+ * When `abs` is a file with more than one name, the protected hit of another name of it: searched in
+ * the workspace and in Alfred's home (which holds the state folder and the launcher). Only files with
+ * several links pay for the search, and a search too large to finish counts as protected.
+ */
+function hardLinkedProtected(abs: string, options: ProtectionOptions): ProtectedHit | undefined {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    return undefined;
+  }
+  if (!st.isFile() || st.nlink < 2) return undefined;
+  const roots = [path.resolve(options.workspaceFolder)];
+  if (options.stateDir) roots.push(path.dirname(path.dirname(path.resolve(options.stateDir))));
+  let seen = 0;
+  for (const root of roots) {
+    const stack = [root];
+    while (stack.length > 0) {
+      const dir = stack.pop() as string;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        if (++seen > MAX_LINK_SEARCH) return { path: abs, kind: 'governance' };
+        const child = path.join(dir, e.name);
+        if (e.isDirectory()) {
+          if (!SKIPPED_FOLDERS.has(e.name)) stack.push(child);
+          continue;
+        }
+        if (!e.isFile() || child === abs) continue;
+        let other: fs.Stats;
+        try {
+          other = fs.statSync(child);
+        } catch {
+          continue;
+        }
+        if (other.ino !== st.ino || other.dev !== st.dev) continue;
+        const hit = protectedByName(child, options);
+        if (hit) return { ...hit, path: child };
+      }
     }
   }
   return undefined;

@@ -15,6 +15,8 @@ export { MASK };
 const SECRET_KEY = /(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|auth(?:orization)?|credentials?|private[_-]?key|access[_-]?key|cookie|session[_-]?key)$/i;
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+):[^\s@/]+@/gi;
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
+/** Levels of a structured value a trace keeps. */
+const MAX_REDACT_DEPTH = 64;
 /** `.env` values shorter than this are too common to mask everywhere (`true`, `3000`, `dev`). */
 const MIN_ENV_VALUE = 6;
 
@@ -34,11 +36,13 @@ export function createRedactor(literalSecrets: readonly string[] = []): Redactor
     s = s.replace(URL_CREDENTIALS, (_m, who: string) => `${who}:${MASK}@`);
     return s.replace(JWT, MASK);
   };
-  const value = (v: unknown, key?: string): unknown => {
+  // Bounded: the gate refuses deeper inputs, and a trace never needs more than their first levels.
+  const value = (v: unknown, key?: string, depth = 0): unknown => {
     if (key !== undefined && SECRET_KEY.test(key) && (typeof v === 'string' || typeof v === 'number') && v !== '') return MASK;
     if (typeof v === 'string') return text(v);
-    if (Array.isArray(v)) return v.map((x) => value(x));
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, value(x, k)]));
+    if (v !== null && typeof v === 'object' && depth >= MAX_REDACT_DEPTH) return '[nested too deep]';
+    if (Array.isArray(v)) return v.map((x) => value(x, undefined, depth + 1));
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, value(x, k, depth + 1)]));
     return v;
   };
   return { text, value: (v) => value(v) };

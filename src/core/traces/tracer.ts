@@ -30,12 +30,22 @@ export class Tracer {
   async decision(ctx: TraceContext & { tool: string; decision: 'allow' | 'deny'; code?: string; reason?: string; input?: unknown; startedAt: number }): Promise<void> {
     const now = Date.now();
     if (ctx.decision === 'allow') this.remember(ctx.tool, ctx.source, ctx.startedAt);
-    const r = this.redact();
-    await this.write({
-      ...this.base('decision', ctx), tool: ctx.tool, decision: ctx.decision,
-      ...(ctx.code ? { code: ctx.code } : {}), ...(ctx.reason ? { reason: r.text(ctx.reason) } : {}),
-      ...(ctx.input !== undefined ? { input: shorten(redactToolInput(r, ctx.input)) } : {}), latencyMs: now - ctx.startedAt,
-    });
+    let entry: TraceEntry;
+    try {
+      const r = this.redact();
+      // An input the gate refused for its shape is not kept: it is what would break a trace.
+      const input = ctx.input !== undefined && ctx.code !== 'invalid-input' ? { input: shorten(redactToolInput(r, ctx.input)) } : {};
+      entry = {
+        ...this.base('decision', ctx), tool: ctx.tool, decision: ctx.decision,
+        ...(ctx.code ? { code: ctx.code } : {}), ...(ctx.reason ? { reason: r.text(ctx.reason) } : {}),
+        ...input, latencyMs: now - ctx.startedAt,
+      };
+    } catch (err) {
+      // A trace never changes a decision that was already made and charged.
+      console.warn(`[alfred] could not trace a decision: ${(err as Error).message}`);
+      return;
+    }
+    await this.write(entry);
   }
 
   async result(ctx: TraceContext & { tool: string; tokens: TraceTokens; costUsd: number; estimated: boolean }): Promise<void> {

@@ -116,3 +116,36 @@ describe('isProtected', () => {
     assert.equal(firstProtected({ filePath: 'src/a.ts' }, opts()), undefined);
   });
 });
+
+describe('hard links', () => {
+  it('a second name of a protected file is protected; a file with one name, or linked to an ordinary file, is not', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-links-'));
+    const workspace = path.join(root, 'ws');
+    const home = path.join(root, 'home', '.alfred');
+    const state = path.join(home, 'state', 'abc');
+    fs.mkdirSync(path.join(workspace, 'tests'), { recursive: true });
+    fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
+    fs.mkdirSync(path.join(home, 'bin'), { recursive: true });
+    fs.mkdirSync(state, { recursive: true });
+    fs.writeFileSync(path.join(workspace, 'tests', 'x.test.js'), 'test');
+    fs.writeFileSync(path.join(workspace, 'src', 'a.js'), 'a');
+    fs.writeFileSync(path.join(state, 'ledger.json'), '{}');
+    fs.writeFileSync(path.join(home, 'bin', 'alfred'), '#!/bin/sh');
+    fs.linkSync(path.join(workspace, 'tests', 'x.test.js'), path.join(workspace, 'src', 'h.js'));
+    fs.linkSync(path.join(workspace, 'src', 'a.js'), path.join(workspace, 'src', 'b.js'));
+    fs.linkSync(path.join(state, 'ledger.json'), path.join(workspace, 'src', 'l.json'));
+    fs.linkSync(path.join(home, 'bin', 'alfred'), path.join(workspace, 'src', 'launcher'));
+    const options = { globs: ['tests/**'], workspaceFolder: workspace, stateDir: state };
+    const h = isProtected('src/h.js', options);
+    assert.equal(h?.kind, 'glob');
+    assert.equal(h?.glob, 'tests/**');
+    assert.equal(h?.path, 'src/h.js');
+    assert.equal(h?.linkedTo, path.join(workspace, 'tests', 'x.test.js'));
+    assert.equal(isProtected('src/l.json', options)?.kind, 'state-folder');
+    assert.equal(isProtected('src/launcher', options)?.kind, 'outside-workspace');
+    assert.equal(isProtected('src/a.js', options), undefined, 'two ordinary names of one file');
+    assert.equal(isProtected('src/b.js', options), undefined);
+    assert.equal(firstProtected({ filePath: path.join(workspace, 'src', 'h.js') }, options)?.kind, 'glob');
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
