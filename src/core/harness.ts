@@ -16,6 +16,7 @@ import { decide } from './policy/gate';
 import type { GateDecision } from './policy/types';
 import { categoryOf } from './policy/categories';
 import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './roles/active';
+import { moreAuthority } from './roles/authority';
 import { loadRoles, roleFolders, type RoleFolder } from './roles/loader';
 import { DEFAULT_ROLE, type LoadedRoles, type Role, type RoleProblem } from './roles/types';
 import { authorize, charge, currentStatus, observeShell, type AuthorizeResult, type GovernResult, type ObserveShellResult } from './state/govern';
@@ -39,13 +40,29 @@ export interface HarnessOptions {
   env?: NodeJS.ProcessEnv;
   /** Workspace Trust; the CLI runs with the user's own authority and passes true. */
   trusted?: boolean;
-  /** The `alfred.role` setting, read each time the active role is resolved. */
+  /** The user's own `alfred.role` setting, read each time the active role is resolved. */
   roleSetting?: () => string | undefined;
+  /**
+   * `alfred.role` from the workspace's settings (the repository's, which an agent may have written):
+   * it may lower authority, never raise it above what the user's setting (or coder) gives.
+   */
+  workspaceRoleSetting?: () => string | undefined;
   pricing?: () => PricingOptions;
   /** Globs of paths agents may not edit (checks.toml's `protect`). */
   protectedGlobs?: () => readonly string[];
   /** Alfred's version (the extension's package.json), kept in traces and completion records. */
   version?: string;
+}
+
+/** A role switch or reset asked for from outside the editor (the command line, an agent's shell). */
+export interface AuthorityRequest {
+  action: 'role' | 'reset';
+  /** The role asked for (`role` is every event's active role). */
+  target?: string;
+  /** Who asked: `cli`, … */
+  by: string;
+  /** What it would raise (moreAuthority), for the user's confirmation. */
+  gains: string[];
 }
 
 export interface ActiveRole {
@@ -119,18 +136,52 @@ export class Harness {
   }
 
   activeRole(): ActiveRole {
-    const { name, from } = resolveActiveRoleName({
-      runtime: readRuntimeRole(this.stateDir)?.role,
-      env: this.env,
-      setting: this.opts.roleSetting?.(),
-      trusted: this.opts.trusted ?? true,
-    });
-    const roles = this.roles();
-    try {
-      return { role: requireRole(roles, name), from };
-    } catch (err) {
-      return { role: requireRole(roles, DEFAULT_ROLE), from: 'default', problem: (err as Error).message };
+    const resolve = (setting: string | undefined): ActiveRole => {
+      const { name, from } = resolveActiveRoleName({
+        runtime: readRuntimeRole(this.stateDir)?.role, env: this.env, setting, trusted: this.opts.trusted ?? true,
+      });
+      try {
+        return { role: requireRole(this.roles(), name), from };
+      } catch (err) {
+        return { role: requireRole(this.roles(), DEFAULT_ROLE), from: 'default', problem: (err as Error).message };
+      }
+    };
+    const userSetting = this.opts.roleSetting?.();
+    const workspaceSetting = this.opts.workspaceRoleSetting?.()?.trim();
+    const withoutWorkspace = resolve(userSetting);
+    if (!workspaceSetting || withoutWorkspace.from !== 'setting' && withoutWorkspace.from !== 'default') return withoutWorkspace;
+    const withWorkspace = resolve(workspaceSetting);
+    if (withWorkspace.problem) return withWorkspace;
+    const more = moreAuthority(withWorkspace.role, withoutWorkspace.role);
+    if (more.length === 0) return withWorkspace;
+    return {
+      ...withoutWorkspace,
+      problem: `The workspace's settings ask for role ${withWorkspace.role.name}, which has more authority than ${withoutWorkspace.role.name} (${more.join('; ')}). `
+        + `Settings from the repository never raise authority: switch to ${withWorkspace.role.name} yourself (Alfred: Switch Role) if you want it.`,
+    };
+  }
+
+  /** In what ways switching to `name` would raise the active role's authority (empty: it would not). */
+  authorityGainOf(name: string): string[] {
+    return moreAuthority(requireRole(this.roles(), name), this.activeRole().role);
+  }
+
+  /**
+   * A role switch or budget reset asked for outside the editor's UI that raises authority: logged as
+   * AuthorityRequested, applied only when the user confirms it (the extension asks, see confirmRequest).
+   */
+  async requestAuthority(request: AuthorityRequest): Promise<void> {
+    await this.record([{ type: 'AuthorityRequested', ...request }]);
+  }
+
+  /** Applies a confirmed request, or logs that the user declined it. */
+  async settleAuthority(request: AuthorityRequest, confirmed: boolean, by: string): Promise<void> {
+    if (!confirmed) {
+      await this.record([{ type: 'AuthorityDeclined', ...request, by }]);
+      return;
     }
+    if (request.action === 'role' && request.target) await this.switchRole(request.target, `${request.by} (confirmed by ${by})`);
+    else if (request.action === 'reset') await this.reset(`${request.by} (confirmed by ${by})`);
   }
 
   budget(): BudgetSnapshot {

@@ -5,6 +5,7 @@ export const EVENT_TYPES = [
   'ModelFailover', 'PackSelected', 'ConfigWritten', 'CheckRun', 'CompletionRecorded', 'SpendWarning',
   'ShellExecution', 'HookError', 'ModelUsage',
   'OperationUnknown', 'OperationReconciled', 'AgentSession', 'PromptSubmitted', 'StopChecked',
+  'AuthorityRequested', 'AuthorityDeclined',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

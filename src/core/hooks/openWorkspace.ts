@@ -1,6 +1,7 @@
 /**
  * Opens the harness of a workspace folder as the command line sees it: the user's own authority
- * (trusted), `alfred.role` from the workspace's .vscode/settings.json, checks.toml's protected paths.
+ * (trusted), `alfred.role` from the workspace's .vscode/settings.json (which may lower authority, never
+ * raise it: Harness.activeRole), checks.toml's protected paths.
  * The `alfred` command line and the resident hook server both open harnesses here, so a hook answers
  * the same whichever runs it.
  */
@@ -47,7 +48,7 @@ export async function openWorkspaceHarness(workspace: string, opts: OpenWorkspac
     workspaceFolder: folder,
     builtinRolesDir: opts.builtinRolesDir,
     trusted: true,
-    roleSetting: await workspaceRoleSetting(folder),
+    workspaceRoleSetting: await workspaceRoleSetting(folder),
     protectedGlobs: protectedGlobsReader(folder),
     version: opts.version,
     ...(opts.env ? { env: opts.env } : {}),

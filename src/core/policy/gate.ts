@@ -8,6 +8,7 @@ import type { Role } from '../roles/types';
 import { isNewShellInvocation, KNOWN_TOOLS, shellCommandOf } from './categories';
 import { inputShapeProblem } from './inputShape';
 import { compilePatterns, toolSubject, type ToolSubject } from './patterns';
+import { alfredMutationIn, alfredVscodeCommandIn } from './selfGovernance';
 import { firstProtectedShellWrite } from './shellProtection';
 import { firstProtected, type ProtectedHit, type ProtectionOptions } from './toolPaths';
 import type { GateDecision } from './types';
@@ -52,6 +53,10 @@ export function decide(input: GateInput): GateDecision {
       : `Tool ${subject.name} is not allowed for role ${role.name}, which allows only ${listPatterns(allowed)}. ${hint(role, subject)}`;
     return refuse('tool-not-allowed', reason);
   }
+  const own = category === 'shell' ? mutationOf(shellCommandOf(subject.name, input.toolInput)) : alfredVscodeCommandIn(subject.name, input.toolInput);
+  if (own) {
+    return refuse('self-governance', `${subject.name} may not run ${own}: an agent never changes its own role or budget. Ask the user to do it in VS Code (Alfred: Switch Role, Alfred: Reset Budget).`);
+  }
   if (category === 'edit' && input.protectedPaths) {
     const hit = firstProtected(input.toolInput, input.protectedPaths);
     if (hit) return refuse('protected-path', protectedReason(subject.name, hit, input.protectedPaths.workspaceFolder));
@@ -64,6 +69,10 @@ export function decide(input: GateInput): GateDecision {
     if (shot) return refuse('protected-path', `${protectedReason(subject.name, shot.hit, input.protectedPaths.workspaceFolder)} (the command writes it through ${shot.write.via})`);
   }
   return { allowed: true, category, shellCharge: isNewShellInvocation(subject.name) ? 1 : 0 };
+}
+
+function mutationOf(command: string | undefined): string | undefined {
+  return command === undefined ? undefined : alfredMutationIn(command);
 }
 
 /** Whether the role's rules (tool lists and shell policy, not budget or paths) let a tool through. */

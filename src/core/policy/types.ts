@@ -11,6 +11,7 @@ export type RefusalCode =
   | 'shell-denied'       // shell policy `deny` and a shell-category tool
   | 'protected-path'     // an edit (or visible shell write) touching a protected path
   | 'budget-exhausted'   // a dimension at or above block_at_percent
+  | 'self-governance'    // an agent running Alfred's own mutating commands (role switch, reset)
   | 'invalid-input';     // the tool's arguments failed validation
 
 export interface GateDecision {

@@ -60,9 +60,31 @@ describe('alfred role', () => {
     assert.match((await run(['role', '--workspace', folder])).stdout, /^coder \(default\): /);
   });
 
-  it('reads alfred.role from the workspace settings (JSON with comments)', async () => {
-    const folder = ws({ '.vscode/settings.json': '{\n  // the team default\n  "alfred.role": "debugger",\n}\n' });
-    assert.match((await run(['role', '--workspace', folder])).stdout, /^debugger \(setting\): /);
+  it('reads alfred.role from the workspace settings (JSON with comments) when it lowers authority', async () => {
+    const folder = ws({ '.vscode/settings.json': '{\n  // the team default\n  "alfred.role": "reviewer",\n}\n' });
+    assert.match((await run(['role', '--workspace', folder])).stdout, /^reviewer \(setting\): /);
+  });
+
+  it('ignores a workspace setting that would raise authority (an agent could have written it), and says why', async () => {
+    const folder = ws({ '.vscode/settings.json': '{ "alfred.role": "admin" }' });
+    const r = await run(['role', '--workspace', folder]);
+    assert.match(r.stdout, /^coder \(default\): /);
+    assert.match(r.stderr, /^The workspace's settings ask for role admin, which has more authority than coder \(context tokens 200000 → 500000; shell calls 100 → 500; cost limit \$ 5 → 50\)\. Settings from the repository never raise authority/);
+  });
+
+  it('a switch to more authority is only requested (exit 3), logged with what it would raise; a switch down is immediate', async () => {
+    const folder = ws();
+    const up = await run(['role', 'admin', '--workspace', folder]);
+    assert.equal(up.code, 3);
+    assert.match(up.stdout, /^Not switched: role admin has more authority than coder/);
+    assert.match((await run(['role', '--workspace', folder])).stdout, /^coder \(default\)/);
+    const last = JSON.parse((await run(['events', '--tail', '1', '--json', '--workspace', folder])).stdout) as Record<string, unknown>;
+    assert.deepEqual([last.type, last.action, last.target, last.by, last.gains], ['AuthorityRequested', 'role', 'admin', 'cli', ['context tokens 200000 → 500000', 'shell calls 100 → 500', 'cost limit $ 5 → 50']]);
+    const down = await run(['role', 'reviewer', '--workspace', folder]);
+    assert.deepEqual([down.code, down.stdout], [0, 'Switched to role reviewer.']);
+    const back = await run(['role', 'coder', '--workspace', folder]);
+    assert.equal(back.code, 3, 'reviewer → coder raises authority too (shell, edit tools)');
+    assert.match(back.stdout, /shell deny → track; tools /);
   });
 });
 
@@ -105,14 +127,16 @@ describe('alfred events and reset', () => {
     assert.deepEqual([r.code, r.stderr], [1, 'alfred: --tail needs a positive whole number.']);
   });
 
-  it('reset starts a new session and prints the fresh budget line', async () => {
+  it('reset from a non-interactive command line is a request that waits for the user; the budget is unchanged', async () => {
     const folder = ws();
     await run(['hook', 'PreToolUse', '--workspace', folder], JSON.stringify({ tool_name: 'bash', tool_input: { command: 'ls' } }));
     assert.match((await run(['budget', '--workspace', folder])).stdout, /shell 1\/100/);
     const r = await run(['reset', '--workspace', folder]);
-    assert.deepEqual([r.code, r.stdout], [0, FRESH_LINE]);
+    assert.equal(r.code, 3);
+    assert.match(r.stdout, /^Not reset yet: the request waits for your confirmation in VS Code/);
+    assert.match((await run(['budget', '--workspace', folder])).stdout, /shell 1\/100/);
     const last = JSON.parse((await run(['events', '--tail', '1', '--json', '--workspace', folder])).stdout) as Record<string, unknown>;
-    assert.deepEqual([last.type, last.reason], ['BudgetReset', 'cli']);
+    assert.deepEqual([last.type, last.action, last.by], ['AuthorityRequested', 'reset', 'cli']);
   });
 });
 

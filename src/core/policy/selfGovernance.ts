@@ -1,0 +1,31 @@
+/**
+ * Authority only goes up with the user (DESIGN.md, Roles: switching). An agent's tool call that runs
+ * Alfred's own mutating commands — `alfred role NAME`, `alfred reset`, `alfred serve` (a hook server
+ * answering with the caller's role) — or Alfred's VS Code commands is refused, under any spelling the
+ * command line shows: the launcher `"$HOME/.alfred/bin/alfred"`, `node …/alfred.cjs`, `npx alfred`,
+ * inside `bash -c '…'`, `eval`, or an interpreter's string (`python3 -c "os.system('alfred reset')"`).
+ * Spellings the line does not show (variables, encoded strings) are held elsewhere: the kernel sandbox
+ * makes Alfred's home read-only, and a switch to more authority made outside the editor waits for the
+ * user's confirmation (roles/authority.ts).
+ */
+
+/** `alfred`, `alfred.cjs`, `alfred-main.cjs`, `alfred.cmd`, then separators a shell or a list literal puts between words. */
+const MUTATING_CLI = /(?:^|[^\w.-])alfred(?:[\w.-]*)?(?:["'`)\]\s,]|\\\s)+(?:(role)(?:["'`\s,]|\\\s)+[A-Za-z0-9_-]|(reset|serve)(?![\w-]))/i;
+/** VS Code commands an agent may run through `run_vscode_command`: Alfred's read-only ones. */
+const READ_ONLY_VSCODE_COMMANDS = new Set(['alfred.showBudget', 'alfred.showRoles', 'alfred.openDashboard', 'alfred.openEventLog']);
+const VSCODE_COMMAND_TOOLS = new Set(['run_vscode_command', 'runVscodeCommand', 'copilot_runVscodeCommand']);
+
+/** What the command would change, when a shell command runs Alfred's mutating command line. */
+export function alfredMutationIn(command: string): string | undefined {
+  const m = MUTATING_CLI.exec(command);
+  if (!m) return undefined;
+  return m[1] ? 'alfred role NAME (a role switch)' : `alfred ${(m[2] as string).toLowerCase()}`;
+}
+
+/** An Alfred VS Code command (other than the read-only ones) that a tool call would run. */
+export function alfredVscodeCommandIn(tool: string, input: unknown): string | undefined {
+  if (!VSCODE_COMMAND_TOOLS.has(tool) || input === null || typeof input !== 'object') return undefined;
+  const id = (input as Record<string, unknown>).commandId ?? (input as Record<string, unknown>).command;
+  if (typeof id !== 'string') return undefined;
+  return id.trim().toLowerCase().startsWith('alfred.') && !READ_ONLY_VSCODE_COMMANDS.has(id.trim()) ? id.trim() : undefined;
+}

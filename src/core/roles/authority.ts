@@ -1,0 +1,29 @@
+/**
+ * Whether one role has more authority than another (DESIGN.md: an agent can never raise its own
+ * privileges silently). A switch that raises authority takes effect only when the user confirms it
+ * in VS Code or at an interactive terminal; a switch that lowers it (or keeps it) needs no one.
+ */
+import { rolePermits } from '../policy/gate';
+import { KNOWN_TOOLS } from '../policy/categories';
+import type { Role } from './types';
+
+/** Tools no table lists, one per kind of name, so patterns such as `mcp_*` or `*` are compared too. */
+const PROBES = ['mcp_github_create_issue', 'mcp__github__create_issue', 'github-create_issue', 'some_unknown_tool'];
+const SHELL_RANK: Readonly<Record<Role['shellPolicy'], number>> = { deny: 0, compress: 1, track: 1 };
+
+/** In what ways `next` can do more than `current`; empty when it cannot. */
+export function moreAuthority(next: Role, current: Role): string[] {
+  const more: string[] = [];
+  const limit = (label: string, a: number, b: number): void => {
+    if (a > b) more.push(`${label} ${b} → ${a}`);
+  };
+  limit('context tokens', next.limits.maxContextTokens, current.limits.maxContextTokens);
+  limit('shell calls', next.limits.maxShellInvocations, current.limits.maxShellInvocations);
+  limit('cost limit $', next.limits.maxCostUsd, current.limits.maxCostUsd);
+  limit('block at %', next.limits.blockAtPercent, current.limits.blockAtPercent);
+  if (SHELL_RANK[next.shellPolicy] > SHELL_RANK[current.shellPolicy]) more.push(`shell ${current.shellPolicy} → ${next.shellPolicy}`);
+  if (current.failClosed && !next.failClosed) more.push('fails open instead of closed');
+  const gained = [...KNOWN_TOOLS.keys(), ...PROBES].filter((t) => rolePermits(next, t) && !rolePermits(current, t));
+  if (gained.length > 0) more.push(`tools ${gained.slice(0, 5).join(', ')}${gained.length > 5 ? ` and ${gained.length - 5} more` : ''}`);
+  return more;
+}
