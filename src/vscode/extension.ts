@@ -1,6 +1,7 @@
 /** Composition root: builds the adapter's parts and registers each with the extension's lifetime. */
 import * as vscode from 'vscode';
 import type { Harness } from '../core/harness';
+import { AuthorityRequests } from './authorityRequests';
 import { BudgetNotifier } from './budgetNotifier';
 import { createChatHandler, registerChatParticipant } from './chat/participant';
 import { registerCommands } from './commands';
@@ -16,8 +17,13 @@ import { TerminalObserver } from './terminals';
 import { registerTools } from './tools';
 import { DashboardViewProvider } from './webviews/dashboardView';
 
-/** What Alfred offers other extensions (and its integration tests). */
-export interface AlfredApi {
+/**
+ * Alfred's test seams: handed out only when the extension runs under its own integration tests
+ * (`ExtensionMode.Test`). Anyone holding them could replace `prompts.confirm` (which guards an agent's
+ * role switch) or call `harness().switchRole('admin')`, so an installed Alfred exports nothing: no
+ * other extension can change its state or skip its confirmations.
+ */
+export interface AlfredTestApi {
   harness(): Harness | undefined;
   prompts: typeof prompts;
   /** `@alfred`'s request handler, so integration tests can play conversations with a scripted model. */
@@ -28,7 +34,7 @@ export interface AlfredApi {
   confirmations: typeof confirmations;
 }
 
-export function activate(context: vscode.ExtensionContext): AlfredApi {
+export function activate(context: vscode.ExtensionContext): AlfredTestApi | undefined {
   const host = new HarnessHost(context.extensionUri);
   try {
     // Hook files point at ~/.alfred/bin/alfred; keep it pointing at this installation.
@@ -41,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): AlfredApi {
     new BudgetStatusBar(host),
     new BudgetNotifier(host),
     new TerminalObserver(host),
+    new AuthorityRequests(host),
     ...registerCommands({ host, extension: context }),
     ...registerTools(host),
     vscode.window.registerWebviewViewProvider(DashboardViewProvider.viewId, new DashboardViewProvider(context.extensionUri, host)),
@@ -49,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): AlfredApi {
     // `alfred hook` calls answered from here instead of a cold start of the command line.
     registerHookServer(context),
   );
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return { harness: () => host.current, prompts, chat: createChatHandler(host, context.extensionUri), writeConfig: (request) => confirmAndWrite(host, request), confirmations };
 }
 

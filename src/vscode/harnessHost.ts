@@ -4,7 +4,7 @@ import { protectedGlobsReader } from '../core/completion/protectGlobs';
 import { Harness } from '../core/harness';
 import { sweepInterrupted } from '../core/operations/lifecycle';
 import type { AlfredEvent } from '../core/events/types';
-import { readSettings } from './settings';
+import { readSettings, roleSettings } from './settings';
 
 /**
  * Owns the Harness of the open workspace (the first folder of a multi-root window) and keeps it
@@ -60,7 +60,8 @@ export class HarnessHost implements vscode.Disposable {
       workspaceFolder: folder.uri.fsPath,
       builtinRolesDir: vscode.Uri.joinPath(this.extensionUri, 'roles').fsPath,
       trusted: vscode.workspace.isTrusted,
-      roleSetting: () => readSettings().role,
+      roleSetting: () => roleSettings().user,
+      workspaceRoleSetting: () => roleSettings().workspace,
       pricing: () => readSettings().pricing,
       protectedGlobs: protectedGlobsReader(folder.uri.fsPath),
       version: extensionVersion(this.extensionUri),

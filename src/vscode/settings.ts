@@ -8,6 +8,18 @@ export interface AlfredSettings {
   shellTimeoutSeconds: number;
 }
 
+/**
+ * `alfred.role` apart by where it is set: the user's own (user settings) and the workspace's (the
+ * repository's `.vscode/settings.json` or a workspace file), which may lower authority, never raise it.
+ */
+export function roleSettings(): { user: string | undefined; workspace: string | undefined } {
+  const inspected = vscode.workspace.getConfiguration('alfred').inspect<string>('role');
+  return {
+    user: inspected?.globalValue || undefined,
+    workspace: inspected?.workspaceFolderValue || inspected?.workspaceValue || undefined,
+  };
+}
+
 /** Alfred's settings, read fresh each time (they can change at any moment). */
 export function readSettings(): AlfredSettings {
   const c = vscode.workspace.getConfiguration('alfred');
