@@ -203,7 +203,7 @@ export class Harness {
   }
 
   /** The gate, decided and charged atomically across processes; events go onto the bus. */
-  async authorize(call: { tool: string; toolInput?: unknown; source: string; model?: string }): Promise<AuthorizeResult> {
+  async authorize(call: { tool: string; toolInput?: unknown; source: string; model?: string; terminalCommand?: string }): Promise<AuthorizeResult> {
     const startedAt = Date.now();
     const { role } = this.activeRole();
     const protectedPaths = this.protectedPaths();
@@ -212,6 +212,7 @@ export class Harness {
       tool: call.tool,
       toolInput: call.toolInput,
       source: call.source,
+      ...(call.terminalCommand ? { terminalCommand: call.terminalCommand } : {}),
       decide: (budget) => decide({ role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths }),
     });
     this.publish(result.events);

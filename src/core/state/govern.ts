@@ -9,6 +9,7 @@ import type { AlfredEvent, NewEvent } from '../events/types';
 import type { GateDecision, ToolCategory } from '../policy/types';
 import type { Role } from '../roles/types';
 import { readLedger, zeroUsage, transact, type Ledger } from './ledger';
+import { rememberCharged, takeCharged } from './terminalClaims';
 
 export interface AuthorizeRequest {
   role: Role;
@@ -17,6 +18,8 @@ export interface AuthorizeRequest {
   toolInput?: unknown;
   /** Which path asked: `tool`, `chat`, `hook:PreToolUse`, … */
   source: string;
+  /** For a shell call that will run in a VS Code terminal: the line the terminal will show, so its run is not charged twice. */
+  terminalCommand?: string;
   /** The gate (policy/gate.ts), given the budget as it stands before this call. */
   decide: (budget: BudgetStatus) => GateDecision;
 }
@@ -76,6 +79,7 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
     const decision = req.decide(before);
     const shell = decision.allowed ? count(decision.shellCharge) : 0;
     ledger.usage.shell += shell;
+    if (shell > 0 && req.terminalCommand) ledger.terminalCharged = rememberCharged(ledger.terminalCharged, req.terminalCommand);
     const settled = settle(ledger, role);
     const verdict = decision.allowed ? 'allow' : 'deny';
     const events: NewEvent[] = [{
@@ -136,14 +140,19 @@ export interface ObserveShellResult extends GovernResult {
  */
 export async function observeShell(dir: string, req: ObserveShellRequest): Promise<ObserveShellResult> {
   const { role } = req;
-  const violation = role.shellPolicy === 'deny';
+  const denied = role.shellPolicy === 'deny';
   const out = await transact(dir, role.name, (ledger) => {
-    ledger.usage.shell += 1;
+    const taken = takeCharged(ledger.terminalCharged, req.command);
+    ledger.terminalCharged = taken.left;
+    const shell = taken.charged ? 0 : 1;
+    ledger.usage.shell += shell;
     const settled = settle(ledger, role);
     const events: NewEvent[] = [{
       type: 'ShellExecution', command: req.command, exitCode: req.exitCode ?? null, ...(req.cwd ? { cwd: req.cwd } : {}),
-      source: req.source, charge: { shell: 1 },
+      source: req.source, charge: { shell }, ...(taken.charged ? { chargedBy: 'hook' } : {}),
     }];
+    // An agent's command its hook allowed is no violation; a person's (or an unhooked agent's) under deny is.
+    const violation = denied && !taken.charged;
     if (violation) {
       events.push({
         type: 'PolicyViolation', tool: 'terminal', category: 'shell', code: 'shell-denied', source: req.source,
@@ -151,9 +160,9 @@ export async function observeShell(dir: string, req: ObserveShellRequest): Promi
       });
     }
     events.push(...settled.events);
-    return { events, result: settled };
+    return { events, result: { ...settled, violation } };
   });
-  const { status, line, crossed } = out.result;
+  const { status, line, crossed, violation } = out.result;
   return { status, line, crossed, events: out.events, problems: out.problems, violation };
 }
 

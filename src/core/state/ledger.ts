@@ -3,6 +3,7 @@
  * goes through `transact`, under the state lock, and is mirrored by events in the log so the ledger
  * can be rebuilt from it (`foldLedger`).
  */
+import type { TerminalClaim } from './terminalClaims';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIMENSIONS, type Dimension, type Signal, type Usage } from '../budget/types';
@@ -25,6 +26,8 @@ export interface Ledger {
   signals: Record<Dimension, Signal>;
   /** Lines in events.jsonl, so appends know when to rotate without counting. */
   eventLines: number;
+  /** Terminal commands a hook already charged, waiting for their terminal run (terminalClaims.ts). */
+  terminalCharged?: TerminalClaim[];
 }
 
 export const zeroUsage = (): Usage => ({ tokens: 0, shell: 0, costUsd: 0 });
@@ -50,6 +53,7 @@ function validate(value: unknown): Ledger | string {
   if (typeof l.costEstimated !== 'boolean') return 'bad costEstimated';
   if (!l.signals || !DIMENSIONS.every((d) => SIGNALS.includes(l.signals![d]))) return 'bad signals';
   if (!isCount(l.eventLines) || !Number.isInteger(l.eventLines)) return 'bad eventLines';
+  if (l.terminalCharged !== undefined && !Array.isArray(l.terminalCharged)) delete l.terminalCharged;
   return l as Ledger;
 }
 

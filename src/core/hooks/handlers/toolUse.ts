@@ -1,3 +1,4 @@
+import { shellCommandOf } from '../../policy/categories';
 import { denyAnswer, passAnswer, permissionAnswer } from '../output';
 import type { HookHandler } from './types';
 
@@ -5,7 +6,12 @@ import type { HookHandler } from './types';
 export const preToolUse: HookHandler = async (harness, input, event) => {
   const name = input.format === 'copilot-cli' ? 'preToolUse' : 'PreToolUse';
   if (!input.tool) return denyAnswer(input.format, name, 'Alfred could not tell which tool this is (no tool_name in the hook input), so it refuses it.');
-  const result = await harness.authorize({ tool: input.tool, toolInput: input.toolInput, source: `hook:${event}`, ...(input.model ? { model: input.model } : {}) });
+  // The command a terminal will show when it runs, so its end there is not charged a second time.
+  const terminalCommand = shellCommandOf(input.tool, input.toolInput);
+  const result = await harness.authorize({
+    tool: input.tool, toolInput: input.toolInput, source: `hook:${event}`, ...(input.model ? { model: input.model } : {}),
+    ...(terminalCommand ? { terminalCommand } : {}),
+  });
   if (!result.decision.allowed) return denyAnswer(input.format, name, `Alfred (role ${result.status.role}): ${result.decision.reason ?? 'refused'}`);
   return passAnswer(input.format, name, result.status.signal !== 'OK' ? result.line : undefined);
 };
