@@ -30,7 +30,7 @@ fs.mkdirSync(path.join(ws, 'src'));
 fs.writeFileSync(path.join(ws, 'src', 'a.ts'), 'export {};\n');
 fs.mkdirSync(path.join(ws, '.state'));
 const role: Role = {
-  name: 'bench', source: 'project', path: path.join(ws, '.alfred/roles/bench.toml'), description: 'bench', shellPolicy: 'track',
+  name: 'bench', source: 'project', path: path.join(ws, '.alfred/roles/bench.toml'), description: 'bench', shellPolicy: 'track', sandbox: 'auto',
   failClosed: false, tools: { allowed: ALLOWED, denied: DENIED },
   limits: { maxContextTokens: 200_000, maxShellInvocations: 100, maxCostUsd: 5, warnAtPercent: 80, blockAtPercent: 100 },
 };

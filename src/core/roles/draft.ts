@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { BUILTIN_ROLE_NAMES } from './loader';
 import { LIMIT_KEYS, validateRoleDocument, type RoleDefinition } from './schema';
 import { roleToToml } from './toml';
-import type { Role, RoleProblem, RoleSource, ShellPolicy } from './types';
+import type { Role, RoleProblem, RoleSource, SandboxMode, ShellPolicy } from './types';
 
 export type RoleLocation = 'project' | 'user';
 
@@ -27,6 +27,8 @@ export interface RoleDraft {
   location: RoleLocation;
   /** Kept from the file being edited; the form does not show it. */
   failClosed?: boolean;
+  /** Kept from the file being edited (the form does not show it yet); absent: inherited, or `auto`. */
+  sandbox?: SandboxMode;
 }
 
 export interface DraftContext {
@@ -64,6 +66,7 @@ export function draftFromDefinition(def: RoleDefinition, location: RoleLocation)
     name: def.name, inherits: def.inherits ?? '', description: def.description ?? '', shellPolicy: def.shellPolicy ?? '',
     allowed: def.tools.allowed ? [...def.tools.allowed] : null, denied: def.tools.denied ? [...def.tools.denied] : null,
     limits, location, ...(def.failClosed !== undefined ? { failClosed: def.failClosed } : {}),
+    ...(def.sandbox !== undefined ? { sandbox: def.sandbox } : {}),
   };
 }
 
@@ -115,6 +118,7 @@ function toDocument(draft: RoleDraft): { doc: Record<string, unknown>; typos: Ar
   if (draft.inherits.trim()) role.inherits = draft.inherits.trim();
   if (draft.description.trim()) role.description = draft.description.trim();
   if (draft.shellPolicy) role.shell_policy = draft.shellPolicy;
+  if (draft.sandbox !== undefined) role.sandbox = draft.sandbox;
   if (draft.failClosed !== undefined) role.fail_closed = draft.failClosed;
   const tools: Record<string, unknown> = {};
   if (draft.allowed) tools.allowed = draft.allowed.map((p) => p.trim());

@@ -138,7 +138,7 @@ function safeList(dir: string, problems: RoleProblem[]): string[] {
 /**
  * Applies `inherits` field by field. Keys a child leaves out come from its parent (each limit on
  * its own); a tools list the child sets replaces the parent's. A role without a parent falls back
- * to the defaults: every tool allowed, nothing denied, shell `track`, and the built-in coder's
+ * to the defaults: every tool allowed, nothing denied, shell `track`, sandbox `auto`, and the built-in coder's
  * limits (the default role's budget is the natural budget for a role that names none).
  */
 function resolveInheritance(
@@ -213,6 +213,7 @@ function merge(entry: Entry, parent: Role | undefined, baseLimits: RoleLimits): 
     ...(def.inherits !== undefined ? { inherits: def.inherits } : {}),
     description: def.description ?? parent?.description ?? '',
     shellPolicy: def.shellPolicy ?? parent?.shellPolicy ?? 'track',
+    sandbox: def.sandbox ?? parent?.sandbox ?? 'auto',
     tools: { ...(allowed !== undefined ? { allowed: [...allowed] } : {}), denied: [...(def.tools.denied ?? parent?.tools.denied ?? [])] },
     limits,
     failClosed: def.failClosed ?? parent?.failClosed ?? false,

@@ -2,10 +2,11 @@
 import * as path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { TOOL_CATEGORIES } from '../policy/types';
-import type { RoleLimits, RoleProblem, ShellPolicy } from './types';
+import type { RoleLimits, RoleProblem, SandboxMode, ShellPolicy } from './types';
 
 export const ROLE_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const SHELL_POLICIES: readonly ShellPolicy[] = ['track', 'compress', 'deny'];
+export const SANDBOX_MODES: readonly SandboxMode[] = ['required', 'auto', 'off'];
 
 /** A role as written in one file: only the keys the file sets (inheritance not applied). */
 export interface RoleDefinition {
@@ -13,6 +14,7 @@ export interface RoleDefinition {
   inherits?: string;
   description?: string;
   shellPolicy?: ShellPolicy;
+  sandbox?: SandboxMode;
   failClosed?: boolean;
   tools: { allowed?: string[]; denied?: string[] };
   limits: Partial<RoleLimits>;
@@ -35,7 +37,7 @@ export const LIMIT_KEYS: Readonly<Record<string, readonly [keyof RoleLimits, Lim
   warn_at_percent: ['warnAtPercent', 'percent'],
   block_at_percent: ['blockAtPercent', 'percent'],
 };
-const ROLE_KEYS = ['name', 'inherits', 'description', 'shell_policy', 'fail_closed'];
+const ROLE_KEYS = ['name', 'inherits', 'description', 'shell_policy', 'sandbox', 'fail_closed'];
 const TOOL_KEYS = ['allowed', 'denied'];
 const MAX_PERCENT = 1000;
 
@@ -103,6 +105,13 @@ export function validateRoleDocument(doc: unknown, file: string): ParsedRoleFile
       def.shellPolicy = role.shell_policy as ShellPolicy;
     } else {
       report('role.shell_policy', `must be one of ${SHELL_POLICIES.join(', ')}, got ${show(role.shell_policy)}`);
+    }
+  }
+  if (role.sandbox !== undefined) {
+    if (typeof role.sandbox === 'string' && (SANDBOX_MODES as readonly string[]).includes(role.sandbox)) {
+      def.sandbox = role.sandbox as SandboxMode;
+    } else {
+      report('role.sandbox', `must be one of ${SANDBOX_MODES.join(', ')}, got ${show(role.sandbox)}`);
     }
   }
   if (role.fail_closed !== undefined) {

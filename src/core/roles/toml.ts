@@ -9,6 +9,7 @@ export function roleToToml(def: RoleDefinition): string {
   if (def.inherits !== undefined) role.inherits = def.inherits;
   if (def.description !== undefined) role.description = def.description;
   if (def.shellPolicy !== undefined) role.shell_policy = def.shellPolicy;
+  if (def.sandbox !== undefined) role.sandbox = def.sandbox;
   if (def.failClosed !== undefined) role.fail_closed = def.failClosed;
 
   const tools: Record<string, unknown> = {};
@@ -33,6 +34,7 @@ export function definitionFromRole(role: Role): RoleDefinition {
     name: role.name,
     description: role.description,
     shellPolicy: role.shellPolicy,
+    sandbox: role.sandbox,
     ...(role.failClosed ? { failClosed: true } : {}),
     tools: { ...(role.tools.allowed !== undefined ? { allowed: [...role.tools.allowed] } : {}), denied: [...role.tools.denied] },
     limits: { ...role.limits },

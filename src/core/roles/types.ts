@@ -2,6 +2,13 @@
 
 export type ShellPolicy = 'track' | 'compress' | 'deny';
 
+/**
+ * Whether shell commands run in a kernel sandbox with protected paths read-only (DESIGN.md, Protected
+ * paths hold against any command): `required` refuses shell where there is none, `auto` falls back
+ * to best-effort parsing and says so, `off` never sandboxes.
+ */
+export type SandboxMode = 'required' | 'auto' | 'off';
+
 /** Where a role came from, in lookup order. */
 export type RoleSource = 'project' | 'project-lean-ctx' | 'user' | 'user-lean-ctx' | 'builtin';
 
@@ -28,6 +35,7 @@ export interface Role {
   inherits?: string;
   description: string;
   shellPolicy: ShellPolicy;
+  sandbox: SandboxMode;
   tools: ToolRules;
   limits: RoleLimits;
   /** A crash inside Alfred refuses the call instead of letting it through (hooks fail open otherwise). */

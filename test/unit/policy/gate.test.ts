@@ -9,7 +9,7 @@ import type { Role, ShellPolicy, ToolRules } from '../../../src/core/roles/types
 
 function role(name: string, tools: ToolRules, shellPolicy: ShellPolicy = 'track'): Role {
   return {
-    name, source: 'builtin', path: `/roles/${name}.toml`, description: name, shellPolicy, tools, failClosed: false,
+    name, source: 'builtin', path: `/roles/${name}.toml`, description: name, shellPolicy, sandbox: 'auto', tools, failClosed: false,
     limits: { maxContextTokens: 200000, maxShellInvocations: 10, maxCostUsd: 5, warnAtPercent: 80, blockAtPercent: 100 },
   };
 }

@@ -78,7 +78,7 @@ describe('protected paths in shell commands', () => {
 
   it('the gate refuses such a command with a protected-path reason', () => {
     const role: Role = {
-      name: 'coder', source: 'builtin', path: '/roles/coder.toml', description: 'coder', shellPolicy: 'track', tools: { denied: [] }, failClosed: false,
+      name: 'coder', source: 'builtin', path: '/roles/coder.toml', description: 'coder', shellPolicy: 'track', sandbox: 'auto', tools: { denied: [] }, failClosed: false,
       limits: { maxContextTokens: 1000, maxShellInvocations: 10, maxCostUsd: 1, warnAtPercent: 80, blockAtPercent: 100 },
     };
     const refused = decide({ role, tool: 'run_in_terminal', toolInput: { command: 'rm test/cart.test.js' }, protectedPaths: options });

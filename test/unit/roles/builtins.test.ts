@@ -25,6 +25,7 @@ test('the five built-in roles load with the numbers of the DESIGN table', () => 
     assert.deepEqual(role.limits, { maxContextTokens: e.tokens, maxShellInvocations: e.calls, maxCostUsd: e.usd, warnAtPercent: 80, blockAtPercent: 100 }, name);
     assert.ok(role.description.length > 0, `${name} has a description`);
     assert.equal(role.failClosed, false);
+    assert.equal(role.sandbox, 'auto', `${name} sandboxes shell where it can`);
     assert.equal(role.inherits, undefined);
   }
 });

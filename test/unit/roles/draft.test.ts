@@ -38,6 +38,11 @@ test('the loader\'s own validation: names, categories, limits, warn above block 
   assert.deepEqual(keys(checkDraft(draft({ name: '' }), ctx())), ['role.name']);
 });
 
+test('a bad sandbox value in a draft is the loader\'s problem, keyed role.sandbox', () => {
+  const c = checkDraft(draft({ name: 'x', sandbox: 'sometimes' as never }), ctx());
+  assert.deepEqual(keys(c), ['role.sandbox']);
+});
+
 test('allowed = [] is saved as written, with the loader\'s warning', () => {
   const c = checkDraft(draft({ name: 'none', allowed: [] }), ctx());
   assert.equal(c.ok, true);
@@ -69,13 +74,15 @@ test('a new role never replaces an existing file; editing keeps the file, renami
   assert.equal(renamed.replaces, '/project/auditor.toml');
 });
 
-test('a role file\'s own keys fill the form, and fail_closed survives a save it does not show', () => {
-  const parsed = parseRoleFile('[role]\nname = "ops2"\ninherits = "coder"\nfail_closed = true\n[limits]\nmax_cost_usd = 1.0\n', '/p/ops2.toml');
+test('a role file\'s own keys fill the form, and fail_closed and sandbox survive a save the form does not show them in', () => {
+  const parsed = parseRoleFile('[role]\nname = "ops2"\ninherits = "coder"\nsandbox = "required"\nfail_closed = true\n[limits]\nmax_cost_usd = 1.0\n', '/p/ops2.toml');
   const d = draftFromDefinition(parsed.definition, 'project');
   assert.equal(d.limits.max_cost_usd, '1');
   assert.equal(d.limits.max_context_tokens, '');
   assert.equal(d.allowed, null);
   const c = checkDraft(d, ctx({ mode: 'edit', original: { name: 'ops2', path: '/p/ops2.toml', source: 'project' } }));
   assert.match(c.toml, /fail_closed = true/);
+  assert.match(c.toml, /sandbox = "required"/);
+  assert.equal(d.sandbox, 'required');
   assert.deepEqual(parseRoleFile(c.toml, '/p/ops2.toml').definition, parsed.definition);
 });

@@ -13,7 +13,7 @@ test('the security-auditor example inherits reviewer and its own keys win', () =
   const role = loaded.roles.get('security-auditor');
   assert.deepEqual(role, {
     name: 'security-auditor', source: 'project', path: file, inherits: 'reviewer',
-    description: 'Security-focused code review', shellPolicy: 'deny', failClosed: false,
+    description: 'Security-focused code review', shellPolicy: 'deny', sandbox: 'auto', failClosed: false,
     tools: { allowed: ['ctx_read', 'ctx_search', 'ctx_tree', 'ctx_review', 'ctx_session'], denied: ['ctx_edit', 'ctx_shell', 'ctx_execute'] },
     limits: { maxContextTokens: 100000, maxShellInvocations: 0, maxCostUsd: 2, warnAtPercent: 80, blockAtPercent: 100 },
   });
@@ -48,7 +48,29 @@ test('a role with no parent gets the defaults and the coder limits', () => {
   assert.equal(role.shellPolicy, 'track');
   assert.equal(role.description, '');
   assert.equal(role.failClosed, true);
+  assert.equal(role.sandbox, 'auto');
   assert.deepEqual(role.limits, { maxContextTokens: 200000, maxShellInvocations: 100, maxCostUsd: 5, warnAtPercent: 80, blockAtPercent: 100 });
+});
+
+test('sandbox is inherited like the other keys; a child may loosen or tighten it', () => {
+  const f = fixture();
+  f.write('ws/.alfred/roles/strict.toml', roleToml('strict', 'inherits = "coder"\nsandbox = "required"'));
+  f.write('ws/.alfred/roles/child.toml', roleToml('child', 'inherits = "strict"\nshell_policy = "compress"'));
+  f.write('ws/.alfred/roles/loose.toml', roleToml('loose', 'inherits = "strict"\nsandbox = "off"'));
+  const loaded = f.load();
+  assert.deepEqual(loaded.problems, []);
+  assert.equal(loaded.roles.get('strict')!.sandbox, 'required');
+  assert.equal(loaded.roles.get('child')!.sandbox, 'required');
+  assert.equal(loaded.roles.get('loose')!.sandbox, 'off');
+  assert.equal(loaded.roles.get('coder')!.sandbox, 'auto');
+});
+
+test('a bad sandbox value keeps the role from loading, with the file path and key', () => {
+  const f = fixture();
+  const file = f.write('ws/.alfred/roles/odd.toml', roleToml('odd', 'sandbox = "always"'));
+  const loaded = f.load();
+  assert.equal(loaded.roles.has('odd'), false);
+  assert.deepEqual(errorsFor(loaded, 'odd').map((p) => [p.path, p.key]), [[file, 'role.sandbox']]);
 });
 
 test('inheritance cycles are reported for every member; the other roles still load', () => {

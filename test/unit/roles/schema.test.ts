@@ -25,6 +25,7 @@ test('bad types are reported with the file path and the TOML key', () => {
   const parsed = parseR(`[role]
 name = "r"
 shell_policy = "never"
+sandbox = "maybe"
 fail_closed = "yes"
 description = 3
 [tools]
@@ -44,10 +45,11 @@ block_at_percent = 2000
   }
   assert.deepEqual(parsed.problems.map((p) => p.key).sort(), [
     'limits.block_at_percent', 'limits.max_context_tokens', 'limits.max_cost_usd', 'limits.max_shell_invocations',
-    'role.description', 'role.fail_closed', 'role.shell_policy', 'tools.allowed[2]', 'tools.denied',
+    'role.description', 'role.fail_closed', 'role.sandbox', 'role.shell_policy', 'tools.allowed[2]', 'tools.denied',
   ]);
   assert.match(parsed.problems.find((p) => p.key === 'limits.max_cost_usd')!.message, /number/);
   assert.match(parsed.problems.find((p) => p.key === 'role.shell_policy')!.message, /track, compress, deny/);
+  assert.match(parsed.problems.find((p) => p.key === 'role.sandbox')!.message, /must be one of required, auto, off, got "maybe"/);
   assert.equal(parsed.definition.limits.maxCostUsd, undefined);
 });
 
@@ -104,6 +106,16 @@ test('a lean-ctx file with [io] and allowed = ["*"] loads unchanged', () => {
   assert.deepEqual(parsed.problems.map((p) => [p.key, p.severity]), [['io', 'warning']]);
   assert.deepEqual(parsed.definition.tools, { allowed: ['*'], denied: [] });
   assert.equal(parsed.definition.shellPolicy, 'compress');
+});
+
+test('sandbox is one of required, auto, off; anything else is an error naming role.sandbox', () => {
+  for (const mode of ['required', 'auto', 'off'] as const) assert.equal(parseR(`[role]\nsandbox = "${mode}"\n`).definition.sandbox, mode);
+  assert.equal(parseR('[role]\n').definition.sandbox, undefined);
+  for (const bad of ['true', '"Required"', '1', '["auto"]']) {
+    const parsed = parseR(`[role]\nsandbox = ${bad}\n`);
+    assert.equal(parsed.ok, false, bad);
+    assert.deepEqual(parsed.problems.map((p) => [p.path, p.key]), [[FILE, 'role.sandbox']], bad);
+  }
 });
 
 test('fail_closed is read as a boolean', () => {

@@ -6,12 +6,13 @@ import { fixture } from './helpers';
 
 test('roleToToml writes the schema sections and reads back to the same definition', () => {
   const def: RoleDefinition = {
-    name: 'auditor', inherits: 'reviewer', description: 'Quote "this"', shellPolicy: 'compress', failClosed: true,
+    name: 'auditor', inherits: 'reviewer', description: 'Quote "this"', shellPolicy: 'compress', sandbox: 'required', failClosed: true,
     tools: { allowed: ['ctx_read', '@search'], denied: [] },
     limits: { maxCostUsd: 2.5, maxShellInvocations: 0, blockAtPercent: 120 },
   };
   const text = roleToToml(def);
   assert.match(text, /^\[role\]\nname = "auditor"\ninherits = "reviewer"/);
+  assert.match(text, /\nshell_policy = "compress"\nsandbox = "required"\n/);
   assert.match(text, /\[tools\]\nallowed = \[ "ctx_read", "@search" \]|\[tools\]\nallowed = \["ctx_read", ?"@search"\]/);
   assert.match(text, /\[limits\]\nmax_shell_invocations = 0\nmax_cost_usd = 2.5\nblock_at_percent = 120/);
   const parsed = parseRoleFile(text, '/x/auditor.toml');
@@ -34,4 +35,5 @@ test('a resolved built-in round-trips through definitionFromRole', () => {
   assert.deepEqual(parsed.definition, def);
   assert.deepEqual(parsed.definition.tools, reviewer.tools);
   assert.deepEqual(parsed.definition.limits, reviewer.limits);
+  assert.equal(parsed.definition.sandbox, reviewer.sandbox);
 });
