@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
 import { copilotHookFile } from '../../src/core/hooks/install';
 import { packageScriptedModel, prepareScriptFolder, readRequests, writeScript, type RecordedRequest } from './support/scriptedModel';
-import { runCommand, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
+import { runCommand, startWorkbench, switchRoleFromPalette, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 
@@ -107,7 +107,7 @@ test('under reviewer, Copilot\'s terminal command and its edit of a protected te
 
 test('under coder the same terminal command runs and the shell count moves', async () => {
   await withScreenshot(wb.page, 'copilot-coder', async () => {
-    alfred('role', 'coder');
+    await switchRoleFromPalette(wb.page, 'coder');
     writeScript(wb.workspace, [
       { text: 'Running it.', toolCalls: [{ name: terminalTool, input: inputFor(probe, terminalTool, { command: 'echo governed > pwned.txt', explanation: 'write a file', isBackground: false }) }] },
       { text: 'It ran.' },

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  STATUS_ITEM, WORKBENCH_START_LIMIT, dashboardFrame, openPalette, quickPickLabels, runCommand, startWorkbench, statusText, withScreenshot, type Workbench,
+  STATUS_ITEM, WORKBENCH_START_LIMIT, dashboardFrame, openPalette, quickPickLabels, startWorkbench, statusText, switchRoleFromPalette, withScreenshot, type Workbench,
 } from './support/workbench';
 
 let wb: Workbench;
@@ -46,11 +46,7 @@ test('the sidebar opens the dashboard with the budget gauges and the roles', asy
 
 test('switching role from the palette shows in the status bar', async () => {
   await withScreenshot(wb.page, 'switch-role', async () => {
-    await runCommand(wb.page, 'Alfred: Switch Role');
-    const input = wb.page.locator('.quick-input-widget input');
-    await input.fill('reviewer');
-    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'reviewer' }).first().waitFor();
-    await wb.page.keyboard.press('Enter');
+    await switchRoleFromPalette(wb.page, 'reviewer');
     await wb.page.locator(STATUS_ITEM, { hasText: 'reviewer · OK' }).waitFor({ timeout: 10_000 });
   });
 });

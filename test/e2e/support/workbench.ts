@@ -84,6 +84,16 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
+/** Alfred: Switch Role from the palette, as a user does (a raise of authority needs the user, not the CLI). */
+export async function switchRoleFromPalette(page: Page, role: string): Promise<void> {
+  await runCommand(page, 'Alfred: Switch Role');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(role);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: role }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator(STATUS_ITEM, { hasText: `${role} · ` }).waitFor({ timeout: 15_000 });
+}
+
 export async function openPalette(page: Page, text: string): Promise<void> {
   await page.locator('.monaco-workbench').click({ position: { x: 600, y: 300 } }).catch(() => undefined);
   await page.keyboard.press('F1');

@@ -45,17 +45,24 @@ suite('Commands', () => {
     }
   });
 
-  test('the alfred.role setting picks the role when nothing else does', async () => {
+  test('the user\'s alfred.role setting picks the role when nothing else does; the workspace\'s may lower it, never raise it', async () => {
     const h = await freshSession('coder');
     // Clear the runtime switch so the setting is the deciding source.
     fs.rmSync(`${h.stateDir}/runtime.json`, { force: true });
     const config = vscode.workspace.getConfiguration('alfred');
-    await config.update('role', 'ops', vscode.ConfigurationTarget.Workspace);
+    await config.update('role', 'ops', vscode.ConfigurationTarget.Global);
     try {
-      await until('the setting to apply', () => h.activeRole().role.name === 'ops');
+      await until('the user setting to apply', () => h.activeRole().role.name === 'ops');
       assert.equal(h.activeRole().from, 'setting');
+      await config.update('role', 'admin', vscode.ConfigurationTarget.Workspace);
+      await until('the workspace setting to be weighed', () => h.activeRole().problem !== undefined);
+      assert.equal(h.activeRole().role.name, 'ops', 'a repository setting never raises authority');
+      assert.match(h.activeRole().problem ?? '', /^The workspace's settings ask for role admin, which has more authority than ops/);
+      await config.update('role', 'reviewer', vscode.ConfigurationTarget.Workspace);
+      await until('the lower workspace setting to apply', () => h.activeRole().role.name === 'reviewer');
     } finally {
       await config.update('role', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('role', undefined, vscode.ConfigurationTarget.Global);
       fs.rmSync(workspaceFile('.vscode/settings.json'), { force: true });
     }
   });
