@@ -10,6 +10,8 @@ import type { Role } from './types';
 /** Tools no table lists, one per kind of name, so patterns such as `mcp_*` or `*` are compared too. */
 const PROBES = ['mcp_github_create_issue', 'mcp__github__create_issue', 'github-create_issue', 'some_unknown_tool'];
 const SHELL_RANK: Readonly<Record<Role['shellPolicy'], number>> = { deny: 0, compress: 1, track: 1 };
+/** Less sandbox, more authority: `off` lets shell commands write protected paths the parser cannot see. */
+const SANDBOX_RANK: Readonly<Record<Role['sandbox'], number>> = { required: 0, auto: 1, off: 2 };
 
 /** In what ways `next` can do more than `current`; empty when it cannot. */
 export function moreAuthority(next: Role, current: Role): string[] {
@@ -22,6 +24,7 @@ export function moreAuthority(next: Role, current: Role): string[] {
   limit('cost limit $', next.limits.maxCostUsd, current.limits.maxCostUsd);
   limit('block at %', next.limits.blockAtPercent, current.limits.blockAtPercent);
   if (SHELL_RANK[next.shellPolicy] > SHELL_RANK[current.shellPolicy]) more.push(`shell ${current.shellPolicy} → ${next.shellPolicy}`);
+  if (SANDBOX_RANK[next.sandbox] > SANDBOX_RANK[current.sandbox]) more.push(`sandbox ${current.sandbox} → ${next.sandbox}`);
   if (current.failClosed && !next.failClosed) more.push('fails open instead of closed');
   const gained = [...KNOWN_TOOLS.keys(), ...PROBES].filter((t) => rolePermits(next, t) && !rolePermits(current, t));
   if (gained.length > 0) more.push(`tools ${gained.slice(0, 5).join(', ')}${gained.length > 5 ? ` and ${gained.length - 5} more` : ''}`);
