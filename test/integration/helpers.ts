@@ -2,15 +2,18 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AlfredApi } from '../../src/vscode/extension';
+import type { AlfredTestApi } from '../../src/vscode/extension';
 import type { Harness } from '../../src/core/harness';
 
 export const EXTENSION_ID = 'alfred-harness.alfred-harness';
 
-export async function alfred(): Promise<AlfredApi> {
-  const ext = vscode.extensions.getExtension<AlfredApi>(EXTENSION_ID);
+/** Alfred's test seams: its exports, which it hands out only in ExtensionMode.Test (as these tests run it). */
+export async function alfred(): Promise<AlfredTestApi> {
+  const ext = vscode.extensions.getExtension<AlfredTestApi | undefined>(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} is not installed`);
-  return ext.isActive ? ext.exports : ext.activate();
+  const api = ext.isActive ? ext.exports : await ext.activate();
+  assert.ok(api, 'Alfred exported no test seams: it is not running in ExtensionMode.Test');
+  return api;
 }
 
 export async function harness(): Promise<Harness> {

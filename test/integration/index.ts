@@ -16,6 +16,7 @@ export async function run(): Promise<void> {
   // The suites are bundled into this file: expose mocha's globals first, then evaluate them.
   mocha.suite.emit('pre-require', globalThis, 'bundle', mocha);
   await import('./suites/activation.test');
+  await import('./suites/testSeams.test');
   await import('./suites/tools.test');
   await import('./suites/commands.test');
   await import('./suites/chat.test');
