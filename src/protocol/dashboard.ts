@@ -132,16 +132,31 @@ export interface HookRunView {
   failed: boolean;
 }
 
+/** One governed agent (src/core/governance/agents.ts) and whether its hooks are really in force. */
+export interface AgentGovernanceView {
+  id: GovernedAgent;
+  /** The agent's name: Copilot in VS Code, Copilot CLI, Claude Code, Codex. */
+  label: string;
+  /** Its hook file, workspace-relative. */
+  hookFile: string;
+  state: 'governed' | 'not-governed' | 'not-in-force';
+  /** "Governed", "Not governed" or "Installed but not in force: <why>", in the user's language. */
+  stateText: string;
+  /** True and worth knowing (e.g. VS Code's own agent skips .claude hooks; Claude Code reads them). */
+  notes: string[];
+  /** Signs that something is off (e.g. tool calls with no hook run recorded). */
+  warnings: string[];
+}
+
 /** Whether this workspace's agents run under Alfred's hooks. */
 export interface GovernanceView {
-  /** `.github/hooks/alfred.json` is Alfred's: Copilot in VS Code and the Copilot CLI call `alfred hook`. */
-  copilot: boolean;
-  /** `.claude/settings.json` holds Alfred's hooks. */
-  claude: boolean;
+  /** One row per governed agent, in the order of the core's table. */
+  agents: AgentGovernanceView[];
   lastHook: HookRunView | null;
 }
 
-export type GovernedAgent = 'copilot' | 'claude';
+/** The ids of src/core/governance/agents.ts (the adapter checks that they match). */
+export type GovernedAgent = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
 
 /**
  * The whole dashboard. A capability that comes later adds its section as a field here, fills it in

@@ -25,6 +25,7 @@ export async function run(): Promise<void> {
   await import('./suites/roleEditor.test');
   await import('./suites/hookServer.test');
   await import('./suites/exportAgents.test');
+  await import('./suites/governance.test');
 
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} integration test(s) failed`);

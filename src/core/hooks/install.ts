@@ -52,11 +52,59 @@ export function isCopilotHookFileGoverning(text: string | undefined): boolean {
 
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };
 
-type ClaudeHooks = Record<string, Array<{ matcher?: string; hooks?: Array<{ type?: string; command?: string }> }>>;
+/**
+ * Claude Code's and Codex's hook files share one shape: `{"hooks": {"<Event>": [{"matcher"?, "hooks":
+ * [{"type": "command", "command", "timeout"}]}]}}`. These helpers add, remove and find Alfred's entries
+ * in it, keeping the user's own hooks, other settings and comments.
+ */
+type MatcherGroups = Record<string, Array<{ matcher?: string; hooks?: Array<{ type?: string; command?: string }> }>>;
 
-function claudeHooksOf(text: string): ClaudeHooks {
-  const data = (parseJsonc(text || '{}') ?? {}) as { hooks?: ClaudeHooks };
-  return data.hooks && typeof data.hooks === 'object' ? data.hooks : {};
+function matcherGroupsOf(text: string): MatcherGroups {
+  let data: { hooks?: MatcherGroups } | undefined;
+  try {
+    data = (parseJsonc(text || '{}') ?? {}) as { hooks?: MatcherGroups };
+  } catch {
+    return {};
+  }
+  return data && data.hooks && typeof data.hooks === 'object' && !Array.isArray(data.hooks) ? data.hooks : {};
+}
+
+function withMatcherGroupHooks(text: string | undefined, events: readonly string[]): string {
+  let out = withoutMatcherGroupHooks(text ?? '') || '{}\n';
+  const hooks = matcherGroupsOf(out);
+  for (const event of events) {
+    const entry = { hooks: [{ type: 'command', command: `${LAUNCHER_POSIX} hook ${event}`, timeout: event === 'Stop' ? STOP_TIMEOUT_SEC : TIMEOUT_SEC }] };
+    const kept = Array.isArray(hooks[event]) ? hooks[event] : [];
+    out = applyEdits(out, modify(out, ['hooks', event], [...kept, entry], { formattingOptions: FORMAT }));
+  }
+  return out.endsWith('\n') ? out : `${out}\n`;
+}
+
+function withoutMatcherGroupHooks(text: string): string {
+  let out = text;
+  const hooks = matcherGroupsOf(out);
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    // A group Alfred cannot read is the user's: it is kept as it is.
+    const ours = (g: (typeof groups)[number]) => Array.isArray(g?.hooks) && g.hooks.some((h) => isAlfredCommand(h?.command));
+    if (!groups.some(ours)) continue;
+    const kept = groups
+      .map((g) => (ours(g) ? { ...g, hooks: g.hooks!.filter((h) => !isAlfredCommand(h?.command)) } : g))
+      .filter((g) => !Array.isArray(g?.hooks) || g.hooks.length > 0);
+    out = applyEdits(out, modify(out, ['hooks', event], kept.length ? kept : undefined, { formattingOptions: FORMAT }));
+  }
+  const rest = parseJsonc(out || '{}') as Record<string, unknown> | undefined;
+  if (rest && typeof rest.hooks === 'object' && rest.hooks && Object.keys(rest.hooks).length === 0) {
+    out = applyEdits(out, modify(out, ['hooks'], undefined, { formattingOptions: FORMAT }));
+  }
+  const left = parseJsonc(out || '{}') as Record<string, unknown> | undefined;
+  return left && Object.keys(left).length === 0 ? '' : out;
+}
+
+function hasMatcherGroupHooks(text: string | undefined): boolean {
+  if (!text) return false;
+  return Object.values(matcherGroupsOf(text)).some((groups) => Array.isArray(groups)
+    && groups.some((g) => Array.isArray(g?.hooks) && g.hooks.some((h) => isAlfredCommand(h?.command))));
 }
 
 /**
@@ -64,40 +112,44 @@ function claudeHooksOf(text: string): ClaudeHooks {
  * user's own settings, hooks and comments are kept.
  */
 export function withClaudeHooks(settingsText: string | undefined): string {
-  let text = withoutClaudeHooks(settingsText ?? '') || '{}\n';
-  const hooks = claudeHooksOf(text);
-  for (const event of CLAUDE_HOOK_EVENTS) {
-    const entry = { hooks: [{ type: 'command', command: `${LAUNCHER_POSIX} hook ${event}`, timeout: event === 'Stop' ? STOP_TIMEOUT_SEC : TIMEOUT_SEC }] };
-    text = applyEdits(text, modify(text, ['hooks', event], [...(hooks[event] ?? []), entry], { formattingOptions: FORMAT }));
-  }
-  return text.endsWith('\n') ? text : `${text}\n`;
+  return withMatcherGroupHooks(settingsText, CLAUDE_HOOK_EVENTS);
 }
 
 /** `.claude/settings.json` without Alfred's hooks; '' when nothing else is left in the file. */
 export function withoutClaudeHooks(settingsText: string): string {
-  let text = settingsText;
-  const hooks = claudeHooksOf(text);
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
-    const kept = groups
-      .map((g) => ({ ...g, hooks: (g.hooks ?? []).filter((h) => !isAlfredCommand(h.command)) }))
-      .filter((g) => g.hooks.length > 0);
-    if (kept.length === groups.length && kept.every((g, i) => g.hooks.length === (groups[i]?.hooks ?? []).length)) continue;
-    text = applyEdits(text, modify(text, ['hooks', event], kept.length ? kept : undefined, { formattingOptions: FORMAT }));
-  }
-  const rest = parseJsonc(text || '{}') as Record<string, unknown> | undefined;
-  if (rest && typeof rest.hooks === 'object' && rest.hooks && Object.keys(rest.hooks).length === 0) {
-    text = applyEdits(text, modify(text, ['hooks'], undefined, { formattingOptions: FORMAT }));
-  }
-  const left = parseJsonc(text || '{}') as Record<string, unknown> | undefined;
-  return left && Object.keys(left).length === 0 ? '' : text;
+  return withoutMatcherGroupHooks(settingsText);
 }
 
 /** Whether `.claude/settings.json` has Alfred's hooks. */
 export function hasClaudeHooks(settingsText: string | undefined): boolean {
-  if (!settingsText) return false;
-  return Object.values(claudeHooksOf(settingsText)).some((groups) => Array.isArray(groups)
-    && groups.some((g) => (g.hooks ?? []).some((h) => isAlfredCommand(h.command))));
+  return hasMatcherGroupHooks(settingsText);
+}
+
+/**
+ * The events Alfred registers in `.codex/hooks.json`. Codex also has PermissionRequest, PreCompact,
+ * PostCompact, SubagentStart and SubagentStop: `alfred hook` does not answer the last four, and its
+ * PermissionRequest refusal is in the Copilot CLI's shape, which Codex rejects (PreToolUse decides
+ * first anyway), so they are left out.
+ */
+export const CODEX_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
+
+/**
+ * `.codex/hooks.json` (Codex's own hook file, read by the Codex runtime VS Code starts for Codex agent
+ * sessions and by the Codex CLI) with Alfred's hooks added, and any hooks the user has there kept.
+ * No matcher: every tool goes through Alfred. Pass the file's current text, if any.
+ */
+export function codexHookFile(currentText?: string): string {
+  return withMatcherGroupHooks(currentText, CODEX_HOOK_EVENTS);
+}
+
+/** `.codex/hooks.json` without Alfred's hooks; '' when nothing else is left in the file. */
+export function withoutCodexHooks(text: string): string {
+  return withoutMatcherGroupHooks(text);
+}
+
+/** Whether `.codex/hooks.json` has Alfred's hooks. */
+export function hasCodexHooks(text: string | undefined): boolean {
+  return hasMatcherGroupHooks(text);
 }
 
 /** The launcher scripts `~/.alfred/bin/alfred` (POSIX) and `alfred.cmd` (Windows). */
@@ -108,4 +160,14 @@ export function launcherScripts(runtime: string, cliPath: string): { posix: stri
     windows: `@echo off\r\nrem Written by the Alfred extension each time it starts: runs its bundled command line.\r\n`
       + `set ELECTRON_RUN_AS_NODE=1\r\n"${runtime}" "${cliPath}" %*\r\n`,
   };
+}
+
+/**
+ * What a launcher written by launcherScripts runs: the runtime and the command line's file. Undefined
+ * for a launcher Alfred did not write (or one edited by hand).
+ */
+export function launcherTarget(text: string | undefined): { runtime: string; cli: string } | undefined {
+  if (!text) return undefined;
+  const m = /^ELECTRON_RUN_AS_NODE=1 exec "([^"]+)" "([^"]+)" "\$@"\s*$/m.exec(text) ?? /^"([^"]+)" "([^"]+)" %\*\s*$/m.exec(text);
+  return m ? { runtime: m[1]!, cli: m[2]! } : undefined;
 }

@@ -7,7 +7,7 @@ import type { Role } from '../../core/roles/types';
 import { readChatSettings } from '../chat/chatSettings';
 import { activeProfile, resolveLink } from '../chat/modelSelection';
 import { confirmAndWrite } from '../config/confirmAndWrite';
-import { hookFilePaths, readIfExists } from '../hooks/hookFiles';
+import { hookFilePath, readIfExists } from '../hooks/hookFiles';
 import type { AlfredCommand } from './command';
 
 /**
@@ -92,7 +92,7 @@ async function qualifiedModelName(link: ModelLink): Promise<string> {
 
 /** The agent files list tools; only the hooks enforce the rules: say so when they are not installed. */
 async function tellWhatNext(workspaceFolder: string, count: number): Promise<void> {
-  if (isCopilotHookFileGoverning(readIfExists(hookFilePaths(workspaceFolder).copilot))) {
+  if (isCopilotHookFileGoverning(readIfExists(hookFilePath(workspaceFolder, 'copilot')))) {
     void vscode.window.showInformationMessage(vscode.l10n.t('{0} custom agent file(s) written to .github/agents/. Pick one in the chat\'s agent list.', count));
     return;
   }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { withClaudeHooks } from '../../core/hooks/install';
 import { confirmAndWrite } from '../config/confirmAndWrite';
-import { hookFilePaths, readIfExists } from '../hooks/hookFiles';
+import { hookFilePath, readIfExists } from '../hooks/hookFiles';
 import { ensureLauncher } from '../hooks/launcher';
 import type { AlfredCommand } from './command';
 
@@ -14,7 +14,7 @@ export const governClaudeCode: AlfredCommand = {
   async run({ host, extension }) {
     const harness = host.require();
     ensureLauncher(extension.extensionUri);
-    const file = hookFilePaths(harness.workspaceFolder).claude;
+    const file = hookFilePath(harness.workspaceFolder, 'claude-code');
     const written = await confirmAndWrite(host, {
       files: [{ path: file, newText: withClaudeHooks(readIfExists(file)) }],
       reason: 'govern Claude Code sessions',

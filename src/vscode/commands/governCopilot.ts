@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { copilotHookFile } from '../../core/hooks/install';
 import { confirmAndWrite } from '../config/confirmAndWrite';
-import { hookFilePaths } from '../hooks/hookFiles';
+import { hookFilePath } from '../hooks/hookFiles';
 import { ensureLauncher } from '../hooks/launcher';
 import type { AlfredCommand } from './command';
 
@@ -16,7 +16,7 @@ export const governCopilot: AlfredCommand = {
     const harness = host.require();
     ensureLauncher(extension.extensionUri);
     const written = await confirmAndWrite(host, {
-      files: [{ path: hookFilePaths(harness.workspaceFolder).copilot, newText: copilotHookFile() }],
+      files: [{ path: hookFilePath(harness.workspaceFolder, 'copilot'), newText: copilotHookFile() }],
       reason: 'govern Copilot agent sessions',
       title: vscode.l10n.t('Govern Copilot agent sessions with Alfred\'s hooks'),
     });

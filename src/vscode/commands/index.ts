@@ -4,6 +4,7 @@ import { editRole } from './editRole';
 import { exportAgents } from './exportAgents';
 import { exportTrace } from './exportTrace';
 import { governClaudeCode } from './governClaudeCode';
+import { governCodex } from './governCodex';
 import { governCopilot } from './governCopilot';
 import { newRole } from './newRole';
 import { openDashboard } from './openDashboard';
@@ -15,6 +16,7 @@ import { restoreBackup } from './restoreBackup';
 import { showBudget } from './showBudget';
 import { showRoles } from './showRoles';
 import { stopGoverningClaudeCode } from './stopGoverningClaudeCode';
+import { stopGoverningCodex } from './stopGoverningCodex';
 import { stopGoverningCopilot } from './stopGoverningCopilot';
 import { switchRole } from './switchRole';
 import { toggleAutopilot } from './toggleAutopilot';
@@ -23,7 +25,7 @@ import { writeHandoff } from './writeHandoff';
 
 const COMMANDS: readonly AlfredCommand[] = [switchRole, showBudget, resetBudget, openEventLog, showRoles, openDashboard,
   pinBackup, restoreBackup, newRole, editRole, verifyCompletion, reconcileOperations, writeHandoff, exportTrace, toggleAutopilot,
-  governCopilot, stopGoverningCopilot, governClaudeCode, stopGoverningClaudeCode, exportAgents];
+  governCopilot, stopGoverningCopilot, governClaudeCode, stopGoverningClaudeCode, governCodex, stopGoverningCodex, exportAgents];
 
 /** Registers every command; a failing command shows its message instead of failing silently. */
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {

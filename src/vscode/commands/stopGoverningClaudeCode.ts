@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
 import { hasClaudeHooks, withoutClaudeHooks } from '../../core/hooks/install';
 import { confirmAndWrite } from '../config/confirmAndWrite';
-import { hookFilePaths, readIfExists } from '../hooks/hookFiles';
+import { hookFilePath, readIfExists } from '../hooks/hookFiles';
 import type { AlfredCommand } from './command';
 
 /** Alfred: Stop Governing Claude Code — removes only Alfred's entries from `.claude/settings.json`. */
 export const stopGoverningClaudeCode: AlfredCommand = {
   id: 'alfred.stopGoverningClaudeCode',
   async run({ host }) {
-    const file = hookFilePaths(host.require().workspaceFolder).claude;
+    const file = hookFilePath(host.require().workspaceFolder, 'claude-code');
     const text = readIfExists(file);
     if (!hasClaudeHooks(text)) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Claude Code is not governed by Alfred in this workspace.'));

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { confirmAndWrite } from '../config/confirmAndWrite';
-import { hookFilePaths, readIfExists } from '../hooks/hookFiles';
+import { hookFilePath, readIfExists } from '../hooks/hookFiles';
 import type { AlfredCommand } from './command';
 
 /** Alfred: Stop Governing Copilot — removes `.github/hooks/alfred.json` through the write pipeline. */
 export const stopGoverningCopilot: AlfredCommand = {
   id: 'alfred.stopGoverningCopilot',
   async run({ host }) {
-    const file = hookFilePaths(host.require().workspaceFolder).copilot;
+    const file = hookFilePath(host.require().workspaceFolder, 'copilot');
     if (readIfExists(file) === undefined) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Copilot is not governed by Alfred in this workspace.'));
       return false;

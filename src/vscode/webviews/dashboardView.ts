@@ -6,6 +6,7 @@ import {
 } from '../../protocol/dashboard';
 import { DASHBOARD_STRINGS } from '../../protocol/dashboardStrings';
 import type { HarnessHost } from '../harnessHost';
+import { HEALTH_SETTINGS } from '../hooks/health';
 import { COMPLETION_EVENTS, completionsView } from './completionViews';
 import { DailySpendTracker, SECTION_SETTINGS, failoverFromSettings, packFromState, sectionsView } from './dashboardSections';
 import { budgetView, dashboardState, eventView } from './dashboardState';
@@ -104,6 +105,8 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (view.visible && SECTION_SETTINGS.some((s) => e.affectsConfiguration(s))) void router.notify(StatePatchNotification, sectionsView(this.host.current, spend, governance));
+        // VS Code's own hook settings decide whether Copilot's hooks are in force.
+        else if (HEALTH_SETTINGS.some((s) => e.affectsConfiguration(s))) pushGovernance();
       }),
       view.onDidChangeVisibility(() => { if (view.visible) void router.notify(StateNotification, state()); }),
     ];

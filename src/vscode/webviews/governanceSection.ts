@@ -1,57 +1,78 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AlfredEvent } from '../../core/events/types';
+import type { AgentId } from '../../core/governance/agents';
+import { HEALTH_WORKSPACE_FILES, type AgentHealth } from '../../core/governance/health';
 import type { Harness } from '../../core/harness';
-import { hasClaudeHooks, isCopilotHookFileGoverning } from '../../core/hooks/install';
 import { hookRunOf, lastHookRun, type HookRun } from '../../core/hooks/lastRun';
-import type { GovernanceView, GovernedAgent } from '../../protocol/dashboard';
-import { hookFilePaths, readIfExists } from '../hooks/hookFiles';
+import type { AgentGovernanceView, GovernanceView, GovernedAgent } from '../../protocol/dashboard';
+import { activityOf, lastActivity, readGovernanceHealth, type Activity } from '../hooks/health';
+import { issueText, stateText } from '../hooks/healthText';
 
-/** The commands the section's buttons run. */
-export const GOVERNANCE_COMMANDS: Record<GovernedAgent, { govern: string; stop: string }> = {
+/** The commands the section's buttons run: agents that share a hook file share its commands. */
+export const GOVERNANCE_COMMANDS: Readonly<Record<AgentId, { govern: string; stop: string }>> = {
   copilot: { govern: 'alfred.governCopilot', stop: 'alfred.stopGoverningCopilot' },
-  claude: { govern: 'alfred.governClaudeCode', stop: 'alfred.stopGoverningClaudeCode' },
+  'copilot-cli': { govern: 'alfred.governCopilot', stop: 'alfred.stopGoverningCopilot' },
+  'claude-code': { govern: 'alfred.governClaudeCode', stop: 'alfred.stopGoverningClaudeCode' },
+  codex: { govern: 'alfred.governCodex', stop: 'alfred.stopGoverningCodex' },
 };
 
+/** The protocol's agent ids are the core's (the other way round, GOVERNANCE_COMMANDS[agent] checks it). */
+const protocolId = (id: AgentId): GovernedAgent => id;
+
+export function agentView(row: AgentHealth): AgentGovernanceView {
+  return {
+    id: protocolId(row.id),
+    label: row.label,
+    hookFile: row.hookFile,
+    state: row.state,
+    stateText: stateText(row),
+    notes: row.notes.map((n) => issueText(n, row)),
+    warnings: row.warnings.map((w) => issueText(w, row)),
+  };
+}
+
 /**
- * The governance section: whether the hook files are Alfred's (two small files, read each time) and
- * when a hook last ran (read from the log's tail at each snapshot, then kept current event by event).
+ * The governance section: each governed agent's health (its hook file, the settings, trust and the
+ * launcher, read each time: a few small files) and when a hook last ran (read from the log's tail at
+ * each snapshot, then kept current event by event, as is the newest agent tool call or terminal command).
  */
 export class GovernanceTracker {
   private lastHook: HookRun | undefined;
+  private activity: Activity | undefined;
   private dir: string | undefined;
 
   view(harness: Harness | undefined): GovernanceView | null {
     if (!harness) return null;
     if (this.dir !== harness.stateDir) this.reload(harness);
-    const files = hookFilePaths(harness.workspaceFolder);
-    return {
-      copilot: isCopilotHookFileGoverning(readIfExists(files.copilot)),
-      claude: hasClaudeHooks(readIfExists(files.claude)),
-      lastHook: this.lastHook ?? null,
-    };
+    const rows = readGovernanceHealth(harness, { lastHook: this.lastHook ?? null, activity: this.activity ?? null });
+    return { agents: rows.map(agentView), lastHook: this.lastHook ?? null };
   }
 
   reload(harness: Harness): void {
     this.dir = harness.stateDir;
     this.lastHook = lastHookRun(harness.stateDir);
+    this.activity = lastActivity(harness.stateDir);
   }
 
-  /** Adds a live event; true when it is a newer hook run. */
+  /** Adds a live event; true when it is a newer hook run, agent tool call or terminal command. */
   add(e: AlfredEvent): boolean {
     const run = hookRunOf(e);
-    if (!run || (this.lastHook && run.ts < this.lastHook.ts)) return false;
-    this.lastHook = run;
+    if (run) {
+      if (this.lastHook && run.ts < this.lastHook.ts) return false;
+      this.lastHook = run;
+      return true;
+    }
+    const act = activityOf(e);
+    if (!act || (this.activity && act.ts < this.activity.ts)) return false;
+    this.activity = act;
     return true;
   }
 }
 
-/** Fires when a hook file is created, changed or deleted, by Alfred or anyone else. */
+/** Fires when a hook file (or a file that turns hooks off) is created, changed or deleted, by Alfred or anyone else. */
 export function watchHookFiles(workspaceFolder: string, onChange: () => void): vscode.Disposable {
-  const files = hookFilePaths(workspaceFolder);
-  const rel = (f: string) => path.relative(workspaceFolder, f).split(path.sep).join('/');
   const watcher = vscode.workspace.createFileSystemWatcher(
-    new vscode.RelativePattern(vscode.Uri.file(workspaceFolder), `{${rel(files.copilot)},${rel(files.claude)}}`));
+    new vscode.RelativePattern(vscode.Uri.file(workspaceFolder), `{${HEALTH_WORKSPACE_FILES.join(',')}}`));
   watcher.onDidCreate(onChange);
   watcher.onDidChange(onChange);
   watcher.onDidDelete(onChange);

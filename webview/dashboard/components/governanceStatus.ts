@@ -1,15 +1,11 @@
 import { LitElement, css, html } from 'lit';
-import type { GovernanceView, GovernedAgent } from '../../../src/protocol/dashboard';
+import type { AgentGovernanceView, GovernanceView } from '../../../src/protocol/dashboard';
 import { t } from '../../shared/l10n';
 
-const AGENTS: ReadonlyArray<{ id: GovernedAgent; name: string }> = [
-  { id: 'copilot', name: 'Copilot' },
-  { id: 'claude', name: 'Claude Code' },
-];
-
 /**
- * Whether Copilot and Claude Code run under Alfred's hooks in this workspace, a button to change it
- * (it runs the command, which shows the diff first), and when a hook last ran.
+ * Each governed agent: whether its hooks are Alfred's and really in force (the host says why not, in
+ * the user's language), a button to govern it or stop (it runs the command, which shows the diff
+ * first), notes and warnings; and when a hook last ran.
  */
 export class GovernanceStatus extends LitElement {
   static override properties = { governance: { attribute: false } };
@@ -17,10 +13,15 @@ export class GovernanceStatus extends LitElement {
 
   static override styles = css`
     :host { display: block; }
-    .agent { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; margin: 4px 0 8px; }
+    .agent { margin: 4px 0 8px; }
+    .line { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; }
     .name { font-weight: 600; min-width: 7em; }
     .state { flex: 1; color: var(--vscode-descriptionForeground); }
-    .state.on { color: var(--vscode-testing-iconPassed, var(--vscode-foreground)); }
+    .state.governed { color: var(--vscode-testing-iconPassed, var(--vscode-foreground)); }
+    .state.not-in-force { color: var(--vscode-editorWarning-foreground); }
+    ul { margin: 2px 0 0; padding-left: 18px; }
+    li { color: var(--vscode-descriptionForeground); }
+    li.warning { color: var(--vscode-editorWarning-foreground); }
     p { margin: 4px 0; color: var(--vscode-descriptionForeground); }
     .failed { color: var(--vscode-editorWarning-foreground); }
   `;
@@ -33,22 +34,31 @@ export class GovernanceStatus extends LitElement {
   override render() {
     const g = this.governance;
     if (!g) return html``;
+    const any = g.agents.some((a) => a.state !== 'not-governed');
     return html`
-      ${AGENTS.map(({ id, name }) => {
-        const on = g[id];
-        return html`
-          <div class="agent" data-agent=${id}>
-            <span class="name">${name}</span>
-            <span class="state ${on ? 'on' : ''}">${on ? t('Governed') : t('Not governed')}</span>
-            <vscode-button secondary id=${`govern-${id}`} aria-label=${on ? t('Stop governing {0}', name) : t('Govern {0}', name)}
-              @click=${() => this.dispatchEvent(new CustomEvent('set-governance', { detail: { agent: id, govern: !on } }))}>
-              ${on ? t('Stop governing') : t('Govern')}
-            </vscode-button>
-          </div>`;
-      })}
-      <p>${g.copilot || g.claude ? t('Every tool call of a governed agent goes through Alfred\'s hooks, under the active role.') : t('Not governed: Alfred does not see these agents\' tool calls.')}</p>
+      ${g.agents.map((a) => this.agent(a))}
+      <p>${any ? t('Every tool call of a governed agent goes through Alfred\'s hooks, under the active role.') : t('Not governed: Alfred does not see these agents\' tool calls.')}</p>
       <p id="last-hook">${this.lastHook(g)}</p>
     `;
+  }
+
+  private agent(a: AgentGovernanceView) {
+    const installed = a.state !== 'not-governed';
+    return html`
+      <div class="agent" data-agent=${a.id} data-state=${a.state}>
+        <div class="line">
+          <span class="name" title=${a.hookFile}>${a.label}</span>
+          <span class="state ${a.state}">${a.stateText}</span>
+          <vscode-button secondary id=${`govern-${a.id}`} aria-label=${installed ? t('Stop governing {0}', a.label) : t('Govern {0}', a.label)}
+            @click=${() => this.dispatchEvent(new CustomEvent('set-governance', { detail: { agent: a.id, govern: !installed } }))}>
+            ${installed ? t('Stop governing') : t('Govern')}
+          </vscode-button>
+        </div>
+        ${a.notes.length || a.warnings.length ? html`<ul>
+          ${a.warnings.map((w) => html`<li class="warning">${w}</li>`)}
+          ${a.notes.map((n) => html`<li class="note">${n}</li>`)}
+        </ul>` : ''}
+      </div>`;
   }
 
   private lastHook(g: GovernanceView) {

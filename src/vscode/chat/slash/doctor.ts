@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import type { Harness } from '../../../core/harness';
+import { lastHookRun } from '../../../core/hooks/lastRun';
 import { linkLabel, type ModelLink } from '../../../core/models/profiles';
+import { readGovernanceHealth } from '../../hooks/health';
+import { healthMarkdown } from '../../hooks/healthText';
 import { raceCancellation } from '../cancel';
 import { readChatSettings } from '../chatSettings';
 import { activeProfile, resolveLink } from '../modelSelection';
@@ -33,7 +36,7 @@ async function probe(harness: Harness, model: vscode.LanguageModelChat, token: v
 
 /**
  * `/doctor`: which models of the active chain (or the chat's model) resolve, their limits, and a
- * one-token probe of each, all in parallel.
+ * one-token probe of each, all in parallel; then each governed agent's health (are its hooks in force?).
  */
 export const doctorCommand: SlashCommand = {
   name: 'doctor',
@@ -68,5 +71,7 @@ export const doctorCommand: SlashCommand = {
         : vscode.l10n.t('probe failed: {0}', c.probe!.text);
       stream.markdown(`- ${c.probe!.ok ? '✅' : '⚠️'} \`${c.label}\` → ${m.name} (\`${m.vendor}/${m.family}/${m.id}\`) · ${vscode.l10n.t('max input {0} tokens', m.maxInputTokens)} · ${priceText} · ${probeText}\n`);
     }
+    // Whether each agent's hooks are really in force, and why not.
+    stream.markdown(`\n${healthMarkdown(readGovernanceHealth(harness), lastHookRun(harness.stateDir))}`);
   },
 };
