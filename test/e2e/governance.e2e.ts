@@ -72,7 +72,7 @@ test('Govern Copilot from the palette: a confirmed diff, the hook file and the l
 
     await copilotState().filter({ hasText: /^Governed$/ }).waitFor({ timeout: 15_000 });
     assert.equal((await dashboard.locator('vscode-button#govern-copilot').innerText()).trim(), 'Stop governing');
-    assert.equal((await dashboard.locator('alfred-governance-status [data-agent="claude"] .state').innerText()).trim(), 'Not governed');
+    assert.equal((await dashboard.locator('alfred-governance-status [data-agent="claude-code"] .state').innerText()).trim(), 'Not governed');
   });
 });
 

@@ -50,14 +50,15 @@ suite('Commands', () => {
     // Clear the runtime switch so the setting is the deciding source.
     fs.rmSync(`${h.stateDir}/runtime.json`, { force: true });
     const config = vscode.workspace.getConfiguration('alfred');
-    await config.update('role', 'ops', vscode.ConfigurationTarget.Global);
+    await config.update('role', 'debugger', vscode.ConfigurationTarget.Global);
     try {
-      await until('the user setting to apply', () => h.activeRole().role.name === 'ops');
+      await until('the user setting to apply', () => h.activeRole().role.name === 'debugger');
       assert.equal(h.activeRole().from, 'setting');
       await config.update('role', 'admin', vscode.ConfigurationTarget.Workspace);
       await until('the workspace setting to be weighed', () => h.activeRole().problem !== undefined);
-      assert.equal(h.activeRole().role.name, 'ops', 'a repository setting never raises authority');
-      assert.match(h.activeRole().problem ?? '', /^The workspace's settings ask for role admin, which has more authority than ops/);
+      assert.equal(h.activeRole().role.name, 'debugger', 'a repository setting never raises authority');
+      assert.match(h.activeRole().problem ?? '', /^The workspace's settings ask for role admin, which has more authority than debugger/);
+      // reviewer has no more of anything than debugger (ops would not do: reviewer has more context tokens).
       await config.update('role', 'reviewer', vscode.ConfigurationTarget.Workspace);
       await until('the lower workspace setting to apply', () => h.activeRole().role.name === 'reviewer');
     } finally {
