@@ -6,10 +6,14 @@ import { inputShapeProblem } from '../policy/inputShape';
 
 export type HookFormat = 'vscode' | 'copilot-cli';
 
+/** The agent behind a snake_case input, where it can be told: Codex sends `turn_id`, Claude Code `permission_mode`. */
+export type HookAgent = 'codex' | 'claude-code' | undefined;
+
 export interface HookInput {
   /** The event as the agent named it on the command line or in its input. */
   event: string;
   format: HookFormat;
+  agent?: HookAgent;
   sessionId?: string;
   cwd: string;
   tool?: string;
@@ -59,6 +63,7 @@ export function parseHookInput(raw: string, event: string, fallbackCwd: string):
   return {
     event: str(d.hook_event_name) ?? str(d.hookEventName) ?? event,
     format: formatOfInput(d, event),
+    agent: typeof d.turn_id === 'string' ? 'codex' : typeof d.permission_mode === 'string' ? 'claude-code' : undefined,
     sessionId: str(d.session_id) ?? str(d.sessionId),
     cwd: str(d.cwd) ?? fallbackCwd,
     tool: str(d.tool_name) ?? str(d.toolName),

@@ -1,5 +1,5 @@
 /** Hook answers in each agent's format (shared notes: Copilot in VS Code, Claude Code, Copilot CLI). */
-import type { HookFormat } from './input';
+import type { HookAgent, HookFormat } from './input';
 
 export interface HookAnswer {
   /** JSON to print on stdout ('' prints nothing). */
@@ -33,13 +33,14 @@ export function passAnswer(format: HookFormat, event: string, additionalContext?
 
 /**
  * Keeps an agent working (Stop). VS Code reads `hookSpecificOutput.decision`; Claude Code and the
- * Copilot CLI read the top-level `decision` and `reason`: one answer carries both.
+ * Copilot CLI read the top-level `decision` and `reason`: one answer carries both. Codex refuses a
+ * Stop answer with fields it does not know, so it gets the top-level ones alone.
  */
-export function blockStopAnswer(reason: string): HookAnswer {
-  return {
-    stdout: JSON.stringify({ decision: 'block', reason, hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason } }),
-    exitCode: 0,
-  };
+export function blockStopAnswer(reason: string, agent?: HookAgent): HookAnswer {
+  const body = agent === 'codex'
+    ? { decision: 'block', reason }
+    : { decision: 'block', reason, hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason } };
+  return { stdout: JSON.stringify(body), exitCode: 0 };
 }
 
 /** Lets an agent stop, with a note for the user when there is one. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { denyAnswer, passAnswer } from '../../../src/core/hooks/output';
+import { parseHookInput } from '../../../src/core/hooks/input';
+import { blockStopAnswer, denyAnswer, passAnswer } from '../../../src/core/hooks/output';
 
 describe('denyAnswer', () => {
   it('VS Code / Claude Code: hookSpecificOutput with the event name, exit 0', () => {
@@ -38,5 +39,20 @@ describe('passAnswer', () => {
 
   it('Copilot CLI: additionalContext at the top level', () => {
     assert.deepEqual(JSON.parse(passAnswer('copilot-cli', 'preToolUse', 'line').stdout), { additionalContext: 'line' });
+  });
+});
+
+describe('Stop answers per agent', () => {
+  it('Codex gets only the fields it knows; VS Code, Claude Code and the Copilot CLI get both forms in one answer', () => {
+    assert.deepEqual(JSON.parse(blockStopAnswer('checks fail', 'codex').stdout), { decision: 'block', reason: 'checks fail' });
+    assert.deepEqual(JSON.parse(blockStopAnswer('checks fail').stdout), {
+      decision: 'block', reason: 'checks fail', hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason: 'checks fail' },
+    });
+  });
+
+  it('the input tells Codex (turn_id) and Claude Code (permission_mode) apart', () => {
+    assert.equal(parseHookInput(JSON.stringify({ hook_event_name: 'Stop', turn_id: 't1', session_id: 's' }), 'Stop', '/w').agent, 'codex');
+    assert.equal(parseHookInput(JSON.stringify({ hook_event_name: 'Stop', permission_mode: 'default', session_id: 's' }), 'Stop', '/w').agent, 'claude-code');
+    assert.equal(parseHookInput(JSON.stringify({ hook_event_name: 'Stop', session_id: 's' }), 'Stop', '/w').agent, undefined);
   });
 });

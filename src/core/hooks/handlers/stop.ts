@@ -61,5 +61,5 @@ export const stop: HookHandler = async (harness, input, event, options) => {
   }
   await setBlocks(harness.stateDir, session, previous + 1);
   await record('block');
-  return blockStopAnswer(`Alfred: the work is not done — the acceptance checks fail (continuation ${previous + 1} of ${max}). Fix what they report, then stop again.\n\n${formatOutcome(outcome)}`);
+  return blockStopAnswer(`Alfred: the work is not done — the acceptance checks fail (continuation ${previous + 1} of ${max}). Fix what they report, then stop again.\n\n${formatOutcome(outcome)}`, input.agent);
 };
