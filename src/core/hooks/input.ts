@@ -63,7 +63,7 @@ export function parseHookInput(raw: string, event: string, fallbackCwd: string):
   return {
     event: str(d.hook_event_name) ?? str(d.hookEventName) ?? event,
     format: formatOfInput(d, event),
-    agent: typeof d.turn_id === 'string' ? 'codex' : typeof d.permission_mode === 'string' ? 'claude-code' : undefined,
+    ...(typeof d.turn_id === 'string' ? { agent: 'codex' as const } : typeof d.permission_mode === 'string' ? { agent: 'claude-code' as const } : {}),
     sessionId: str(d.session_id) ?? str(d.sessionId),
     cwd: str(d.cwd) ?? fallbackCwd,
     tool: str(d.tool_name) ?? str(d.toolName),
