@@ -124,7 +124,7 @@ export const TOOL_CONTRACTS: readonly ToolContract[] = [
     displayName: 'Alfred: Run Shell Command',
     toolReferenceName: 'alfredShell',
     userDescription: 'Run a shell command in the workspace, counted against the shell budget.',
-    modelDescription: 'Run a shell command in the workspace (or in cwd, a workspace-relative folder) and return its output and exit code. Each call counts as one shell invocation of the role\'s budget. Commands that wait for input or never end are stopped at the timeout.',
+    modelDescription: 'Run a shell command in the workspace (or in cwd, a workspace-relative folder) and return its output and exit code. Each call counts as one shell invocation of the role\'s budget. Commands that wait for input or never end are stopped at the timeout. Where the machine has a kernel sandbox, protected paths (checks.toml\'s protected files, Alfred\'s and the agents\' settings) are read-only to the command: writing them fails with "Read-only file system"; leave them as they are.',
     icon: '$(terminal)',
     effect: 'exec',
     repeatSafe: false,

@@ -1,9 +1,12 @@
 /**
  * ctx_shell: a command run by the platform shell in the workspace, stdin closed, stdout and stderr
  * interleaved as they arrive and bounded (head and tail kept). A timeout or a cancel stops the
- * whole process tree and is reported as such, not as a failure of the command.
+ * whole process tree and is reported as such, not as a failure of the command. Given a sandbox
+ * plan, the command runs in the kernel sandbox, or not at all when the role requires one and there
+ * is none.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { SandboxPlan } from '../../sandbox/index';
 import { type OpResult, ToolError } from './errors';
 import { invalidateIgnoreRules } from './ignoreRules';
 import { statForRead } from './read';
@@ -20,6 +23,10 @@ export interface ShellOptions {
   env?: NodeJS.ProcessEnv;
   defaultTimeoutSeconds?: number;
   maxOutputBytes?: number;
+  /** planSandbox's answer: `sandboxed` runs the command inside, `refused` runs nothing. Absent: no sandbox, as before. */
+  sandbox?: SandboxPlan;
+  /** A line closing the result (why the command ran without a sandbox); the caller decides how often. */
+  note?: string;
 }
 
 const IS_WINDOWS = process.platform === 'win32';
@@ -95,11 +102,15 @@ interface Outcome {
 }
 
 export async function shellOp(workspaceFolder: string, input: ShellInput, options: ShellOptions = {}): Promise<OpResult> {
+  // Before anything else, so nothing at all runs where the role requires a sandbox there is not.
+  if (options.sandbox?.kind === 'refused') throw new ToolError(options.sandbox.reason, 'spawn-failed');
+  const sandboxed = options.sandbox?.kind === 'sandboxed' ? options.sandbox : undefined;
   const cwd = resolveWorkspacePath(workspaceFolder, input.cwd ?? '');
   const shownCwd = displayPath(cwd.rel);
   if (!(await statForRead(cwd.abs, shownCwd)).isDirectory()) {
     throw new ToolError(`cwd ${shownCwd} is not a folder.`, 'not-directory');
   }
+  const argv = sandboxed ? sandboxed.argv(input.command, cwd.abs) : ['/bin/sh', '-c', input.command];
   const timeoutSeconds = input.timeoutSeconds ?? options.defaultTimeoutSeconds ?? 120;
   const output = new BoundedOutput(options.maxOutputBytes ?? 1024 * 1024);
   const env = options.env ?? process.env;
@@ -113,7 +124,7 @@ export async function shellOp(workspaceFolder: string, input: ShellInput, option
       ? spawn(env.ComSpec ?? 'cmd.exe', ['/d', '/s', '/c', `"${input.command}"`], {
           cwd: cwd.abs, env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, windowsVerbatimArguments: true,
         })
-      : spawn('/bin/sh', ['-c', input.command], { cwd: cwd.abs, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      : spawn(argv[0], argv.slice(1), { cwd: cwd.abs, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const timers: NodeJS.Timeout[] = [];
     let exited: Outcome | undefined;
     let done = false;
@@ -173,8 +184,9 @@ export async function shellOp(workspaceFolder: string, input: ShellInput, option
   else if (outcome.exitCode === null) status = `killed by signal ${outcome.signal ?? 'unknown'}`;
   else status = `exit code: ${outcome.exitCode}`;
   return {
-    text: `$ ${input.command}\n${text === '' ? '(no output)' : text}\n${status}`,
+    text: `$ ${input.command}\n${text === '' ? '(no output)' : text}\n${status}${options.note ? `\n(${options.note})` : ''}`,
     data: {
+      sandboxed: sandboxed !== undefined,
       exitCode: timedOut || cancelled ? null : outcome.exitCode,
       signal: outcome.signal,
       timedOut,

@@ -1,0 +1,103 @@
+/**
+ * (d) What the kernel sandbox adds to every shell command: `sh -c true` spawned plain (the baseline)
+ * and inside bubblewrap with the mount list ctx_shell would use, in turn, in the same run; p50 and
+ * p95 of each, as a ratio and as milliseconds added. Target: under 50 ms added at the median (a
+ * command's start, not its run, pays it; about 10 ms on an idle 2-core machine, 15 to 30 ms when
+ * it is busy). Also shown, without a target: planning the mounts
+ * (planSandbox walks the workspace for `*.code-workspace` files on every call).
+ *
+ * The mount list is the real one for a copy of the sample workspace (its checks.toml `protect`
+ * globs), with a temporary home holding the same agent and editor folders the real home has, so the
+ * benchmark creates nothing in the real home. Skipped (and passing) where there is no sandbox.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { protectedGlobsReader } from '../src/core/completion/protectGlobs';
+import { governanceHomePaths } from '../src/core/governance/agents';
+import { detectSandbox, planSandbox } from '../src/core/sandbox/index';
+import { stateDir } from '../src/core/state/paths';
+import { finish, median, nowMs, tempDir, verdict } from './util';
+
+const TARGET_ADDED_MS = 50;
+const RUNS = 200;
+const WARMUP = 10;
+const ROOT = path.resolve(__dirname, '..');
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function timed(argv: readonly string[], cwd: string): number {
+  const t0 = nowMs();
+  const r = spawnSync(argv[0]!, argv.slice(1), { cwd, stdio: 'ignore' });
+  const ms = nowMs() - t0;
+  if (r.status !== 0) throw new Error(`${argv.slice(0, 3).join(' ')} … exited ${r.status}`);
+  return ms;
+}
+
+/** A temporary home with the agent and editor folders of the real one, empty. */
+function mirrorHome(root: string): string {
+  const home = path.join(root, 'home');
+  for (const real of governanceHomePaths(process.env, os.homedir())) {
+    if (fs.existsSync(real)) fs.mkdirSync(path.join(home, path.relative(os.homedir(), real)), { recursive: true });
+  }
+  fs.mkdirSync(home, { recursive: true });
+  return home;
+}
+
+function main(): void {
+  const found = detectSandbox(process.env);
+  if (found.kind === 'none') {
+    verdict('sandbox start-up', `skipped: ${found.why}`, true);
+    return;
+  }
+  const root = tempDir('sandbox');
+  try {
+    const ws = path.join(root, 'ws');
+    fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'sample-workspace'), ws, { recursive: true });
+    const home = mirrorHome(root);
+    const env = { ...process.env, HOME: home, ALFRED_HOME: path.join(root, 'alfred-home') };
+    const options = { role: { name: 'coder', sandbox: 'auto' as const }, workspaceFolder: ws, protectedGlobs: protectedGlobsReader(ws)(), stateDir: stateDir(ws, env), env, home };
+
+    const planMs: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const t0 = nowMs();
+      planSandbox(options);
+      planMs.push(nowMs() - t0);
+    }
+    const plan = planSandbox(options);
+    if (plan.kind !== 'sandboxed') throw new Error(`expected a sandbox, got ${plan.kind}`);
+    const plain = ['/bin/sh', '-c', 'true'];
+    const boxed = plan.argv('true', ws);
+
+    const times = { plain: [] as number[], boxed: [] as number[] };
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      // Alternating, so a slower moment of the machine falls on both alike.
+      const [a, b] = i % 2 ? (['plain', 'boxed'] as const) : (['boxed', 'plain'] as const);
+      const ta = timed(a === 'plain' ? plain : boxed, ws);
+      const tb = timed(b === 'plain' ? plain : boxed, ws);
+      if (i < WARMUP) continue;
+      times[a].push(ta);
+      times[b].push(tb);
+    }
+    const p = (k: 'plain' | 'boxed', q: number) => percentile(times[k], q);
+    const added50 = p('boxed', 50) - p('plain', 50);
+    const added95 = p('boxed', 95) - p('plain', 95);
+    const guards = boxed.filter((a) => a === '--bind').length;
+    console.log(`mounts: ${plan.readOnly.length} read-only + ${guards} rename guards; the terminal line is ${plan.line('true').length} characters`);
+    console.log(`sh -c true plain:   p50 ${p('plain', 50).toFixed(2)} ms, p95 ${p('plain', 95).toFixed(2)} ms`);
+    console.log(`sh -c true sandbox: p50 ${p('boxed', 50).toFixed(2)} ms, p95 ${p('boxed', 95).toFixed(2)} ms`);
+    console.log(`planSandbox (mount list): median ${median(planMs).toFixed(2)} ms, p95 ${percentile(planMs, 95).toFixed(2)} ms`);
+    verdict('sandbox start-up',
+      `p50 ${(p('boxed', 50) / p('plain', 50)).toFixed(1)}× baseline (+${added50.toFixed(2)} ms) | p95 ${(p('boxed', 95) / p('plain', 95)).toFixed(1)}× (+${added95.toFixed(2)} ms) | target < +${TARGET_ADDED_MS} ms at p50`,
+      added50 < TARGET_ADDED_MS);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main();
+finish();

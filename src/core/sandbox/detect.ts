@@ -1,0 +1,87 @@
+/**
+ * Which kernel sandbox this machine offers for shell commands (DESIGN.md, Protected paths hold against
+ * any command): bubblewrap on Linux, sandbox-exec on macOS. Nothing is ever installed or downloaded;
+ * bubblewrap comes from the system (Debian's `bubblewrap`). `ALFRED_SANDBOX=off` in the environment
+ * forces "none", for debugging (a role with `sandbox = "required"` then refuses shell).
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { BWRAP_FLAGS } from './wrap';
+
+export type Sandbox = { kind: 'bwrap' | 'sandbox-exec'; path: string } | { kind: 'none'; why: string };
+export type AvailableSandbox = Extract<Sandbox, { path: string }>;
+
+/** Bubblewrap starts in a few milliseconds; a probe that takes longer is a broken install. */
+const PROBE_TIMEOUT_MS = 3000;
+const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
+// System locations first: a `bwrap` earlier on PATH (a folder the agent can write, say) must not be
+// able to stand in for the real one and run every command unconfined.
+const SYSTEM_BWRAP = ['/usr/bin/bwrap', '/bin/bwrap'];
+
+/** One probe per executable and process: the answer does not change while Alfred runs. */
+const probed = new Map<string, Sandbox>();
+
+export interface DetectOptions {
+  platform?: NodeJS.Platform;
+  /** Runs `file args` and says whether it worked, or why not; injected by tests. */
+  probe?: (file: string, args: readonly string[]) => string | undefined;
+}
+
+export function detectSandbox(env: NodeJS.ProcessEnv = process.env, options: DetectOptions = {}): Sandbox {
+  if (env.ALFRED_SANDBOX === 'off') return { kind: 'none', why: 'turned off by ALFRED_SANDBOX=off' };
+  const platform = options.platform ?? process.platform;
+  const probe = options.probe ?? runProbe;
+  if (platform === 'darwin') {
+    if (!isExecutable(SANDBOX_EXEC)) return { kind: 'none', why: `${SANDBOX_EXEC} is missing` };
+    // An empty allow-everything profile: it fails only where sandbox-exec itself cannot run.
+    return cached(`sandbox-exec:${SANDBOX_EXEC}`, () => probeSandbox(probe, SANDBOX_EXEC, ['-p', '(version 1)(allow default)', '/usr/bin/true'], 'sandbox-exec'));
+  }
+  if (platform !== 'linux') return { kind: 'none', why: `no kernel sandbox is supported on ${platform}` };
+  const bwrap = findBwrap(env);
+  if (!bwrap) return { kind: 'none', why: 'bubblewrap (bwrap) is not installed; on Debian or Ubuntu: apt install bubblewrap' };
+  // Probed with the flags every command gets, so a kernel that refuses one of them (no user or PID
+  // namespaces for this user) is found here once, not by every command.
+  return cached(`bwrap:${bwrap}`, () => probeSandbox(probe, bwrap, [...BWRAP_FLAGS, '--', '/bin/true'], 'bwrap'));
+}
+
+/** Forgets the probes (tests, or after the user installed bubblewrap). */
+export function resetSandboxDetection(): void {
+  probed.clear();
+}
+
+function cached(key: string, make: () => Sandbox): Sandbox {
+  let found = probed.get(key);
+  if (!found) {
+    found = make();
+    probed.set(key, found);
+  }
+  return found;
+}
+
+function probeSandbox(probe: NonNullable<DetectOptions['probe']>, file: string, args: readonly string[], kind: AvailableSandbox['kind']): Sandbox {
+  const failure = probe(file, args);
+  return failure === undefined ? { kind, path: file } : { kind: 'none', why: `${file} does not work here: ${failure}` };
+}
+
+function runProbe(file: string, args: readonly string[]): string | undefined {
+  const r = spawnSync(file, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+  if (r.error) return (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT' ? `no answer within ${PROBE_TIMEOUT_MS} ms` : r.error.message;
+  if (r.status === 0) return undefined;
+  const said = (r.stderr ?? '').trim().split('\n')[0];
+  return said ? said : r.signal ? `killed by ${r.signal}` : `exit code ${r.status}`;
+}
+
+function findBwrap(env: NodeJS.ProcessEnv): string | undefined {
+  const onPath = (env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)).map((d) => path.join(d, 'bwrap'));
+  return [...SYSTEM_BWRAP, ...onPath].find(isExecutable);
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The one decision every shell path asks for (DESIGN.md, Protected paths hold against any command):
+ * how to run a command so that protected paths hold whatever it does. Alfred's ctx_shell spawns
+ * `argv(...)`; an agent's hook rewrites a terminal command into `line(...)`.
+ */
+import type { Role } from '../roles/types';
+import { detectSandbox, type AvailableSandbox, type Sandbox } from './detect';
+import { readOnlyPaths, type MountOptions } from './mounts';
+import { sandboxArgv, sandboxCommandLine } from './wrap';
+
+export { detectSandbox, resetSandboxDetection, type AvailableSandbox, type Sandbox } from './detect';
+export { readOnlyPaths, type MountOptions } from './mounts';
+export { sandboxArgv, sandboxCommandLine, sandboxExecProfile, shellQuote, type WrapInput } from './wrap';
+
+export interface PlanOptions extends MountOptions {
+  role: Pick<Role, 'name' | 'sandbox'>;
+  /** What detectSandbox found; injected by tests. Default: detectSandbox(env). */
+  sandbox?: Sandbox;
+}
+
+export type SandboxPlan =
+  | {
+      kind: 'sandboxed';
+      sandbox: AvailableSandbox;
+      /** What the command may not write (absolute real paths). */
+      readOnly: string[];
+      /** argv to spawn: `/bin/sh -c command` in `cwd`, sandboxed. */
+      argv(command: string, cwd: string): string[];
+      /** One POSIX shell line running `command` in the user's `$SHELL`, sandboxed; without `cwd`, in the terminal's folder. */
+      line(command: string, cwd?: string): string;
+    }
+  | { kind: 'refused'; reason: string }
+  /** `note` says why, for the agent; `role-off` is the user's choice, `unavailable` the machine's. */
+  | { kind: 'unsandboxed'; note: string; why: 'role-off' | 'unavailable' };
+
+export function planSandbox(opts: PlanOptions): SandboxPlan {
+  const { role } = opts;
+  if (role.sandbox === 'off') {
+    return { kind: 'unsandboxed', why: 'role-off', note: `role "${role.name}" has sandbox = "off": protected paths are guarded by best-effort parsing only` };
+  }
+  const sandbox = opts.sandbox ?? detectSandbox(opts.env);
+  if (sandbox.kind === 'none') {
+    if (role.sandbox === 'required') {
+      return {
+        kind: 'refused',
+        reason: `Shell commands are refused: role "${role.name}" requires a kernel sandbox (sandbox = "required") and there is none here (${sandbox.why}). `
+          + 'Install bubblewrap (Linux) or switch to a role with sandbox = "auto".',
+      };
+    }
+    return { kind: 'unsandboxed', why: 'unavailable', note: `no kernel sandbox here (${sandbox.why}): protected paths are guarded by best-effort parsing only` };
+  }
+  const readOnly = readOnlyPaths(opts);
+  return {
+    kind: 'sandboxed',
+    sandbox,
+    readOnly,
+    argv: (command, cwd) => sandboxArgv(sandbox, { command, cwd, readOnly }),
+    line: (command, cwd) => sandboxCommandLine(sandbox, { command, readOnly, ...(cwd !== undefined ? { cwd } : {}) }),
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * What a sandboxed command may not write (DESIGN.md, Protected paths hold against any command): the
+ * workspace's governance files, checks.toml's `protect` globs, `*.code-workspace` files, Alfred's home
+ * (state folder and launcher), the agents' and VS Code's user settings. The mounts need real,
+ * existing paths: symlinks are resolved, and governance folders an agent could otherwise create
+ * (git keeps no empty folder) are created empty first.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+import { GOVERNANCE_WORKSPACE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths } from '../governance/agents';
+import { outermost } from './pathSet';
+import { walkWorkspace } from './walk';
+
+export interface MountOptions {
+  workspaceFolder: string;
+  /** checks.toml's `protect` globs, workspace-relative. */
+  protectedGlobs: readonly string[];
+  stateDir?: string;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+}
+
+/**
+ * Files one glob may list: each is a mount and two words of the terminal line. Past it, the glob's
+ * static base folder is mounted whole; a glob without one (`**\/*.test.ts`) keeps its first files
+ * (the shallowest) and leaves the rest to the gate's parsing.
+ */
+export const MAX_LISTED_FILES = 200;
+// The gate matches globs the same way (policy/toolPaths.ts): dotfiles included, case folded where the file system does.
+const FOLD_CASE = process.platform === 'win32' || process.platform === 'darwin';
+const GLOB_OPTIONS = { dot: true, windows: false, nocase: FOLD_CASE };
+/** A glob part that takes in everything under its base: the base folder itself is mounted. */
+const WHOLE_FOLDER = new Set(['**', '**/*']);
+
+/** Absolute real paths to mount read-only, outermost only, shallowest first. Creates the missing governance folders. */
+export function readOnlyPaths(opts: MountOptions): string[] {
+  const ws = realOr(path.resolve(opts.workspaceFolder));
+  const env = opts.env ?? process.env;
+  const home = opts.home ?? os.homedir();
+  const found: string[] = [];
+
+  for (const rel of GOVERNANCE_WORKSPACE_PATHS) {
+    const abs = path.join(ws, rel);
+    ensureFolder(abs);
+    found.push(abs);
+  }
+
+  const listed = listedGlobs(ws, opts.protectedGlobs, found);
+  const settings = WORKSPACE_SETTINGS_GLOBS.map((g) => picomatch(g, GLOB_OPTIONS));
+  walkWorkspace(ws, ({ rel, abs, dir }) => {
+    if (!dir && settings.some((test) => test(rel))) found.push(abs);
+    for (const glob of listed) {
+      if (glob.test(rel)) {
+        glob.matches.push(abs);
+        if (dir) return false; // the folder is mounted whole; nothing below needs listing
+      }
+    }
+    return true;
+  });
+  for (const glob of listed) {
+    if (glob.matches.length <= MAX_LISTED_FILES) found.push(...glob.matches);
+    else found.push(...(glob.base ? [glob.base] : glob.matches.slice(0, MAX_LISTED_FILES)));
+  }
+
+  for (const abs of alfredHomes(env, home)) ensureFolder(abs, 0o700);
+  found.push(...governanceHomePaths(env, home));
+  if (opts.stateDir) found.push(opts.stateDir);
+
+  return outermost(found.map((p) => real(p)).filter((p): p is string => p !== undefined));
+}
+
+interface ListedGlob {
+  /** Workspace-relative path → matches. */
+  test: (rel: string) => boolean;
+  /** The static base folder, absolute; undefined when the glob starts with a wildcard. */
+  base: string | undefined;
+  matches: string[];
+}
+
+/**
+ * Sorts the `protect` globs: those that cover whole folders (or name one path) go straight into
+ * `whole`; the others, like `**\/*.test.ts` or `src/**\/*.spec.js`, are matched on the walk, file by
+ * file, so a folder is not made read-only for a few files in it.
+ */
+function listedGlobs(ws: string, globs: readonly string[], whole: string[]): ListedGlob[] {
+  const listed: ListedGlob[] = [];
+  for (const raw of globs) {
+    // `tests/` and `./tests/**` mean `tests/**`, as for the gate; a negation protects nothing.
+    const glob = raw.trim().replace(/^\.\//, '').replace(/\/$/, '/**');
+    if (glob === '' || glob.startsWith('!')) continue;
+    const scan = picomatch.scan(glob);
+    const base = scan.base ? path.resolve(ws, scan.base) : undefined;
+    if (!scan.isGlob || WHOLE_FOLDER.has(scan.glob)) {
+      whole.push(base ?? ws);
+      continue;
+    }
+    const match = picomatch(glob, GLOB_OPTIONS);
+    listed.push({ test: (rel) => match(rel), base, matches: [] });
+  }
+  return listed;
+}
+
+/** `~/.alfred` and `$ALFRED_HOME`: the one home folder the sandbox creates when missing, since Alfred's own files go there. */
+function alfredHomes(env: NodeJS.ProcessEnv, home: string): string[] {
+  return [path.join(home, '.alfred'), ...(env.ALFRED_HOME ? [path.resolve(env.ALFRED_HOME)] : [])];
+}
+
+/** Creates a missing folder (with its parents); an existing file or folder is left as it is. */
+function ensureFolder(abs: string, mode?: number): void {
+  try {
+    fs.lstatSync(abs);
+  } catch {
+    try {
+      fs.mkdirSync(abs, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
+    } catch {
+      // a read-only or odd workspace: the path is left out of the mounts below, not fatal
+    }
+  }
+}
+
+function real(p: string): string | undefined {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return undefined; // missing: nothing to mount
+  }
+}
+
+function realOr(p: string): string {
+  return real(p) ?? p;
+}

@@ -1,0 +1,122 @@
+/**
+ * A shell command wrapped in the kernel sandbox: as an argv to spawn (Alfred's own ctx_shell) or as
+ * one POSIX shell line (an agent's terminal command, rewritten by its hook). Everything stays as it
+ * was — the workspace writable, the network, the environment, the user — except that the given
+ * paths are read-only. Pure: no file-system access.
+ */
+import * as path from 'node:path';
+import type { AvailableSandbox } from './detect';
+import { byDepth, isInside, outermost } from './pathSet';
+
+export interface WrapInput {
+  command: string;
+  /** Absolute folder the command runs in. For the line form, absent means the terminal's own folder. */
+  cwd?: string;
+  /** Absolute real paths to make read-only (mounts.ts: readOnlyPaths). */
+  readOnly: readonly string[];
+  /** The shell that runs `command`. Default: /bin/sh for argv, the user's `$SHELL` for the line. */
+  shell?: string;
+}
+
+/**
+ * Every bwrap call gets these, the probe too. Each closes a way out found by trying it:
+ * - `--unshare-pid --proc /proc`: without them `/proc/<pid>/root` and `/proc/<pid>/cwd` of any
+ *   process outside (the terminal's shell, bwrap's own parent) lead to the same files with no
+ *   read-only mount on them. The cost: a command sees only its own processes, and what it leaves
+ *   running in the background stops when it ends.
+ * - `--cap-drop ALL`: run as root, bwrap keeps its capabilities and `umount` would lift the mounts.
+ * - `--new-session`: a command could otherwise push keystrokes into the terminal (TIOCSTI) for the
+ *   shell outside the sandbox to run once the command is over.
+ * - `--die-with-parent`: stopping the command (timeout, cancel, Ctrl-C) stops what runs inside.
+ */
+export const BWRAP_FLAGS: readonly string[] = [
+  '--dev-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--cap-drop', 'ALL', '--new-session', '--die-with-parent',
+];
+
+/** What the line form runs when no shell is named: the user's, as the terminal would (expanded there, not quoted). */
+const USER_SHELL = '"${SHELL:-/bin/sh}"';
+
+/** argv for spawn: `argv[0]` is the sandbox program's absolute path. */
+export function sandboxArgv(sandbox: AvailableSandbox, input: WrapInput): string[] {
+  const shell = input.shell ?? '/bin/sh';
+  if (sandbox.kind === 'bwrap') {
+    return [sandbox.path, ...bwrapMounts(input.readOnly), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
+  }
+  const run = [sandbox.path, '-p', sandboxExecProfile(input.readOnly), shell, '-c', input.command];
+  // sandbox-exec has no --chdir; a tiny sh does the cd, then becomes sandbox-exec.
+  return input.cwd ? ['/bin/sh', '-c', 'cd -- "$0" && exec "$@"', input.cwd, ...run] : run;
+}
+
+/**
+ * One POSIX shell line (sh, bash, zsh, dash, ksh; not fish or PowerShell) that runs the same thing,
+ * for the terminal. The command is one single-quoted argument of `"${SHELL:-/bin/sh}" -c`, so it runs
+ * in the user's shell, byte for byte (quotes, `$VAR`, newlines and all are left to that shell). It runs
+ * in a child process: a `cd` or `export` in it does not reach the terminal's later commands.
+ */
+export function sandboxCommandLine(sandbox: AvailableSandbox, input: WrapInput): string {
+  const shell = input.shell === undefined ? USER_SHELL : shellQuote(input.shell);
+  const tail = `${shell} -c ${quoteAlways(input.command)}`;
+  if (sandbox.kind === 'bwrap') {
+    const args = [sandbox.path, ...bwrapMounts(input.readOnly), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
+    return `${args.map(shellQuote).join(' ')} ${tail}`;
+  }
+  const run = `${shellQuote(sandbox.path)} -p ${quoteAlways(sandboxExecProfile(input.readOnly))} ${tail}`;
+  // A subshell, so the `cd` stays out of the terminal.
+  return input.cwd ? `(cd ${shellQuote(input.cwd)} && exec ${run})` : run;
+}
+
+/** bwrap's mount arguments: the fixed flags, the rename guards, then the read-only paths. */
+function bwrapMounts(readOnly: readonly string[]): string[] {
+  const ro = outermost(readOnly);
+  return [
+    ...BWRAP_FLAGS,
+    ...renameGuards(ro).flatMap((p) => ['--bind', p, p]),
+    ...ro.flatMap((p) => ['--ro-bind', p, p]),
+  ];
+}
+
+/**
+ * The folders above the read-only paths, each bound onto itself, writable as before. A read-only
+ * mount stops writes below it but not the renaming of a folder above it (`mv .github gh`, or of the
+ * workspace itself), after which the agent could build a new `.github/hooks` that no mount covers; a
+ * mount point cannot be renamed (EBUSY), so every folder above becomes one. `/` cannot be renamed.
+ */
+export function renameGuards(readOnly: readonly string[]): string[] {
+  const ro = outermost(readOnly);
+  const guards = new Set<string>();
+  for (const p of ro) {
+    for (let dir = path.dirname(p); dir !== path.dirname(dir); dir = path.dirname(dir)) guards.add(dir);
+  }
+  return byDepth([...guards].filter((g) => !ro.some((p) => p === g || isInside(g, p))));
+}
+
+/**
+ * sandbox-exec's profile (SBPL): everything allowed, then writes under each read-only path denied,
+ * and the folders above them kept from being removed or renamed (as renameGuards does for bwrap).
+ * Written to the documentation of Apple's sandbox profiles; it cannot be run on the Linux machines
+ * where Alfred's tests run, so it is checked for its text only.
+ */
+export function sandboxExecProfile(readOnly: readonly string[]): string {
+  const ro = outermost(readOnly);
+  const deny = ro.map((p) => `(subpath ${sbplString(p)})`).join(' ');
+  const guards = renameGuards(ro).map((p) => `(literal ${sbplString(p)})`).join(' ');
+  return `(version 1)(allow default)${deny ? `(deny file-write* ${deny})` : ''}${guards ? `(deny file-write-unlink ${guards})` : ''}`;
+}
+
+/** An SBPL string literal: backslashes and double quotes escaped. */
+function sbplString(s: string): string {
+  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+// Words a POSIX shell (and zsh) reads as themselves wherever they stand: no quoting needed, which
+// keeps the line the user sees short. `=` and `~` are out: zsh expands `=cmd`, every shell `~`.
+const PLAIN = /^[A-Za-z0-9_/.,:@%+-]+$/;
+
+/** `s` as one shell word: as it is when that is safe, else single-quoted with `'` written `'\''`. */
+export function shellQuote(s: string): string {
+  return PLAIN.test(s) ? s : quoteAlways(s);
+}
+
+function quoteAlways(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { GOVERNANCE_WORKSPACE_PATHS } from '../../../src/core/governance/agents';
+import { MAX_LISTED_FILES, readOnlyPaths } from '../../../src/core/sandbox/mounts';
+import { tempRoot } from './helpers';
+
+function layout(files: string[]): { root: string; ws: string; home: string } {
+  const root = tempRoot('alfred-mounts-');
+  const ws = path.join(root, 'ws');
+  const home = path.join(root, 'home');
+  fs.mkdirSync(home);
+  for (const rel of files) {
+    const abs = path.join(ws, rel);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    if (!rel.endsWith('/')) fs.writeFileSync(abs, 'x');
+  }
+  fs.mkdirSync(ws, { recursive: true });
+  return { root, ws, home };
+}
+
+const rel = (ws: string, list: string[]) => list.filter((p) => p.startsWith(`${ws}/`)).map((p) => path.relative(ws, p)).sort();
+
+test('the workspace governance folders are mounted, the missing ones created empty first', () => {
+  const { ws, home } = layout(['.github/workflows/ci.yml', '.vscode/settings.json']);
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  assert.deepEqual(rel(ws, ro), [...GOVERNANCE_WORKSPACE_PATHS].sort());
+  for (const p of GOVERNANCE_WORKSPACE_PATHS) assert.ok(fs.statSync(path.join(ws, p)).isDirectory(), p);
+  assert.deepEqual(fs.readdirSync(path.join(ws, '.claude')), []);
+  assert.deepEqual(fs.readdirSync(path.join(ws, '.vscode')), ['settings.json'], 'an existing folder is left as it is');
+  assert.ok(!ro.includes(path.join(ws, '.github')), '.github/workflows stays writable');
+});
+
+test('protect globs: a static base folder whole, other globs file by file, negations ignored', () => {
+  const { ws, home } = layout(['tests/a.test.js', 'tests/deep/b.js', 'lib/x.spec.js', 'lib/sub/y.spec.js', 'lib/z.js', 'top.spec.js', 'docs/', 'fixtures/golden/', 'node_modules/m/q.spec.js', 'one/file.txt']);
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: ['tests/**', 'lib/**/*.spec.js', '**/*.spec.js', '!docs/**', './fixtures/', 'one/file.txt', '  '], env: {}, home });
+  const mine = rel(ws, ro).filter((p) => !GOVERNANCE_WORKSPACE_PATHS.includes(p));
+  assert.deepEqual(mine, ['fixtures', 'lib/sub/y.spec.js', 'lib/x.spec.js', 'one/file.txt', 'tests', 'top.spec.js']);
+});
+
+test('a glob with more matches than the bound mounts its base folder, or keeps the shallowest matches when it has none', () => {
+  const files = Array.from({ length: MAX_LISTED_FILES + 5 }, (_, i) => `gen/d${i % 7}/f${i}.snap`);
+  const { ws, home } = layout(files);
+  const based = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: ['gen/**/*.snap'], env: {}, home });
+  assert.ok(based.includes(path.join(ws, 'gen')));
+  const unbased = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: ['**/*.snap'], env: {}, home });
+  assert.equal(unbased.filter((p) => p.endsWith('.snap')).length, MAX_LISTED_FILES);
+});
+
+test('*.code-workspace files are found at any depth, but not in node_modules or .git', () => {
+  const { ws, home } = layout(['a.code-workspace', 'x/y/z/b.code-workspace', 'node_modules/p/c.code-workspace', '.git/d.code-workspace']);
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  assert.deepEqual(rel(ws, ro).filter((p) => p.endsWith('.code-workspace')), ['a.code-workspace', 'x/y/z/b.code-workspace']);
+});
+
+test('home: the existing agent and editor folders, Alfred\'s home created when missing, the others not', () => {
+  const { root, ws, home } = layout([]);
+  fs.mkdirSync(path.join(home, '.claude'));
+  fs.mkdirSync(path.join(home, '.config', 'Code', 'User'), { recursive: true });
+  const alfredHome = path.join(root, 'alfred-home');
+  const state = path.join(alfredHome, 'state', 'abc');
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: { ALFRED_HOME: alfredHome }, home, stateDir: state });
+  const homeSide = ro.filter((p) => !p.startsWith(`${ws}/`)).sort();
+  assert.deepEqual(homeSide, [alfredHome, path.join(home, '.alfred'), path.join(home, '.claude'), path.join(home, '.config', 'Code', 'User')].sort());
+  assert.equal(fs.existsSync(path.join(home, '.codex')), false, 'a missing agent folder is not created');
+  assert.equal(fs.statSync(alfredHome).mode & 0o777, 0o700);
+});
+
+test('a state folder outside Alfred\'s home is mounted too', () => {
+  const { root, ws, home } = layout([]);
+  const state = path.join(root, 'elsewhere', 'state');
+  fs.mkdirSync(state, { recursive: true });
+  assert.ok(readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home, stateDir: state }).includes(state));
+});
+
+test('symlinks are resolved: the real folder is mounted', () => {
+  const { root, ws, home } = layout(['tests/a.test.js']);
+  const shared = path.join(root, 'shared-settings');
+  fs.mkdirSync(shared);
+  fs.symlinkSync(shared, path.join(ws, '.vscode'));
+  fs.symlinkSync(path.join(ws, 'tests'), path.join(ws, 'spec'));
+  const link = path.join(root, 'ws-link');
+  fs.symlinkSync(ws, link);
+  const ro = readOnlyPaths({ workspaceFolder: link, protectedGlobs: ['spec/**'], env: {}, home });
+  assert.ok(ro.includes(shared));
+  assert.ok(ro.includes(path.join(ws, 'tests')));
+  assert.ok(ro.includes(path.join(ws, '.alfred')), 'the workspace itself through its real path');
+  assert.ok(ro.every((p) => !p.startsWith(link)));
+});
+
+test('the result lists each path once, nothing inside another, shallowest first', () => {
+  const { ws, home } = layout(['.alfred/checks.toml']);
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: ['.alfred/**', '.github/hooks/alfred.json', '.github/**'], env: {}, home });
+  assert.equal(new Set(ro).size, ro.length);
+  for (const p of ro) assert.ok(!ro.some((q) => q !== p && p.startsWith(`${q}/`)), p);
+  assert.ok(ro.includes(path.join(ws, '.github')) && !ro.includes(path.join(ws, '.github', 'hooks')));
+  const depths = ro.map((p) => p.split('/').length);
+  assert.deepEqual(depths, [...depths].sort((a, b) => a - b));
+});

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { planSandbox, type PlanOptions } from '../../../src/core/sandbox/index';
+import type { SandboxMode } from '../../../src/core/roles/types';
+import { tempRoot } from './helpers';
+
+function options(sandbox: PlanOptions['sandbox'], mode: SandboxMode): PlanOptions {
+  const root = tempRoot('alfred-plan-');
+  fs.mkdirSync(path.join(root, 'ws'));
+  fs.mkdirSync(path.join(root, 'home'));
+  return { role: { name: 'r', sandbox: mode }, workspaceFolder: path.join(root, 'ws'), protectedGlobs: [], env: {}, home: path.join(root, 'home'), sandbox };
+}
+
+const NONE = { kind: 'none', why: 'bubblewrap (bwrap) is not installed' } as const;
+const BWRAP = { kind: 'bwrap', path: '/usr/bin/bwrap' } as const;
+
+test('required without a sandbox: refused, naming the role, the setting and why', () => {
+  const plan = planSandbox(options(NONE, 'required'));
+  assert.equal(plan.kind, 'refused');
+  assert.match(plan.kind === 'refused' ? plan.reason : '', /role "r" requires a kernel sandbox \(sandbox = "required"\).*bubblewrap \(bwrap\) is not installed/);
+});
+
+test('auto without a sandbox: runs unsandboxed, with the note the agent is told', () => {
+  assert.deepEqual(planSandbox(options(NONE, 'auto')), {
+    kind: 'unsandboxed', why: 'unavailable',
+    note: 'no kernel sandbox here (bubblewrap (bwrap) is not installed): protected paths are guarded by best-effort parsing only',
+  });
+});
+
+test('off: unsandboxed even where a sandbox exists, and nothing is created in the workspace', () => {
+  const opts = options(BWRAP, 'off');
+  const plan = planSandbox(opts);
+  assert.equal(plan.kind, 'unsandboxed');
+  assert.equal(plan.kind === 'unsandboxed' && plan.why, 'role-off');
+  assert.deepEqual(fs.readdirSync(opts.workspaceFolder), []);
+});
+
+test('auto or required with a sandbox: the read-only list, and argv and line built from it', () => {
+  for (const mode of ['auto', 'required'] as const) {
+    const opts = options(BWRAP, mode);
+    const plan = planSandbox(opts);
+    assert.equal(plan.kind, 'sandboxed');
+    if (plan.kind !== 'sandboxed') return;
+    assert.ok(plan.readOnly.includes(path.join(opts.workspaceFolder, '.alfred')));
+    const argv = plan.argv('make', opts.workspaceFolder);
+    assert.equal(argv[0], '/usr/bin/bwrap');
+    assert.deepEqual(argv.slice(-6), ['--chdir', opts.workspaceFolder, '--', '/bin/sh', '-c', 'make']);
+    for (const p of plan.readOnly) assert.ok(plan.line('make').includes(` --ro-bind ${p} ${p} `), p);
+    assert.ok(plan.line('make', '/x').endsWith(`--chdir /x -- "\${SHELL:-/bin/sh}" -c 'make'`));
+  }
+});
+
+test('ALFRED_SANDBOX=off with required refuses; with auto runs unsandboxed', () => {
+  const required = options(undefined, 'required');
+  assert.equal(planSandbox({ ...required, env: { ALFRED_SANDBOX: 'off' } }).kind, 'refused');
+  const auto = options(undefined, 'auto');
+  const plan = planSandbox({ ...auto, env: { ALFRED_SANDBOX: 'off' } });
+  assert.match(plan.kind === 'unsandboxed' ? plan.note : '', /ALFRED_SANDBOX=off/);
+});

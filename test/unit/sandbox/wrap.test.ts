@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { BWRAP_FLAGS, renameGuards, sandboxArgv, sandboxCommandLine, sandboxExecProfile, shellQuote } from '../../../src/core/sandbox/wrap';
+import { outermost } from '../../../src/core/sandbox/pathSet';
+
+const BWRAP = { kind: 'bwrap', path: '/usr/bin/bwrap' } as const;
+const SBX = { kind: 'sandbox-exec', path: '/usr/bin/sandbox-exec' } as const;
+
+test('shellQuote leaves plain words alone and single-quotes the rest, \' written \'\\\'\'', () => {
+  assert.equal(shellQuote('/home/u/ws/.github/hooks'), '/home/u/ws/.github/hooks');
+  assert.equal(shellQuote('--ro-bind'), '--ro-bind');
+  assert.equal(shellQuote(''), "''");
+  assert.equal(shellQuote('a b'), "'a b'");
+  assert.equal(shellQuote("it's"), "'it'\\''s'");
+  for (const s of ['=x', '~/x', 'a*', '$HOME', 'a;b', 'a\nb', '{a,b}', '!x', '#x']) assert.equal(shellQuote(s), `'${s}'`, s);
+});
+
+test('a quoted word reads back as itself in sh, whatever it holds', { skip: process.platform === 'win32' && 'POSIX sh' }, () => {
+  const nasty = ["it's", '"double"', '$HOME ${X:-y} `id` $(id)', 'a\nb\n', "'''", '\\', '*', ' lead', 'tab\there', 'ünï', '-n', ''];
+  for (const s of nasty) {
+    const r = spawnSync('/bin/sh', ['-c', `printf '%s' ${shellQuote(s)}`], { encoding: 'utf8' });
+    assert.equal(r.stdout, s, JSON.stringify(s));
+  }
+});
+
+test('outermost: absolute, no duplicates, nothing inside another, shallowest first', () => {
+  assert.deepEqual(outermost(['/a/b/c', '/a/b', '/z', '/a/b/', 'rel', '/a/bc', '/z/../z']), ['/z', '/a/b', '/a/bc']);
+});
+
+test('renameGuards: every folder above a read-only path, except / and what is itself read-only', () => {
+  assert.deepEqual(renameGuards(['/w/p/.github/hooks', '/w/p/.vscode', '/w/p/tests/x.js', '/h/.alfred', '/h/.alfred/state/1']), ['/h', '/w', '/w/p', '/w/p/.github', '/w/p/tests']);
+  assert.deepEqual(renameGuards(['/top']), []);
+  assert.deepEqual(renameGuards([]), []);
+});
+
+test('bwrap argv: fixed flags, then the guards bound writable, then the read-only paths, the folder, the shell', () => {
+  const argv = sandboxArgv(BWRAP, { command: 'npm test', cwd: '/w/p', readOnly: ['/w/p/tests', '/w/p/.alfred', '/w/p/tests/a'] });
+  assert.deepEqual(argv, [
+    '/usr/bin/bwrap', ...BWRAP_FLAGS,
+    '--bind', '/w', '/w', '--bind', '/w/p', '/w/p',
+    '--ro-bind', '/w/p/.alfred', '/w/p/.alfred', '--ro-bind', '/w/p/tests', '/w/p/tests',
+    '--chdir', '/w/p', '--', '/bin/sh', '-c', 'npm test',
+  ]);
+  assert.deepEqual(BWRAP_FLAGS.slice(0, 3), ['--dev-bind', '/', '/'], 'everything else unchanged: / as it is');
+  assert.ok(!BWRAP_FLAGS.includes('--unshare-net') && !BWRAP_FLAGS.includes('--unshare-all'), 'the network stays');
+  assert.deepEqual(sandboxArgv(BWRAP, { command: 'x', readOnly: [], shell: '/bin/bash' }).slice(-4), ['--', '/bin/bash', '-c', 'x']);
+});
+
+test('the bwrap line: the same words, plain ones unquoted, the command one quoted argument of the user\'s shell', () => {
+  const line = sandboxCommandLine(BWRAP, { command: "echo 'hi' \"$HOME\"", cwd: '/w/my p', readOnly: ["/w/my p/it's"] });
+  assert.equal(line, `/usr/bin/bwrap ${BWRAP_FLAGS.join(' ')} --bind /w /w --bind '/w/my p' '/w/my p' --ro-bind '/w/my p/it'\\''s' '/w/my p/it'\\''s' --chdir '/w/my p' -- "\${SHELL:-/bin/sh}" -c 'echo '\\''hi'\\'' "$HOME"'`);
+  assert.match(sandboxCommandLine(BWRAP, { command: 'ls', readOnly: [] }), /--die-with-parent -- "\$\{SHELL:-\/bin\/sh\}" -c 'ls'$/);
+  assert.match(sandboxCommandLine(BWRAP, { command: 'ls', readOnly: [], shell: '/bin/bash' }), / -- \/bin\/bash -c 'ls'$/);
+});
+
+test('sandbox-exec profile: writes denied under each path, folders above kept from renames, strings escaped', () => {
+  assert.equal(sandboxExecProfile(['/w/p/tests', '/w/p/.alfred']),
+    '(version 1)(allow default)(deny file-write* (subpath "/w/p/.alfred") (subpath "/w/p/tests"))(deny file-write-unlink (literal "/w") (literal "/w/p"))');
+  assert.equal(sandboxExecProfile([]), '(version 1)(allow default)');
+  assert.match(sandboxExecProfile(['/a "b"\\c']), /\(subpath "\/a \\"b\\"\\\\c"\)/);
+});
+
+test('sandbox-exec argv and line: cd through a small sh (argv) or a subshell (line), never in the terminal', () => {
+  const argv = sandboxArgv(SBX, { command: 'ls', cwd: '/w/p', readOnly: ['/w/p/tests'] });
+  assert.deepEqual(argv.slice(0, 5), ['/bin/sh', '-c', 'cd -- "$0" && exec "$@"', '/w/p', '/usr/bin/sandbox-exec']);
+  assert.deepEqual(argv.slice(5, 6), ['-p']);
+  assert.deepEqual(argv.slice(-3), ['/bin/sh', '-c', 'ls']);
+  assert.deepEqual(sandboxArgv(SBX, { command: 'ls', readOnly: [] }).slice(0, 2), ['/usr/bin/sandbox-exec', '-p']);
+  const line = sandboxCommandLine(SBX, { command: 'ls', cwd: '/w/p', readOnly: ['/w/p/tests'] });
+  assert.match(line, /^\(cd \/w\/p && exec \/usr\/bin\/sandbox-exec -p '\(version 1\)\(allow default\)\(deny file-write\* \(subpath "\/w\/p\/tests"\)\).*' "\$\{SHELL:-\/bin\/sh\}" -c 'ls'\)$/);
+});
