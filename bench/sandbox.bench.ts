@@ -32,7 +32,7 @@ function percentile(values: readonly number[], p: number): number {
 
 function timed(argv: readonly string[], cwd: string): number {
   const t0 = nowMs();
-  const r = spawnSync(argv[0]!, argv.slice(1), { cwd, stdio: 'ignore' });
+  const r = spawnSync(argv[0]!, argv.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   const ms = nowMs() - t0;
   if (r.status !== 0) throw new Error(`${argv.slice(0, 3).join(' ')} … exited ${r.status}`);
   return ms;

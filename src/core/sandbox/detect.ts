@@ -65,7 +65,8 @@ function probeSandbox(probe: NonNullable<DetectOptions['probe']>, file: string, 
 }
 
 function runProbe(file: string, args: readonly string[]): string | undefined {
-  const r = spawnSync(file, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+  // stdout piped, not ignored: where /dev/null is not writable, 'ignore' fails the spawn itself.
+  const r = spawnSync(file, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
   if (r.error) return (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT' ? `no answer within ${PROBE_TIMEOUT_MS} ms` : r.error.message;
   if (r.status === 0) return undefined;
   const said = (r.stderr ?? '').trim().split('\n')[0];
