@@ -1,10 +1,10 @@
-// `npm test`: every test Alfred has, in order of speed — static checks, unit tests of the core, the
-// set-up of the private VS Code, integration tests inside a real VS Code extension host, end-to-end
+// `npm test`: every test Alfred has — static checks, the set-up of the private VS Code (and Debian's
+// packages), unit tests of the core, integration tests inside a real VS Code extension host, end-to-end
 // tests in a real browser. Each stage and the whole run have a time limit; a stage that runs over, a
 // Ctrl-C, or a workbench that never starts stops everything the run started. The last line is always
 // the summary (`N passed, N failed`), with the failed stages named above it; the exit code is non-zero
 // on any failure.
-// Usage: node scripts/test.mjs [static|unit|setup|integration|e2e ...]
+// Usage: node scripts/test.mjs [static|setup|unit|integration|e2e ...]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,8 @@ import { runIntegration } from './lib/integration.mjs';
 import { markRun, stopRun } from './lib/processes.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const ALL = ['static', 'unit', 'setup', 'integration', 'e2e'];
+// setup before unit: the sandbox's unit tests need Debian's bubblewrap, which setup installs when missing.
+const ALL = ['static', 'setup', 'unit', 'integration', 'e2e'];
 const MINUTE = 60_000;
 /** Generous bounds for a loaded 2-core machine; they only exist so that nothing can hang. */
 const STAGE_LIMIT = { static: 8 * MINUTE, unit: 10 * MINUTE, setup: 25 * MINUTE, integration: 15 * MINUTE, e2e: 25 * MINUTE };
@@ -104,6 +105,8 @@ const runners = {
     record('static', passed, failedChecks.length, 0, failedChecks.length ? `failed: ${failedChecks.join(', ')}` : undefined);
   },
   async unit() {
+    // Some unit tests run the built `alfred` as agents do: build it once, fresh, before they start.
+    if (await sh('node', ['build.mjs'], { limitMs: STAGE_LIMIT.unit }) !== 0) { record('unit', 0, 1, 0, 'the build failed'); return; }
     await nodeTests('unit', listFiles(path.join(ROOT, 'test', 'unit'), '.test.ts'));
   },
   async setup() {

@@ -14,7 +14,8 @@ import type { AlfredEvent, EventType } from './events/types';
 import { chargeModelUsage, type ModelChargeResult, type ModelUsage } from './models/charge';
 import { decide } from './policy/gate';
 import type { GateDecision } from './policy/types';
-import { categoryOf } from './policy/categories';
+import { categoryOf, isNewShellInvocation } from './policy/categories';
+import { planSandbox, type SandboxPlan } from './sandbox/index';
 import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './roles/active';
 import { moreAuthority } from './roles/authority';
 import { loadRoles, roleFolders, type RoleFolder } from './roles/loader';
@@ -195,25 +196,53 @@ export class Harness {
     return { globs: this.opts.protectedGlobs?.() ?? [], workspaceFolder: this.workspaceFolder, stateDir: this.stateDir };
   }
 
+  /** How a shell command of the active role runs so that protected paths hold (sandbox/index.ts). */
+  sandboxPlan(): SandboxPlan {
+    return planSandbox({
+      role: this.activeRole().role, workspaceFolder: this.workspaceFolder, protectedGlobs: this.opts.protectedGlobs?.() ?? [],
+      stateDir: this.stateDir, env: this.env, home: this.homeDir,
+    });
+  }
+
+  /**
+   * Why a shell call is refused under `sandbox = "required"`: it will not run in the kernel sandbox.
+   * `sandboxed` is the caller's word (a hook that rewrote the command); ctx_shell always runs in it when there is one.
+   */
+  private sandboxRefusal(role: Role, tool: string, sandboxed: boolean | undefined): string | undefined {
+    if (role.sandbox !== 'required' || categoryOf(tool) !== 'shell' || !isNewShellInvocation(tool)) return undefined;
+    const plan = this.sandboxPlan();
+    if (plan.kind === 'refused') return plan.reason;
+    if (sandboxed ?? (tool === 'ctx_shell' && plan.kind === 'sandboxed')) return undefined;
+    return `${tool} cannot be run in the kernel sandbox from here (this agent does not let Alfred rewrite its command), and role ${role.name} requires one (sandbox = "required"). Use ctx_shell, or ask the user to switch role.`;
+  }
+
   /** What the gate would decide now, with nothing charged or logged (for permission prompts). */
   preview(call: { tool: string; toolInput?: unknown }): GateDecision {
     const { role } = this.activeRole();
     const budget = currentStatus(this.stateDir, role);
-    return decide({ role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths: this.protectedPaths() });
+    const sandboxRefusal = this.sandboxRefusal(role, call.tool, undefined);
+    return decide({
+      role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths: this.protectedPaths(),
+      ...(sandboxRefusal ? { sandboxRefusal } : {}),
+    });
   }
 
   /** The gate, decided and charged atomically across processes; events go onto the bus. */
-  async authorize(call: { tool: string; toolInput?: unknown; source: string; model?: string; terminalCommand?: string }): Promise<AuthorizeResult> {
+  async authorize(call: { tool: string; toolInput?: unknown; source: string; model?: string; terminalCommand?: string; sandboxed?: boolean }): Promise<AuthorizeResult> {
     const startedAt = Date.now();
     const { role } = this.activeRole();
     const protectedPaths = this.protectedPaths();
+    const sandboxRefusal = this.sandboxRefusal(role, call.tool, call.sandboxed);
     const result = await authorize(this.stateDir, {
       role,
       tool: call.tool,
       toolInput: call.toolInput,
       source: call.source,
       ...(call.terminalCommand ? { terminalCommand: call.terminalCommand } : {}),
-      decide: (budget) => decide({ role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths }),
+      decide: (budget) => decide({
+        role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths,
+        ...(sandboxRefusal ? { sandboxRefusal } : {}),
+      }),
     });
     this.publish(result.events);
     const { decision } = result;

@@ -21,13 +21,15 @@ export function denyAnswer(format: HookFormat, event: string, reason: string): H
 /**
  * An allowed call. Alfred does not answer `allow`: that would also skip the agent's own
  * confirmation of, say, a terminal command. It lets the agent's usual approval flow go on,
- * adding context (the budget line at WARNING) when there is some.
+ * adding context (the budget line at WARNING) when there is some, and the rewritten input (a terminal
+ * command in the kernel sandbox): VS Code applies `updatedInput` without a decision, replacing the
+ * whole input after checking it against the tool's schema.
  */
-export function passAnswer(format: HookFormat, event: string, additionalContext?: string): HookAnswer {
-  if (!additionalContext) return { stdout: '{}', exitCode: 0 };
+export function passAnswer(format: HookFormat, event: string, additionalContext?: string, updatedInput?: Record<string, unknown>): HookAnswer {
+  if (!additionalContext && !updatedInput) return { stdout: '{}', exitCode: 0 };
   const body = format === 'copilot-cli'
     ? { additionalContext }
-    : { hookSpecificOutput: { hookEventName: event, additionalContext } };
+    : { hookSpecificOutput: { hookEventName: event, ...(updatedInput ? { updatedInput } : {}), ...(additionalContext ? { additionalContext } : {}) } };
   return { stdout: JSON.stringify(body), exitCode: 0 };
 }
 

@@ -22,6 +22,8 @@ export interface GateInput {
   budget?: BudgetStatus;
   /** The status line (`Budget[coder]: ... → EXHAUSTED`), quoted in a budget refusal. */
   budgetLine?: string;
+  /** Set when the role requires a kernel sandbox and this shell call will not run in one: the reason. */
+  sandboxRefusal?: string;
   protectedPaths?: ProtectionOptions;
 }
 
@@ -53,6 +55,7 @@ export function decide(input: GateInput): GateDecision {
       : `Tool ${subject.name} is not allowed for role ${role.name}, which allows only ${listPatterns(allowed)}. ${hint(role, subject)}`;
     return refuse('tool-not-allowed', reason);
   }
+  if (category === 'shell' && input.sandboxRefusal && isNewShellInvocation(subject.name)) return refuse('sandbox-required', input.sandboxRefusal);
   const own = category === 'shell' ? mutationOf(shellCommandOf(subject.name, input.toolInput)) : alfredVscodeCommandIn(subject.name, input.toolInput);
   if (own) {
     return refuse('self-governance', `${subject.name} may not run ${own}: an agent never changes its own role or budget. Ask the user to do it in VS Code (Alfred: Switch Role, Alfred: Reset Budget).`);

@@ -12,6 +12,7 @@ export type RefusalCode =
   | 'protected-path'     // an edit (or visible shell write) touching a protected path
   | 'budget-exhausted'   // a dimension at or above block_at_percent
   | 'self-governance'    // an agent running Alfred's own mutating commands (role switch, reset)
+  | 'sandbox-required'   // sandbox = "required" and the shell call would not run in the kernel sandbox
   | 'invalid-input';     // the tool's arguments failed validation
 
 export interface GateDecision {

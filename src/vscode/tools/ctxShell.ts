@@ -1,7 +1,3 @@
-import * as os from 'node:os';
-import { protectedGlobsReader } from '../../core/completion/protectGlobs';
-import type { Harness } from '../../core/harness';
-import { planSandbox, type SandboxPlan } from '../../core/sandbox/index';
 import { shellOp } from '../../core/tools/ops/shell';
 import { readSettings } from '../settings';
 import { defineTool } from './governedTool';
@@ -11,7 +7,8 @@ import { defineTool } from './governedTool';
  * the kernel sandbox (protected paths read-only) wherever there is one and the role does not turn it off.
  */
 export const ctxShell = defineTool<Parameters<typeof shellOp>[1]>('ctx_shell', (input, { harness, signal, operationEnv }) => {
-  const sandbox = plan(harness);
+  // Planned on every call: the role, checks.toml and the governance folders may have changed since the last.
+  const sandbox = harness.sandboxPlan();
   return shellOp(harness.workspaceFolder, input, {
     signal,
     env: { ...process.env, ...operationEnv },
@@ -21,24 +18,8 @@ export const ctxShell = defineTool<Parameters<typeof shellOp>[1]>('ctx_shell', (
   });
 });
 
-/** checks.toml's `protect` globs, one reader per workspace (it parses the file again only when it changed). */
-const globReaders = new Map<string, () => readonly string[]>();
 /** Workspaces already told that there is no sandbox: once is enough, every result would cost tokens. */
 const told = new Set<string>();
-
-/** Planned on every call: the role, checks.toml and the governance folders may have changed since the last. */
-function plan(harness: Harness): SandboxPlan {
-  let globs = globReaders.get(harness.workspaceFolder);
-  if (!globs) globReaders.set(harness.workspaceFolder, (globs = protectedGlobsReader(harness.workspaceFolder)));
-  return planSandbox({
-    role: harness.activeRole().role,
-    workspaceFolder: harness.workspaceFolder,
-    protectedGlobs: globs(),
-    stateDir: harness.stateDir,
-    env: process.env,
-    home: os.homedir(),
-  });
-}
 
 function firstTime(workspaceFolder: string): boolean {
   if (told.has(workspaceFolder)) return false;

@@ -1,20 +1,42 @@
-import { shellCommandOf } from '../../policy/categories';
+import type { Harness } from '../../harness';
+import { categoryOf, shellCommandOf } from '../../policy/categories';
+import type { HookInput } from '../input';
 import { denyAnswer, passAnswer, permissionAnswer } from '../output';
 import type { HookHandler } from './types';
 
-/** PreToolUse: the gate decides and charges a new shell invocation before it runs. */
+/**
+ * PreToolUse: the gate decides and charges a new shell invocation before it runs. A terminal command
+ * of VS Code's own agent is rewritten to run in the kernel sandbox (protected paths read-only), the
+ * one agent here that applies a hook's `updatedInput` without an `allow` (Claude Code and Codex need
+ * `allow`, which would skip their own confirmations): theirs are guarded by parsing, and refused
+ * under `sandbox = "required"`.
+ */
 export const preToolUse: HookHandler = async (harness, input, event) => {
   const name = input.format === 'copilot-cli' ? 'preToolUse' : 'PreToolUse';
   if (!input.tool) return denyAnswer(input.format, name, 'Alfred could not tell which tool this is (no tool_name in the hook input), so it refuses it.');
-  // The command a terminal will show when it runs, so its end there is not charged a second time.
-  const terminalCommand = shellCommandOf(input.tool, input.toolInput);
+  const command = shellCommandOf(input.tool, input.toolInput);
+  const sandboxed = command !== undefined && rewritesCommand(input) ? sandboxLine(harness, command) : undefined;
   const result = await harness.authorize({
     tool: input.tool, toolInput: input.toolInput, source: `hook:${event}`, ...(input.model ? { model: input.model } : {}),
-    ...(terminalCommand ? { terminalCommand } : {}),
+    // The command a terminal will show when it runs, so its end there is not charged a second time.
+    ...(command !== undefined ? { terminalCommand: sandboxed ?? command, sandboxed: sandboxed !== undefined } : {}),
   });
   if (!result.decision.allowed) return denyAnswer(input.format, name, `Alfred (role ${result.status.role}): ${result.decision.reason ?? 'refused'}`);
-  return passAnswer(input.format, name, result.status.signal !== 'OK' ? result.line : undefined);
+  const updatedInput = sandboxed !== undefined ? { ...(input.toolInput as Record<string, unknown>), command: sandboxed } : undefined;
+  return passAnswer(input.format, name, result.status.signal !== 'OK' ? result.line : undefined, updatedInput);
 };
+
+/** VS Code's agent (not Claude Code or Codex through their own files), a tool whose input has a `command` string. */
+function rewritesCommand(input: HookInput): boolean {
+  const args = input.toolInput;
+  return input.format === 'vscode' && input.agent === undefined && categoryOf(input.tool ?? '') === 'shell'
+    && args !== null && typeof args === 'object' && !Array.isArray(args) && typeof (args as Record<string, unknown>).command === 'string';
+}
+
+function sandboxLine(harness: Harness, command: string): string | undefined {
+  const plan = harness.sandboxPlan();
+  return plan.kind === 'sandboxed' ? plan.line(command) : undefined;
+}
 
 /** PostToolUse: the output's tokens and their estimated cost are charged. */
 export const postToolUse: HookHandler = async (harness, input, event) => {

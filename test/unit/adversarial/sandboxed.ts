@@ -1,0 +1,16 @@
+/** Running what a hook rewrote, as the agent's terminal would: the line, in the workspace, in a POSIX shell. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { detectSandbox } from '../../../src/core/sandbox/index';
+
+export function sandboxAvailable(): boolean {
+  return detectSandbox().kind !== 'none';
+}
+
+/** Runs the rewritten terminal command; it must name the sandbox, and whatever it tried is over when it returns. */
+export function runSandboxedAnswer(updatedInput: Record<string, unknown>, workspace: string, _root: string): void {
+  const line = updatedInput.command;
+  assert.equal(typeof line, 'string');
+  assert.match(line as string, /bwrap|sandbox-exec/, 'the command runs in the kernel sandbox');
+  spawnSync('/bin/sh', ['-c', line as string], { cwd: workspace, env: process.env, encoding: 'utf8', timeout: 30_000 });
+}
