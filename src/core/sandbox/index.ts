@@ -6,7 +6,11 @@
 import type { Role } from '../roles/types';
 import { detectSandbox, type AvailableSandbox, type Sandbox } from './detect';
 import { readOnlyPaths, type MountOptions } from './mounts';
-import { sandboxArgv, sandboxCommandLine } from './wrap';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { workspaceId } from '../state/paths';
+import { savePlan } from './launcher';
+import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote } from './wrap';
 
 export { detectSandbox, resetSandboxDetection, type AvailableSandbox, type Sandbox } from './detect';
 export { readOnlyPaths, type MountOptions } from './mounts';
@@ -55,6 +59,18 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
     sandbox,
     readOnly,
     argv: (command, cwd) => sandboxArgv(sandbox, { command, cwd, readOnly }),
-    line: (command, cwd) => sandboxCommandLine(sandbox, { command, readOnly, ...(cwd !== undefined ? { cwd } : {}) }),
+    line: (command, cwd) => shortLine(opts, sandbox, readOnly, command, cwd) ?? sandboxCommandLine(sandbox, { command, readOnly, ...(cwd !== undefined ? { cwd } : {}) }),
   };
+}
+
+/** `~/.alfred/bin/alfred-sandbox <id> '<command>'` (launcher.ts), where the plan can be saved; else undefined. */
+function shortLine(opts: PlanOptions, sandbox: AvailableSandbox, readOnly: readonly string[], command: string, cwd: string | undefined): string | undefined {
+  if (sandbox.kind !== 'bwrap' || cwd !== undefined) return undefined;
+  try {
+    const id = workspaceId(opts.workspaceFolder);
+    const script = savePlan(path.join(opts.home ?? os.homedir(), '.alfred'), id, bwrapPrefix(sandbox, readOnly));
+    return script ? `${shellQuote(script)} ${id} ${quoteAlways(command)}` : undefined;
+  } catch {
+    return undefined; // Alfred's home not writable: the full line still works
+  }
 }

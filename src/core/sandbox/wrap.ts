@@ -65,6 +65,11 @@ export function sandboxCommandLine(sandbox: AvailableSandbox, input: WrapInput):
   return input.cwd ? `(cd ${shellQuote(input.cwd)} && exec ${run})` : run;
 }
 
+/** bwrap with its mount arguments, everything before `--`: what the short line's plan file holds. */
+export function bwrapPrefix(sandbox: AvailableSandbox, readOnly: readonly string[]): string[] {
+  return [sandbox.path, ...bwrapMounts(readOnly)];
+}
+
 /** bwrap's mount arguments: the fixed flags, the rename guards, then the read-only paths. */
 function bwrapMounts(readOnly: readonly string[]): string[] {
   const ro = outermost(readOnly);
@@ -117,6 +122,6 @@ export function shellQuote(s: string): string {
   return PLAIN.test(s) ? s : quoteAlways(s);
 }
 
-function quoteAlways(s: string): string {
+export function quoteAlways(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }

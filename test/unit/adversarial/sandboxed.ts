@@ -11,6 +11,6 @@ export function sandboxAvailable(): boolean {
 export function runSandboxedAnswer(updatedInput: Record<string, unknown>, workspace: string, _root: string): void {
   const line = updatedInput.command;
   assert.equal(typeof line, 'string');
-  assert.match(line as string, /bwrap|sandbox-exec/, 'the command runs in the kernel sandbox');
+  assert.match(line as string, /alfred-sandbox|bwrap|sandbox-exec/, 'the command runs in the kernel sandbox');
   spawnSync('/bin/sh', ['-c', line as string], { cwd: workspace, env: process.env, encoding: 'utf8', timeout: 30_000 });
 }

@@ -54,14 +54,13 @@ describe('PostToolUse', () => {
 describe('PreToolUse and the budget signals', () => {
   it('at WARNING, adds additionalContext with the exact budget line', async () => {
     const { env, shell } = tightEnv();
-    for (let i = 0; i < 3; i++) assert.equal((await shell()).stdout, '{}');
+    // Below WARNING nothing is added (the command itself may come back rewritten to run in the sandbox).
+    for (let i = 0; i < 3; i++) assert.doesNotMatch((await shell()).stdout, /additionalContext|"deny"/);
     const answer = await shell();
-    assert.deepEqual(answer.json, {
-      hookSpecificOutput: {
-        hookEventName: 'PreToolUse',
-        additionalContext: 'Budget[tight]: tokens 0/1000 (0%) | shell 4/5 (80%) | cost $0.00/$5.00 (0%) → WARNING',
-      },
-    });
+    const specific = (answer.json as { hookSpecificOutput: Record<string, unknown> }).hookSpecificOutput;
+    assert.equal(specific.hookEventName, 'PreToolUse');
+    assert.equal(specific.additionalContext, 'Budget[tight]: tokens 0/1000 (0%) | shell 4/5 (80%) | cost $0.00/$5.00 (0%) → WARNING');
+    assert.equal(specific.permissionDecision, undefined, 'never allow: the agent\'s own confirmation stays');
     assert.equal(env.harness.events({ types: ['BudgetWarning'] }).events.length, 1);
   });
 
@@ -91,7 +90,7 @@ describe('PreToolUse and the budget signals', () => {
     const { env, shell } = tightEnv();
     for (let i = 0; i < 5; i++) await shell();
     await env.harness.reset('test');
-    assert.equal((await shell()).stdout, '{}');
+    assert.doesNotMatch((await shell()).stdout, /additionalContext|"deny"/);
     assert.equal(env.harness.budget().status.dimensions.shell.used, 1);
   });
 });

@@ -7,9 +7,11 @@ describe('one charge per terminal command', () => {
   it('Copilot\'s run_in_terminal, charged by PreToolUse, is not charged again by the terminal observer; a person\'s command is', async () => {
     const env = makeEnv();
     const shell = () => env.harness.budget().status.dimensions.shell.used;
-    await env.hook('PreToolUse', { tool_name: 'run_in_terminal', tool_input: { command: 'npm  test', explanation: 'x', goal: 'x', mode: 'sync' } });
+    const answer = await env.hook('PreToolUse', { tool_name: 'run_in_terminal', tool_input: { command: 'npm  test', explanation: 'x', goal: 'x', mode: 'sync' } });
     assert.equal(shell(), 1);
-    const seen = await env.harness.observeShell({ command: 'npm test', exitCode: 0, source: 'terminal:bash' });
+    // What the terminal shows: the command as VS Code runs it (rewritten into the sandbox where there is one).
+    const shown = (answer.json as { hookSpecificOutput?: { updatedInput?: { command?: string } } }).hookSpecificOutput?.updatedInput?.command ?? 'npm test';
+    const seen = await env.harness.observeShell({ command: ` ${shown} `, exitCode: 0, source: 'terminal:bash' });
     assert.equal(shell(), 1, 'the terminal run of the same command (whitespace aside) is the hook\'s charge');
     assert.equal(seen.violation, false);
     const [execution] = env.harness.events({ types: ['ShellExecution'] }).events;

@@ -19,6 +19,10 @@ import { stateDir } from '../../../src/core/state/paths';
 import { isolateEnv, newWorkspace, run } from '../cli/helpers';
 
 const env = isolateEnv();
+// These tests compare the server's answers with the command line's across workspaces, about the
+// transport; the sandbox's rewrite names each workspace, and the corpus covers it through the server.
+before(() => { process.env.ALFRED_SANDBOX = 'off'; });
+after(() => { delete process.env.ALFRED_SANDBOX; });
 const ROOT = path.resolve(__dirname, '../../..');
 const BUILTIN_ROLES = path.join(ROOT, 'roles');
 const CLI = path.join(ROOT, 'dist', 'cli', 'alfred.cjs');

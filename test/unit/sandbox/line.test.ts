@@ -78,12 +78,22 @@ test('cd and export inside the line do not reach the terminal\'s later commands'
   assert.equal(r.stdout, `/\n${f.ws}\n[]\n`);
 });
 
-test('plain words stay unquoted (a shorter line); the command is the last, single-quoted argument', kernel, () => {
+test('the terminal line is short: the launcher script, the workspace id, the single-quoted command; the mounts live in the plan file', kernel, () => {
   const f = sandboxFixture();
   const r = runLine(f, 'true');
+  assert.match(r.line, /^\/\S*\/\.alfred\/bin\/alfred-sandbox [0-9a-f]{16} 'true'$/);
+  assert.equal(r.status, 0);
+  const [script, id] = r.line.split(' ') as [string, string];
+  const plan = fs.readFileSync(path.join(path.dirname(script), '..', 'run', 'sandbox', `${id}.args`), 'utf8').split('\n');
+  assert.match(plan[0]!, /bwrap$/);
+  assert.ok(plan.includes('--ro-bind'), 'the read-only mounts are in the plan');
+});
+
+test('with a working folder the line names every mount itself (plain words unquoted)', kernel, () => {
+  const f = sandboxFixture();
+  const r = runLine(f, 'true', { lineCwd: f.ws });
   assert.match(r.line, /^\/\S*bwrap --dev-bind \/ \/ /);
   assert.match(r.line, / -- "\$\{SHELL:-\/bin\/sh\}" -c 'true'$/);
-  assert.equal(r.line.includes(`'${f.ws}'`), false, 'a plain path is not quoted');
 });
 
 test('a workspace path with spaces, quotes and $ is quoted in the line and protected all the same', kernel, () => {

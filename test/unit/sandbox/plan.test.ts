@@ -47,7 +47,8 @@ test('auto or required with a sandbox: the read-only list, and argv and line bui
     const argv = plan.argv('make', opts.workspaceFolder);
     assert.equal(argv[0], '/usr/bin/bwrap');
     assert.deepEqual(argv.slice(-6), ['--chdir', opts.workspaceFolder, '--', '/bin/sh', '-c', 'make']);
-    for (const p of plan.readOnly) assert.ok(plan.line('make').includes(` --ro-bind ${p} ${p} `), p);
+    for (const p of plan.readOnly) assert.ok(plan.line('make', '/x').includes(` --ro-bind ${p} ${p} `), p);
+    assert.match(plan.line('make'), /\/\.alfred\/bin\/alfred-sandbox [0-9a-f]{16} 'make'$/);
     assert.ok(plan.line('make', '/x').endsWith(`--chdir /x -- "\${SHELL:-/bin/sh}" -c 'make'`));
   }
 });
