@@ -17,7 +17,8 @@ const GIT_ENV = { GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C'
 
 export function runGit(args: readonly string[], cwd: string): Promise<GitRun> {
   return new Promise((resolve) => {
-    execFile('git', ['-c', 'core.quotepath=off', ...args], {
+    // Never run code the repository names (an fsmonitor, hooks): an agent may have written them.
+    execFile('git', ['-c', 'core.quotepath=off', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', ...args], {
       cwd, encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, windowsHide: true, env: { ...process.env, ...GIT_ENV },
     }, (err, stdout, stderr) => {
       resolve({ ok: !err, stdout: stdout ?? Buffer.alloc(0), stderr: String(stderr ?? '') });

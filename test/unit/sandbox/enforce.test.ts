@@ -4,13 +4,14 @@
  * folder the command runs in stay as they were. Skipped where there is no sandbox.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
+import { planSandbox } from '../../../src/core/sandbox/index';
 import { NO_SANDBOX, ORIGINAL, PYTHON, runIn, sandboxFixture, type SandboxFixture } from './helpers';
 
 const kernel = { skip: NO_SANDBOX };
@@ -175,4 +176,24 @@ test('the network is unchanged: same network namespace, a local server answers',
   } finally {
     server.close();
   }
+});
+
+test('a command cannot plant code that git runs later outside the sandbox (.git/config, .git/hooks); commits still work', kernel, () => {
+  const f = sandboxFixture();
+  const gitEnv = { ...f.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' };
+  execFileSync('git', ['init', '-q'], { cwd: f.ws, env: gitEnv, stdio: 'pipe' });
+  const plan = planSandbox({ role: { name: 'coder', sandbox: 'auto' }, workspaceFolder: f.ws, protectedGlobs: ['tests/**'], stateDir: f.stateDir, env: f.env, home: f.home });
+  assert.equal(plan.kind, 'sandboxed');
+  const run = (command: string) => {
+    const [file, ...args] = (plan as Extract<typeof plan, { kind: 'sandboxed' }>).argv(command, f.ws);
+    return spawnSync(file!, args, { cwd: f.ws, env: gitEnv, encoding: 'utf8', timeout: 30_000 });
+  };
+  const config = fs.readFileSync(path.join(f.ws, '.git', 'config'), 'utf8');
+  assert.notEqual(run('git config core.fsmonitor "touch /tmp/pwned-by-fsmonitor"').status, 0);
+  assert.notEqual(run('printf "#!/bin/sh\\ntouch /tmp/pwned\\n" > .git/hooks/pre-commit').status, 0);
+  assert.equal(fs.readFileSync(path.join(f.ws, '.git', 'config'), 'utf8'), config);
+  assert.equal(fs.existsSync(path.join(f.ws, '.git', 'hooks', 'pre-commit')), false);
+  const commit = run('git add src && git commit -qm work && git log --oneline | wc -l');
+  assert.equal(commit.status, 0, commit.stderr);
+  assert.equal(commit.stdout.trim(), '1');
 });
