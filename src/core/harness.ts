@@ -15,7 +15,8 @@ import { chargeModelUsage, type ModelChargeResult, type ModelUsage } from './mod
 import { decide } from './policy/gate';
 import type { GateDecision } from './policy/types';
 import { categoryOf, isNewShellInvocation } from './policy/categories';
-import { planSandbox, type SandboxPlan } from './sandbox/index';
+import { detectSandbox, planSandbox, type SandboxPlan } from './sandbox/index';
+import { sandboxStatus, type SandboxStatus } from './sandbox/status';
 import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './roles/active';
 import { moreAuthority } from './roles/authority';
 import { loadRoles, roleFolders, type RoleFolder } from './roles/loader';
@@ -202,6 +203,11 @@ export class Harness {
       role: this.activeRole().role, workspaceFolder: this.workspaceFolder, protectedGlobs: this.opts.protectedGlobs?.() ?? [],
       stateDir: this.stateDir, env: this.env, home: this.homeDir,
     });
+  }
+
+  /** Whether shell commands of the active role run in the kernel sandbox, without planning one. */
+  sandboxStatus(): SandboxStatus {
+    return sandboxStatus(this.activeRole().role, detectSandbox(this.env));
   }
 
   /**

@@ -153,6 +153,8 @@ export interface GovernanceView {
   /** One row per governed agent, in the order of the core's table. */
   agents: AgentGovernanceView[];
   lastHook: HookRunView | null;
+  /** Whether shell commands run in the kernel sandbox (src/core/sandbox/status.ts), said in the user's language. */
+  sandbox: { state: 'kernel' | 'parsing' | 'refused' | 'off'; text: string };
 }
 
 /** The ids of src/core/governance/agents.ts (the adapter checks that they match). */

@@ -7,6 +7,7 @@ import { hookRunOf, lastHookRun, type HookRun } from '../../core/hooks/lastRun';
 import type { AgentGovernanceView, GovernanceView, GovernedAgent } from '../../protocol/dashboard';
 import { activityOf, lastActivity, readGovernanceHealth, type Activity } from '../hooks/health';
 import { issueText, stateText } from '../hooks/healthText';
+import { sandboxText } from '../hooks/sandboxText';
 
 /** The commands the section's buttons run: agents that share a hook file share its commands. */
 export const GOVERNANCE_COMMANDS: Readonly<Record<AgentId, { govern: string; stop: string }>> = {
@@ -45,7 +46,8 @@ export class GovernanceTracker {
     if (!harness) return null;
     if (this.dir !== harness.stateDir) this.reload(harness);
     const rows = readGovernanceHealth(harness, { lastHook: this.lastHook ?? null, activity: this.activity ?? null });
-    return { agents: rows.map(agentView), lastHook: this.lastHook ?? null };
+    const sandbox = harness.sandboxStatus();
+    return { agents: rows.map(agentView), lastHook: this.lastHook ?? null, sandbox: { state: sandbox.state, text: sandboxText(sandbox) } };
   }
 
   reload(harness: Harness): void {

@@ -39,6 +39,7 @@ export class GovernanceStatus extends LitElement {
       ${g.agents.map((a) => this.agent(a))}
       <p>${any ? t('Every tool call of a governed agent goes through Alfred\'s hooks, under the active role.') : t('Not governed: Alfred does not see these agents\' tool calls.')}</p>
       <p id="last-hook">${this.lastHook(g)}</p>
+      <p id="sandbox" class=${g.sandbox.state === 'kernel' ? '' : 'failed'}>${g.sandbox.text}</p>
     `;
   }
 

@@ -3,6 +3,7 @@ import type { Harness } from '../../../core/harness';
 import { lastHookRun } from '../../../core/hooks/lastRun';
 import { linkLabel, type ModelLink } from '../../../core/models/profiles';
 import { readGovernanceHealth } from '../../hooks/health';
+import { sandboxText } from '../../hooks/sandboxText';
 import { healthMarkdown } from '../../hooks/healthText';
 import { raceCancellation } from '../cancel';
 import { readChatSettings } from '../chatSettings';
@@ -73,5 +74,6 @@ export const doctorCommand: SlashCommand = {
     }
     // Whether each agent's hooks are really in force, and why not.
     stream.markdown(`\n${healthMarkdown(readGovernanceHealth(harness), lastHookRun(harness.stateDir))}`);
+    stream.markdown(`\n${sandboxText(harness.sandboxStatus())}\n`);
   },
 };

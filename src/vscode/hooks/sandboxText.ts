@@ -1,0 +1,16 @@
+import * as vscode from 'vscode';
+import type { SandboxStatus } from '../../core/sandbox/status';
+
+/** One sentence on the shell sandbox, for the dashboard and `/doctor`. */
+export function sandboxText(s: SandboxStatus): string {
+  switch (s.state) {
+    case 'kernel':
+      return vscode.l10n.t('Shell sandbox: {0}. Shell commands run with protected paths, governance files and Alfred\'s home read-only.', s.kind ?? '');
+    case 'parsing':
+      return vscode.l10n.t('Shell sandbox: none here ({0}). Role {1} has sandbox = "auto": protected paths are guarded by best-effort parsing only.', s.why ?? '', s.role);
+    case 'refused':
+      return vscode.l10n.t('Shell sandbox: none here ({0}). Role {1} has sandbox = "required": shell calls are refused.', s.why ?? '', s.role);
+    case 'off':
+      return vscode.l10n.t('Shell sandbox: off for role {0} (sandbox = "off"): protected paths are guarded by best-effort parsing only.', s.role);
+  }
+}

@@ -1,0 +1,15 @@
+/** What the dashboard and /doctor say about the shell sandbox, for each role setting and machine. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sandboxStatus } from '../../../src/core/sandbox/status';
+
+const bwrap = { kind: 'bwrap' as const, path: '/usr/bin/bwrap' };
+const none = { kind: 'none' as const, why: 'bwrap is not installed' };
+
+test('kernel where there is one; parsing, refusal or off where there is not or the role says so', () => {
+  assert.deepEqual(sandboxStatus({ name: 'coder', sandbox: 'auto' }, bwrap), { mode: 'auto', role: 'coder', state: 'kernel', kind: 'bwrap' });
+  assert.deepEqual(sandboxStatus({ name: 'coder', sandbox: 'required' }, bwrap), { mode: 'required', role: 'coder', state: 'kernel', kind: 'bwrap' });
+  assert.deepEqual(sandboxStatus({ name: 'coder', sandbox: 'auto' }, none), { mode: 'auto', role: 'coder', state: 'parsing', why: 'bwrap is not installed' });
+  assert.deepEqual(sandboxStatus({ name: 'strict', sandbox: 'required' }, none), { mode: 'required', role: 'strict', state: 'refused', why: 'bwrap is not installed' });
+  assert.deepEqual(sandboxStatus({ name: 'loose', sandbox: 'off' }, bwrap), { mode: 'off', role: 'loose', state: 'off' });
+});
