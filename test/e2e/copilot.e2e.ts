@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
 import { copilotHookFile } from '../../src/core/hooks/install';
 import { packageScriptedModel, prepareScriptFolder, readRequests, writeScript, type RecordedRequest } from './support/scriptedModel';
-import { runCommand, startWorkbench, switchRoleFromPalette, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
+import { copilotReady, runCommand, startWorkbench, switchRoleFromPalette, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 
@@ -25,6 +25,7 @@ before(async () => {
     workspaceFiles: { '.github/hooks/alfred.json': copilotHookFile() },
   });
   prepareScriptFolder(wb.workspace);
+  await copilotReady(wb);
 }, { timeout: WORKBENCH_START_LIMIT });
 after(async () => { await wb?.close(); });
 

@@ -20,6 +20,8 @@ export interface Workbench {
   /** Environment of the code-server process (HOME, ALFRED_HOME), for running `alfred` beside it. */
   env: Record<string, string>;
   extensionDir: string;
+  /** code-server's user data (settings, logs). */
+  userDataDir: string;
   close(): Promise<void>;
 }
 
@@ -70,11 +72,26 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     await options.beforeLoad?.(page, cs.url);
     await page.goto(`${cs.url}/?folder=${encodeURIComponent(sandbox.workspace)}`);
     await page.locator(STATUS_ITEM).waitFor({ timeout: 180_000 });
-    return { page, workspace: sandbox.workspace, env: sandbox.env, extensionDir: path.join(sandbox.extensionsDir, extensionDir), close };
+    return { page, workspace: sandbox.workspace, env: sandbox.env, extensionDir: path.join(sandbox.extensionsDir, extensionDir), userDataDir: sandbox.userDataDir, close };
   } catch (err) {
     // A workbench that never started still stops what it started, or the test process never exits.
     await close();
     throw err;
+  }
+}
+
+/**
+ * Waits until Copilot Chat has taken an extension's model as its own (its log says it activated its
+ * conversation features). A prompt sent before that meets a sign-in dialog instead of the model.
+ */
+export async function copilotReady(wb: Workbench, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const logs = path.join(wb.userDataDir, 'logs');
+  for (;;) {
+    const files = fs.existsSync(logs) ? fs.readdirSync(logs, { recursive: true }).map(String).filter((f) => f.endsWith('GitHub Copilot Chat.log')) : [];
+    if (files.some((f) => fs.readFileSync(path.join(logs, f), 'utf8').includes('ConversationFeature: Activating contributions'))) return;
+    if (Date.now() > deadline) throw new Error('Copilot Chat did not activate its conversation features (no model of its own or from an extension?)');
+    await new Promise((r) => setTimeout(r, 500));
   }
 }
 
