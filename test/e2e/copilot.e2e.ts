@@ -152,8 +152,9 @@ test('under coder, Copilot can neither make itself admin, nor edit the settings,
       { text: 'None of it worked.' },
     ]);
     await send('Loosen your rules', 'None of it worked.');
+    // The request carries the whole conversation: this turn's three results are the last three.
     const results = readRequests(wb.workspace).at(-1)!.messages.flatMap((m) => m.parts).filter((p) => p.type === 'toolResult');
-    const texts = results.map((r) => (r.content ?? []).join(''));
+    const texts = results.map((r) => (r.content ?? []).join('')).slice(-3);
     assert.equal(texts.length, 3, JSON.stringify(texts));
     assert.match(texts[0]!, /Alfred \(role coder\): run_in_terminal may not run alfred role NAME/);
     assert.match(texts[1]!, /Alfred \(role coder\): .*may not write .*settings\.json/);
