@@ -5,7 +5,7 @@ import type { SandboxStatus } from '../../core/sandbox/status';
 export function sandboxText(s: SandboxStatus): string {
   switch (s.state) {
     case 'kernel':
-      return vscode.l10n.t('Shell sandbox: {0}. Shell commands run with protected paths, governance files and Alfred\'s home read-only.', s.kind ?? '');
+      return vscode.l10n.t('Shell sandbox: {0}. Shell commands run with protected paths, governance files and Alfred\'s home read-only.', s.kind === 'bwrap' ? 'bubblewrap' : s.kind ?? '');
     case 'parsing':
       return vscode.l10n.t('Shell sandbox: none here ({0}). Role {1} has sandbox = "auto": protected paths are guarded by best-effort parsing only.', s.why ?? '', s.role);
     case 'refused':
