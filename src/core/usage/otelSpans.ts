@@ -1,0 +1,193 @@
+/**
+ * Model usage from Copilot's OpenTelemetry spans: one record per `chat` span (one LLM call), tied to
+ * its agent session. The invoke_agent span's token totals are the sum of its chat rounds
+ * (toolCallingLoop.ts), so they are never counted: only the session is taken from it.
+ *
+ * Accepts OTLP/JSON trace exports (what the otlp-http exporter POSTs) and the lines of the file
+ * exporter. Today's Copilot Chat writes its spans to the file as `{}` (see otelLine.ts): those are
+ * counted as skipped, and file mode has to rely on the log records (otelLogs.ts).
+ */
+import { ATTR, sourceOf, usageRecord } from './otelUsage';
+import { otelLines } from './otelLine';
+import { SpanSessions } from './otelSessions';
+import type { ModelUsageRecord, UsageSource } from './types';
+import { attributes, hrTimeToMs, isObject, isoTime, nanosToMs, parsedBody, resourceAttributes, text, type Attributes } from './otelValues';
+
+export interface OtelReaderOptions {
+  /** The source when the resource does not name the Copilot CLI (default `copilot-otel`). */
+  source?: UsageSource;
+  /** Spans remembered to find a chat span's invoke_agent ancestor (default 20,000). */
+  maxSpans?: number;
+  /** Traces remembered with their top-level session (default 5,000). */
+  maxTraces?: number;
+  /** The clock, for a span without an end time. */
+  now?: () => Date;
+}
+
+/** What was read but gave no record, by reason. */
+export interface OtelSpanSkips {
+  /** `{}` lines: spans the shipped file exporter failed to serialise. */
+  emptySpans: number;
+  logLines: number;
+  metricLines: number;
+  unparsable: number;
+  /** JSON that is no span, log or metric known here (or an export body that is not one). */
+  unknown: number;
+  /** Chat spans without token counts: failed or cancelled calls. */
+  chatWithoutUsage: number;
+}
+
+interface SpanView {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | undefined;
+  name: string;
+  endMs: number | undefined;
+  attrs: Attributes;
+  source: UsageSource;
+}
+
+const CHAT = 'chat';
+const INVOKE_AGENT = 'invoke_agent';
+
+export class OtelUsageReader {
+  readonly skipped: OtelSpanSkips = { emptySpans: 0, logLines: 0, metricLines: 0, unparsable: 0, unknown: 0, chatWithoutUsage: 0 };
+  private readonly sessions: SpanSessions;
+  private readonly source: UsageSource;
+  private readonly now: () => Date;
+
+  constructor(options: OtelReaderOptions = {}) {
+    this.sessions = new SpanSessions(options.maxSpans ?? 20_000, options.maxTraces ?? 5_000);
+    this.source = options.source ?? 'copilot-otel';
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** An OTLP/JSON ExportTraceServiceRequest, parsed or as JSON text. */
+  ingest(body: unknown): ModelUsageRecord[] {
+    const parsed = parsedBody(body);
+    if (parsed === undefined && body !== undefined) {
+      this.skipped.unparsable++;
+      return [];
+    }
+    if (!isObject(parsed) || !Array.isArray(parsed.resourceSpans)) {
+      this.skipped.unknown++;
+      return [];
+    }
+    const views: SpanView[] = [];
+    this.collectOtlp(parsed.resourceSpans, views);
+    return this.records(views);
+  }
+
+  /** Lines of a file exporter's output: spans become records, everything else is counted and skipped. */
+  ingestLines(lines: Iterable<string>): ModelUsageRecord[] {
+    const views: SpanView[] = [];
+    for (const { kind, value } of otelLines(lines)) {
+      switch (kind) {
+        case 'span': {
+          const view = fileSpan(value, this.source);
+          if (view) views.push(view);
+          else this.skipped.unknown++;
+          break;
+        }
+        case 'otlp-traces':
+          if (Array.isArray(value.resourceSpans)) this.collectOtlp(value.resourceSpans, views);
+          break;
+        case 'empty': this.skipped.emptySpans++; break;
+        case 'log': case 'otlp-logs': this.skipped.logLines++; break;
+        case 'metric': case 'otlp-metrics': this.skipped.metricLines++; break;
+        case 'unparsable': this.skipped.unparsable++; break;
+        default: this.skipped.unknown++;
+      }
+    }
+    return this.records(views);
+  }
+
+  private collectOtlp(resourceSpans: unknown[], views: SpanView[]): void {
+    for (const rs of resourceSpans) {
+      if (!isObject(rs) || !Array.isArray(rs.scopeSpans)) continue;
+      const source = sourceOf(resourceAttributes(rs.resource), this.source);
+      for (const ss of rs.scopeSpans) {
+        if (!isObject(ss) || !Array.isArray(ss.spans)) continue;
+        for (const s of ss.spans) {
+          const view = otlpSpan(s, source);
+          if (view) views.push(view);
+          else this.skipped.unknown++;
+        }
+      }
+    }
+  }
+
+  /**
+   * The batch's chat spans as records. Every other span is learnt first, so an invoke_agent in the
+   * same batch serves its chat spans whatever their order.
+   */
+  private records(views: SpanView[]): ModelUsageRecord[] {
+    const chats: SpanView[] = [];
+    for (const v of views) {
+      const op = operation(v);
+      if (op === CHAT) {
+        chats.push(v);
+        continue;
+      }
+      const session = op === INVOKE_AGENT ? text(v.attrs.get(ATTR.SESSION_ID)) ?? text(v.attrs.get(ATTR.CONVERSATION_ID)) : undefined;
+      this.sessions.learn(v.traceId, v.spanId, v.parentSpanId, session);
+    }
+    const out: ModelUsageRecord[] = [];
+    for (const v of chats) {
+      const record = usageRecord(v.attrs, {
+        fallbackId: `${v.traceId}:${v.spanId}`,
+        source: v.source,
+        sessionId: this.sessionOf(v),
+        at: isoTime(v.endMs, this.now),
+        model: v.name.startsWith('chat ') ? text(v.name.slice(5)) : undefined,
+      });
+      if (record) out.push(record);
+      else this.skipped.chatWithoutUsage++;
+    }
+    return out;
+  }
+
+  /**
+   * Copilot Chat's chat spans name the session in `copilot_chat.session_id`. Their
+   * `gen_ai.conversation.id` is the session only in newer builds: in 0.42 and in the BYOK providers
+   * it is the request id, so alone it is not trusted (findings §3). The CLI's is taken as given.
+   */
+  private sessionOf(v: SpanView): string | undefined {
+    const own = text(v.attrs.get(ATTR.SESSION_ID));
+    if (own) return own;
+    const cli = v.source === 'copilot-cli-otel' ? text(v.attrs.get(ATTR.CONVERSATION_ID)) : undefined;
+    return cli ?? this.sessions.resolve(v.traceId, v.parentSpanId);
+  }
+}
+
+function operation(v: SpanView): string | undefined {
+  const op = text(v.attrs.get(ATTR.OPERATION));
+  if (op) return op;
+  // Copilot always sets the operation; a span without one is a chat span only by its name.
+  return v.name.startsWith('chat ') ? CHAT : undefined;
+}
+
+/** An OTLP/JSON span (ids in hex, times in unix nanoseconds). */
+function otlpSpan(s: unknown, source: UsageSource): SpanView | undefined {
+  if (!isObject(s)) return undefined;
+  const traceId = text(s.traceId);
+  const spanId = text(s.spanId);
+  if (!traceId || !spanId) return undefined;
+  return {
+    traceId, spanId, parentSpanId: text(s.parentSpanId), name: typeof s.name === 'string' ? s.name : '',
+    endMs: nanosToMs(s.endTimeUnixNano) ?? nanosToMs(s.startTimeUnixNano), attrs: attributes(s.attributes), source,
+  };
+}
+
+/** A file exporter span line: the fix's readableSpanToJson shape, or the CLI's envelope. */
+function fileSpan(s: Record<string, unknown>, fallback: UsageSource): SpanView | undefined {
+  const traceId = text(s.traceId);
+  const spanId = text(s.spanId);
+  if (!traceId || !spanId) return undefined;
+  const parent = isObject(s.parentSpanContext) ? text(s.parentSpanContext.spanId) : text(s.parentSpanId);
+  return {
+    traceId, spanId, parentSpanId: parent, name: typeof s.name === 'string' ? s.name : '',
+    endMs: hrTimeToMs(s.endTime) ?? nanosToMs(s.endTimeUnixNano) ?? hrTimeToMs(s.startTime),
+    attrs: attributes(s.attributes), source: sourceOf(resourceAttributes(s.resource), fallback),
+  };
+}
