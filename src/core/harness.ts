@@ -17,6 +17,8 @@ import type { GateDecision } from './policy/types';
 import { categoryOf, isNewShellInvocation } from './policy/categories';
 import { detectSandbox, planSandbox, type SandboxPlan } from './sandbox/index';
 import { sandboxStatus, type SandboxStatus } from './sandbox/status';
+import { chargeMeasured, type MeasuredCharge } from './usage/chargeMeasured';
+import type { ModelUsageRecord } from './usage/types';
 import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './roles/active';
 import { moreAuthority } from './roles/authority';
 import { loadRoles, roleFolders, type RoleFolder } from './roles/loader';
@@ -259,14 +261,19 @@ export class Harness {
     return result;
   }
 
-  /** Charges a finished call's output: tokens (o200k_base) and their estimated cost as model input. */
-  async chargeOutput(call: { tool: string; output: string; source: string; model?: string }): Promise<GovernResult & { tokens: number }> {
+  /**
+   * Charges a finished call's output: tokens (o200k_base) and their estimated cost as model input —
+   * unless the agent's model requests are measured (`costMeasured`): the next request carries this
+   * output and is charged then, so its cost is not added twice.
+   */
+  async chargeOutput(call: { tool: string; output: string; source: string; model?: string; costMeasured?: boolean }): Promise<GovernResult & { tokens: number }> {
     const { role } = this.activeRole();
     const pricing = this.opts.pricing?.() ?? {};
     const tokens = call.output ? await countTokens(call.output) : 0;
     const price = priceFor(call.model ?? pricing.model, pricing.overrides, pricing.fallback);
+    const costUsd = call.costMeasured ? 0 : costOf(tokens, 0, price);
     const result = await charge(this.stateDir, {
-      role, tool: call.tool, category: categoryOf(call.tool), tokens, costUsd: costOf(tokens, 0, price), estimated: price.estimated, source: call.source,
+      role, tool: call.tool, category: categoryOf(call.tool), tokens, costUsd, estimated: !call.costMeasured && price.estimated, source: call.source,
     });
     this.publish(result.events);
     const charged = result.events[0]?.charge as { costUsd?: number } | undefined;
@@ -281,6 +288,15 @@ export class Harness {
   priceOf(model: string | undefined): PriceQuote {
     const pricing = this.opts.pricing?.() ?? {};
     return priceFor(model, pricing.overrides, pricing.fallback);
+  }
+
+  /** Charges model requests an agent reported (measured), each once, to the cost budget and the daily spend. */
+  async chargeMeasured(records: readonly ModelUsageRecord[]): Promise<MeasuredCharge | undefined> {
+    if (records.length === 0) return undefined;
+    const pricing = this.opts.pricing?.() ?? {};
+    const result = await chargeMeasured(this.stateDir, this.activeRole().role, records, { overrides: pricing.overrides, fallback: pricing.fallback });
+    this.publish(result.events);
+    return result;
   }
 
   /** Charges one `@alfred` model request to the cost budget and records it for the daily spend. */

@@ -5,6 +5,10 @@ export interface ModelPrice {
   inputPerMTok: number;
   /** USD per million output tokens. */
   outputPerMTok: number;
+  /** USD per million input tokens read from the prompt cache; absent: priced as input. */
+  cachedInputPerMTok?: number;
+  /** USD per million input tokens written to the prompt cache; absent: priced as input. */
+  cacheWritePerMTok?: number;
 }
 
 export interface PriceQuote extends ModelPrice {
@@ -30,14 +34,15 @@ export const PRICE_TABLE: Readonly<Record<string, ModelPrice>> = {
   'o3-mini': { inputPerMTok: 1.1, outputPerMTok: 4.4 },
   'o3-pro': { inputPerMTok: 20, outputPerMTok: 80 },
   'o4-mini': { inputPerMTok: 1.1, outputPerMTok: 4.4 },
-  'claude-sonnet-4': { inputPerMTok: 3, outputPerMTok: 15 },
-  'claude-3.5-sonnet': { inputPerMTok: 3, outputPerMTok: 15 },
-  'claude-3.7-sonnet': { inputPerMTok: 3, outputPerMTok: 15 },
-  'claude-opus-4': { inputPerMTok: 15, outputPerMTok: 75 },
-  'claude-opus-4.5': { inputPerMTok: 5, outputPerMTok: 25 },
-  'claude-haiku': { inputPerMTok: 1, outputPerMTok: 5 },
-  'claude-3.5-haiku': { inputPerMTok: 0.8, outputPerMTok: 4 },
-  'claude-3-haiku': { inputPerMTok: 0.25, outputPerMTok: 1.25 },
+  // Anthropic: cache reads at a tenth of input, five-minute cache writes at 1.25×.
+  'claude-sonnet-4': { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 },
+  'claude-3.5-sonnet': { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 },
+  'claude-3.7-sonnet': { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 },
+  'claude-opus-4': { inputPerMTok: 15, outputPerMTok: 75, cachedInputPerMTok: 1.5, cacheWritePerMTok: 18.75 },
+  'claude-opus-4.5': { inputPerMTok: 5, outputPerMTok: 25, cachedInputPerMTok: 0.5, cacheWritePerMTok: 6.25 },
+  'claude-haiku': { inputPerMTok: 1, outputPerMTok: 5, cachedInputPerMTok: 0.1, cacheWritePerMTok: 1.25 },
+  'claude-3.5-haiku': { inputPerMTok: 0.8, outputPerMTok: 4, cachedInputPerMTok: 0.08, cacheWritePerMTok: 1 },
+  'claude-3-haiku': { inputPerMTok: 0.25, outputPerMTok: 1.25, cachedInputPerMTok: 0.03, cacheWritePerMTok: 0.3 },
   'gemini-2.5-pro': { inputPerMTok: 1.25, outputPerMTok: 10 },
   'gemini-2.5-flash': { inputPerMTok: 0.3, outputPerMTok: 2.5 },
   'gemini-2.5-flash-lite': { inputPerMTok: 0.1, outputPerMTok: 0.4 },
@@ -82,8 +87,20 @@ export function priceFor(
 ): PriceQuote {
   const id = modelId ? normalizeModelId(modelId) : '';
   const found = id ? longestMatch(id, { ...PRICE_TABLE, ...overrides }) : undefined;
-  if (found) return { inputPerMTok: found.inputPerMTok, outputPerMTok: found.outputPerMTok, estimated: false };
+  if (found) return { ...found, estimated: false };
   return { inputPerMTok: fallback.inputPerMTok, outputPerMTok: fallback.outputPerMTok, estimated: true };
+}
+
+/**
+ * Cost in USD of a measured request: cache reads and writes (parts of `input`) at their own prices
+ * where the price has them, the rest of the input at the input price.
+ */
+export function costOfUsage(u: { input: number; cachedInput: number; cacheWrite: number; output: number }, price: ModelPrice): number {
+  const cached = Math.max(0, u.cachedInput);
+  const written = Math.max(0, u.cacheWrite);
+  const plain = Math.max(0, u.input - cached - written);
+  return (plain * price.inputPerMTok + cached * (price.cachedInputPerMTok ?? price.inputPerMTok)
+    + written * (price.cacheWritePerMTok ?? price.inputPerMTok) + Math.max(0, u.output) * price.outputPerMTok) / 1_000_000;
 }
 
 /** Cost in USD of a call with these token counts. */

@@ -10,6 +10,7 @@ import { stop } from './handlers/stop';
 import type { HookHandler, HookRunOptions } from './handlers/types';
 import type { HookInput } from './input';
 import type { HookAnswer } from './output';
+import { readNewClaudeUsage } from '../usage/claudeIngest';
 
 export { SUPPORTED_HOOK_EVENTS };
 export type { HookRunOptions };
@@ -30,5 +31,19 @@ export function isSupportedHookEvent(event: string): boolean {
 export async function handleHook(harness: Harness, event: string, input: HookInput, options: HookRunOptions = {}): Promise<HookAnswer> {
   const canonical = canonicalHookEvent(event);
   if (!canonical) throw new Error(`alfred hook: unsupported event "${event}". Supported: ${SUPPORTED_HOOK_EVENTS.join(', ')}.`);
+  await chargeClaudeUsage(harness, input, canonical);
   return HANDLERS[canonical](harness, input, canonical, options);
+}
+
+/**
+ * Claude Code's model requests since its last hook are charged first (measured), so this hook's
+ * decision sees the session's real cost. A transcript Alfred cannot read never fails the hook.
+ */
+async function chargeClaudeUsage(harness: Harness, input: HookInput, event: HookEvent): Promise<void> {
+  if (input.agent !== 'claude-code' || !input.transcriptPath) return;
+  try {
+    await harness.chargeMeasured(readNewClaudeUsage(harness.stateDir, input.transcriptPath));
+  } catch (err) {
+    await harness.record([{ type: 'HookError', event, message: `reading Claude Code's transcript: ${(err as Error).message}` }]).catch(() => undefined);
+  }
 }

@@ -14,6 +14,8 @@ export interface HookInput {
   event: string;
   format: HookFormat;
   agent?: HookAgent;
+  /** The agent's transcript (Claude Code's holds each model request's usage). */
+  transcriptPath?: string;
   sessionId?: string;
   cwd: string;
   tool?: string;
@@ -63,6 +65,7 @@ export function parseHookInput(raw: string, event: string, fallbackCwd: string):
   return {
     event: str(d.hook_event_name) ?? str(d.hookEventName) ?? event,
     format: formatOfInput(d, event),
+    ...(str(d.transcript_path) ? { transcriptPath: str(d.transcript_path) } : {}),
     ...(typeof d.turn_id === 'string' ? { agent: 'codex' as const } : typeof d.permission_mode === 'string' ? { agent: 'claude-code' as const } : {}),
     sessionId: str(d.session_id) ?? str(d.sessionId),
     cwd: str(d.cwd) ?? fallbackCwd,

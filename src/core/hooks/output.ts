@@ -45,6 +45,18 @@ export function blockStopAnswer(reason: string, agent?: HookAgent): HookAnswer {
   return { stdout: JSON.stringify(body), exitCode: 0 };
 }
 
+/**
+ * Stops a prompt before the model sees it. Claude Code and the Copilot CLI read the top-level
+ * `decision`/`reason`; VS Code and Claude Code both honour `continue: false` with a `stopReason`,
+ * shown to the user.
+ */
+export function blockPromptAnswer(event: string, reason: string): HookAnswer {
+  return {
+    stdout: JSON.stringify({ continue: false, stopReason: reason, decision: 'block', reason, hookSpecificOutput: { hookEventName: event, decision: 'block', reason } }),
+    exitCode: 0,
+  };
+}
+
 /** Lets an agent stop, with a note for the user when there is one. */
 export function allowStopAnswer(systemMessage?: string): HookAnswer {
   return { stdout: systemMessage ? JSON.stringify({ systemMessage }) : '{}', exitCode: 0 };

@@ -23,6 +23,10 @@ export interface UsageRecord {
   source: string;
   role?: string;
   session?: string;
+  /** The agent session that made the request (a Copilot or Claude Code session id), when known. */
+  agentSession?: string;
+  /** Cache reads among `inputTokens`, when the report says. */
+  cachedInputTokens?: number;
 }
 
 /** `2025-03-01` for any time that day, in UTC. */

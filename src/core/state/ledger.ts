@@ -28,6 +28,8 @@ export interface Ledger {
   eventLines: number;
   /** Terminal commands a hook already charged, waiting for their terminal run (terminalClaims.ts). */
   terminalCharged?: TerminalClaim[];
+  /** Ids of the measured model requests already charged (usage/chargeMeasured.ts), newest last, bounded. */
+  measured?: string[];
 }
 
 export const zeroUsage = (): Usage => ({ tokens: 0, shell: 0, costUsd: 0 });
@@ -54,6 +56,7 @@ function validate(value: unknown): Ledger | string {
   if (!l.signals || !DIMENSIONS.every((d) => SIGNALS.includes(l.signals![d]))) return 'bad signals';
   if (!isCount(l.eventLines) || !Number.isInteger(l.eventLines)) return 'bad eventLines';
   if (l.terminalCharged !== undefined && !Array.isArray(l.terminalCharged)) delete l.terminalCharged;
+  if (l.measured !== undefined && !Array.isArray(l.measured)) delete l.measured;
   return l as Ledger;
 }
 

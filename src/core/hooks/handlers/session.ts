@@ -1,6 +1,6 @@
 import { resumeHandoff } from '../../handoff/resume';
 import type { Role } from '../../roles/types';
-import { passAnswer } from '../output';
+import { blockPromptAnswer, passAnswer } from '../output';
 import type { HookHandler } from './types';
 
 function describeRole(role: Role): string {
@@ -23,9 +23,19 @@ export const sessionStart: HookHandler = async (harness, input, event) => {
   return passAnswer(input.format, input.format === 'copilot-cli' ? 'sessionStart' : 'SessionStart', parts.join('\n\n'));
 };
 
-/** UserPromptSubmit: the prompt's size is recorded for the trace, never its text. */
+/**
+ * UserPromptSubmit: the prompt's size is recorded for the trace, never its text. With the budget
+ * EXHAUSTED the prompt is stopped with the budget line and how to go on: the agent pauses (nothing
+ * is lost), and a reset, a switch or a raised limit lets the next prompt through.
+ */
 export const userPromptSubmit: HookHandler = async (harness, input, event) => {
   const prompt = input.prompt ?? '';
   await harness.record([{ type: 'PromptSubmitted', agentSession: input.sessionId ?? null, chars: prompt.length, lines: prompt ? prompt.split('\n').length : 0, source: `hook:${event}` }]);
-  return passAnswer(input.format, input.format === 'copilot-cli' ? 'userPromptSubmitted' : 'UserPromptSubmit');
+  const name = input.format === 'copilot-cli' ? 'userPromptSubmitted' : 'UserPromptSubmit';
+  const budget = harness.budget();
+  if (budget.status.signal === 'EXHAUSTED') {
+    return blockPromptAnswer(name, `Alfred paused this agent: the budget of role ${budget.status.role} is exhausted. ${budget.line}\n`
+      + 'To go on: reset the budget (Alfred: Reset Budget), switch role (Alfred: Switch Role) or raise the role\'s limit, then send the prompt again.');
+  }
+  return passAnswer(input.format, name);
 };

@@ -42,7 +42,9 @@ function sandboxLine(harness: Harness, command: string): string | undefined {
 export const postToolUse: HookHandler = async (harness, input, event) => {
   const name = input.format === 'copilot-cli' ? 'postToolUse' : 'PostToolUse';
   if (!input.tool) return passAnswer(input.format, name);
-  const result = await harness.chargeOutput({ tool: input.tool, output: input.toolResponse ?? '', source: `hook:${event}`, model: input.model });
+  // Claude Code's requests are measured from its transcript, and the next one carries this output.
+  const costMeasured = input.agent === 'claude-code' && input.transcriptPath !== undefined;
+  const result = await harness.chargeOutput({ tool: input.tool, output: input.toolResponse ?? '', source: `hook:${event}`, model: input.model, costMeasured });
   return passAnswer(input.format, name, result.status.signal !== 'OK' ? result.line : undefined);
 };
 

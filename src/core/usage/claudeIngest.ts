@@ -1,0 +1,61 @@
+/**
+ * Claude Code's model usage, read at each of its hooks from the transcript the hook names
+ * (`transcript_path`): only the lines appended since the last hook (FileTail), each API message once
+ * (ClaudeTranscriptReader), charged once (chargeMeasured's ids). Where each transcript was left is
+ * kept in the state folder; two hooks reading at once may read the same lines, and the ledger's ids
+ * keep the charge exact.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ClaudeTranscriptReader, type ClaudeTranscriptState, type ModelUsageRecord as TranscriptRecord } from './claudeTranscript';
+import { FileTail, type TailState } from './tail';
+import type { ModelUsageRecord } from './types';
+
+export const TRANSCRIPTS_FILE = 'claude-transcripts.json';
+/** Transcripts remembered at once (one per Claude Code session that ran here lately). */
+const MAX_TRANSCRIPTS = 32;
+
+interface Place { tail?: TailState; reader?: ClaudeTranscriptState; at: string }
+type Places = Record<string, Place>;
+
+function load(stateDir: string): Places {
+  try {
+    const data = JSON.parse(fs.readFileSync(path.join(stateDir, TRANSCRIPTS_FILE), 'utf8')) as unknown;
+    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Places) : {};
+  } catch {
+    return {};
+  }
+}
+
+function save(stateDir: string, places: Places): void {
+  const kept = Object.entries(places).sort((a, b) => b[1].at.localeCompare(a[1].at)).slice(0, MAX_TRANSCRIPTS);
+  const file = path.join(stateDir, TRANSCRIPTS_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(Object.fromEntries(kept)), { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+export function usageRecordOf(r: TranscriptRecord, now: string): ModelUsageRecord {
+  return {
+    id: r.key, source: 'claude-transcript', ...(r.sessionId ? { sessionId: r.sessionId } : {}), model: r.model,
+    inputTokens: r.inputTokens, outputTokens: r.outputTokens, cachedInputTokens: r.cachedInputTokens,
+    cacheCreationInputTokens: r.cacheCreationInputTokens, reasoningTokens: 0, at: r.timestamp ?? now, measured: true,
+  };
+}
+
+/** The usage records of the API messages completed since the last read of `transcript`. */
+export function readNewClaudeUsage(stateDir: string, transcript: string, now: Date = new Date()): ModelUsageRecord[] {
+  const places = load(stateDir);
+  const place = places[transcript] ?? { at: now.toISOString() };
+  const tail = new FileTail(transcript, place.tail);
+  const reader = ClaudeTranscriptReader.fromJSON(place.reader ?? null);
+  const records: ModelUsageRecord[] = [];
+  for (let round = 0; round < 64; round++) {
+    const read = tail.read();
+    if (read.lines.length > 0) records.push(...reader.read(`${read.lines.join('\n')}\n`).map((r) => usageRecordOf(r, now.toISOString())));
+    if (!read.more) break;
+  }
+  places[transcript] = { ...(tail.state ? { tail: tail.state } : {}), reader: reader.toJSON(), at: now.toISOString() };
+  save(stateDir, places);
+  return records;
+}
