@@ -247,8 +247,8 @@ export class Harness {
       toolInput: call.toolInput,
       source: call.source,
       ...(call.terminalCommand ? { terminalCommand: call.terminalCommand } : {}),
-      decide: (budget) => decide({
-        role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths,
+      decide: (budget, repetition) => decide({
+        role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths, repetition,
         ...(sandboxRefusal ? { sandboxRefusal } : {}),
       }),
     });

@@ -7,6 +7,7 @@ import { DIMENSIONS } from '../budget/types';
 import type { Role } from '../roles/types';
 import { isNewShellInvocation, KNOWN_TOOLS, shellCommandOf } from './categories';
 import { inputShapeProblem } from './inputShape';
+import { DEFAULT_MAX_REPEATED_CALLS, type Repetition } from './repetition';
 import { compilePatterns, toolSubject, type ToolSubject } from './patterns';
 import { alfredMutationIn, alfredVscodeCommandIn } from './selfGovernance';
 import { firstProtectedShellWrite } from './shellProtection';
@@ -24,6 +25,8 @@ export interface GateInput {
   budgetLine?: string;
   /** Set when the role requires a kernel sandbox and this shell call will not run in one: the reason. */
   sandboxRefusal?: string;
+  /** How often this call repeats the calls before it (policy/repetition.ts). */
+  repetition?: Repetition;
   protectedPaths?: ProtectionOptions;
 }
 
@@ -40,6 +43,12 @@ export function decide(input: GateInput): GateDecision {
   if (subject.base === SESSION_TOOL) return { allowed: true, category: 'session', shellCharge: 0 };
 
   if (input.budget?.signal === 'EXHAUSTED') return refuse('budget-exhausted', budgetReason(input.budget, role, input.budgetLine));
+  const maxRepeats = role.limits.maxRepeatedCalls ?? DEFAULT_MAX_REPEATED_CALLS;
+  if (input.repetition && maxRepeats > 0 && input.repetition.count > maxRepeats) {
+    const what = input.repetition.cycle === 1 ? `the same ${subject.name} call` : `the same cycle of ${input.repetition.cycle} calls`;
+    return refuse('runaway', `Alfred stops a loop: this is ${what} ${input.repetition.count} times in a row (role ${role.name} allows ${maxRepeats}). `
+      + 'Repeating it will not give a different result: read the last output again, change the approach, or stop and tell the user what blocks you.');
+  }
 
   if (category === 'shell' && role.shellPolicy === 'deny') {
     return refuse('shell-denied', `Role ${role.name} does not run shell commands (shell policy deny), so ${subject.name} is refused. ${hint(role, subject)}`);

@@ -13,6 +13,7 @@ export type RefusalCode =
   | 'budget-exhausted'   // a dimension at or above block_at_percent
   | 'self-governance'    // an agent running Alfred's own mutating commands (role switch, reset)
   | 'sandbox-required'   // sandbox = "required" and the shell call would not run in the kernel sandbox
+  | 'runaway'            // the same call (or cycle of calls) repeated more times in a row than the role allows
   | 'invalid-input';     // the tool's arguments failed validation
 
 export interface GateDecision {

@@ -36,6 +36,7 @@ export const LIMIT_KEYS: Readonly<Record<string, readonly [keyof RoleLimits, Lim
   max_cost_usd: ['maxCostUsd', 'usd'],
   warn_at_percent: ['warnAtPercent', 'percent'],
   block_at_percent: ['blockAtPercent', 'percent'],
+  max_repeated_calls: ['maxRepeatedCalls', 'count'],
 };
 const ROLE_KEYS = ['name', 'inherits', 'description', 'shell_policy', 'sandbox', 'fail_closed'];
 const TOOL_KEYS = ['allowed', 'denied'];

@@ -17,6 +17,8 @@ export interface RoleLimits {
   maxShellInvocations: number;
   maxCostUsd: number;
   warnAtPercent: number;
+  /** The runaway guard: the same call (or cycle of 2–3 calls) more times in a row is refused; 0 turns it off; absent: 12. */
+  maxRepeatedCalls?: number;
   blockAtPercent: number;
 }
 

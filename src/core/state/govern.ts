@@ -10,6 +10,7 @@ import type { GateDecision, ToolCategory } from '../policy/types';
 import type { Role } from '../roles/types';
 import { readLedger, zeroUsage, transact, type Ledger } from './ledger';
 import { rememberCharged, takeCharged } from './terminalClaims';
+import { callFingerprint, MAX_RECENT_CALLS, repetitionAtEnd, type Repetition } from '../policy/repetition';
 
 export interface AuthorizeRequest {
   role: Role;
@@ -20,8 +21,8 @@ export interface AuthorizeRequest {
   source: string;
   /** For a shell call that will run in a VS Code terminal: the line the terminal will show, so its run is not charged twice. */
   terminalCommand?: string;
-  /** The gate (policy/gate.ts), given the budget as it stands before this call. */
-  decide: (budget: BudgetStatus) => GateDecision;
+  /** The gate (policy/gate.ts), given the budget as it stands before this call and how often this call repeats. */
+  decide: (budget: BudgetStatus, repetition: Repetition) => GateDecision;
 }
 
 export interface GovernResult {
@@ -76,7 +77,9 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
   const { role, tool, source } = req;
   const out = await transact(dir, role.name, (ledger) => {
     const before = budgetStatus(role, ledger.usage, ledger.costEstimated);
-    const decision = req.decide(before);
+    const recent = [...(ledger.recentCalls ?? []), callFingerprint(tool, req.toolInput)].slice(-MAX_RECENT_CALLS);
+    ledger.recentCalls = recent;
+    const decision = req.decide(before, repetitionAtEnd(recent));
     const shell = decision.allowed ? count(decision.shellCharge) : 0;
     ledger.usage.shell += shell;
     if (shell > 0 && req.terminalCommand) ledger.terminalCharged = rememberCharged(ledger.terminalCharged, req.terminalCommand);

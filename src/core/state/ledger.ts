@@ -30,6 +30,22 @@ export interface Ledger {
   terminalCharged?: TerminalClaim[];
   /** Ids of the measured model requests already charged (usage/chargeMeasured.ts), newest last, bounded. */
   measured?: string[];
+  /** Fingerprints of the latest tool calls, newest last (policy/repetition.ts: the runaway guard). */
+  recentCalls?: string[];
+}
+
+/**
+ * Ledger fields that are memory, not accounting: the log does not carry them, so a ledger folded
+ * from the log starts them empty (at worst a terminal command or a re-read report is charged again).
+ */
+export const LEDGER_MEMORY_FIELDS = ['terminalCharged', 'measured', 'recentCalls'] as const;
+
+/** The ledger's accounting: what a fold of the log must equal. */
+export function accountingOf(ledger: Ledger | undefined): Ledger | undefined {
+  if (!ledger) return ledger;
+  const copy = { ...ledger };
+  for (const k of LEDGER_MEMORY_FIELDS) delete copy[k];
+  return copy;
 }
 
 export const zeroUsage = (): Usage => ({ tokens: 0, shell: 0, costUsd: 0 });
@@ -57,6 +73,7 @@ function validate(value: unknown): Ledger | string {
   if (!isCount(l.eventLines) || !Number.isInteger(l.eventLines)) return 'bad eventLines';
   if (l.terminalCharged !== undefined && !Array.isArray(l.terminalCharged)) delete l.terminalCharged;
   if (l.measured !== undefined && !Array.isArray(l.measured)) delete l.measured;
+  if (l.recentCalls !== undefined && !Array.isArray(l.recentCalls)) delete l.recentCalls;
   return l as Ledger;
 }
 

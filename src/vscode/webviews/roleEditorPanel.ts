@@ -36,7 +36,7 @@ function choice(r: Role): RoleChoice {
   return {
     name: r.name, source: r.source, description: r.description, shellPolicy: r.shellPolicy,
     allowed: r.tools.allowed ? [...r.tools.allowed] : null, denied: [...r.tools.denied],
-    limits: Object.fromEntries(Object.entries(LIMIT_KEYS).map(([key, [field]]) => [key, r.limits[field]])),
+    limits: Object.fromEntries(Object.entries(LIMIT_KEYS).flatMap(([key, [field]]) => (r.limits[field] === undefined ? [] : [[key, r.limits[field] as number]]))),
   };
 }
 

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { readEvents } from '../../../src/core/events/log';
 import type { GateDecision } from '../../../src/core/policy/types';
 import { authorize, charge, currentStatus } from '../../../src/core/state/govern';
-import { foldLedger, readLedger, resetSession } from '../../../src/core/state/ledger';
+import { accountingOf, foldLedger, readLedger, resetSession } from '../../../src/core/state/ledger';
 import { stateDir } from '../../../src/core/state/paths';
 import { makeRole, shellGate } from '../../fixtures/budget-role';
 
@@ -101,13 +101,13 @@ test('a role switch restarts the budget; reset zeroes it; fold equals the live l
   const coder = makeRole('coder', { maxShellInvocations: 10 });
   for (let i = 0; i < 9; i++) await shellCall(dir, coder);
   await charge(dir, { role: coder, tool: 'r', tokens: 7, costUsd: 0.3, estimated: true, source: 't' });
-  assert.deepEqual(await foldLedger(dir), readLedger(dir));
+  assert.deepEqual(await foldLedger(dir), accountingOf(readLedger(dir)));
   assert.equal(currentStatus(dir, coder).dimensions.shell.used, 9);
   assert.equal(currentStatus(dir, rev).dimensions.shell.used, 0, 'another role reads as a fresh budget');
   await resetSession(dir, 'coder', 'test');
   assert.equal(currentStatus(dir, coder).signal, 'OK');
   assert.deepEqual(readLedger(dir)!.usage, { tokens: 0, shell: 0, costUsd: 0 });
-  assert.deepEqual(await foldLedger(dir), readLedger(dir));
+  assert.deepEqual(await foldLedger(dir), accountingOf(readLedger(dir)));
 });
 
 test('the ledger path does not load the tokenizer (hook start-up cost)', () => {
