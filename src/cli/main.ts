@@ -1,6 +1,7 @@
 /** `alfred`: the harness on the command line. Argument parsing and dispatch only. */
 import { parseArgs } from 'node:util';
 import { budgetCommand } from './commands/budget';
+import { usageCommand } from './commands/usage';
 import { checkCommand } from './commands/check';
 import type { CliCommand } from './commands/command';
 import { eventsCommand } from './commands/events';
@@ -12,7 +13,7 @@ import { serveCommand } from './commands/serve';
 import { statusCommand } from './commands/status';
 import { processIo, UsageError, type CliIo } from './io';
 
-const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, eventsCommand, resetCommand, checkCommand, hookCommand, serveCommand];
+const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, usageCommand, eventsCommand, resetCommand, checkCommand, hookCommand, serveCommand];
 
 function help(): string {
   return ['alfred: the agent harness, from the command line.', '', 'Usage:', ...COMMANDS.map((c) => `  ${c.usage}`), '',
@@ -29,6 +30,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
         json: { type: 'boolean', default: false },
         workspace: { type: 'string' },
         tail: { type: 'string' },
+        since: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -58,6 +60,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       workspace: parsed.values.workspace ?? process.env.ALFRED_WORKSPACE ?? process.cwd(),
       explicitWorkspace: parsed.values.workspace !== undefined || process.env.ALFRED_WORKSPACE !== undefined,
       tail,
+      ...(parsed.values.since !== undefined ? { since: parsed.values.since } : {}),
     }, io);
   } catch (err) {
     io.err(err instanceof UsageError ? err.message : `alfred ${name}: ${(err as Error).message}`);

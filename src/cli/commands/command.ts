@@ -7,6 +7,8 @@ export interface CliArgs {
   /** --workspace was given (else the hook input's cwd decides). */
   explicitWorkspace: boolean;
   tail?: number;
+  /** `alfred usage --since`. */
+  since?: string;
 }
 
 export interface CliCommand {
