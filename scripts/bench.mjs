@@ -7,6 +7,7 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCHES = {
   gate: { file: 'bench/gate.bench.ts', flags: [] },
+  usage: { file: 'bench/usage.bench.ts', flags: [] },
   sandbox: { file: 'bench/sandbox.bench.ts', flags: [] },
   hook: { file: 'bench/hook.bench.ts', flags: [] },
   // The heap is measured after a collection.
