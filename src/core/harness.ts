@@ -172,7 +172,7 @@ export class Harness {
 
   /**
    * A role switch or budget reset asked for outside the editor's UI that raises authority: logged as
-   * AuthorityRequested, applied only when the user confirms it (the extension asks, see confirmRequest).
+   * AuthorityRequested, applied only when the user confirms it (src/vscode/authorityRequests.ts asks).
    */
   async requestAuthority(request: AuthorityRequest): Promise<void> {
     await this.record([{ type: 'AuthorityRequested', ...request }]);
