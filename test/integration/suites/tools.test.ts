@@ -62,7 +62,8 @@ suite('Alfred tools through vscode.lm.invokeTool', () => {
   });
 
   test('WARNING appends the budget line; EXHAUSTED refuses naming the dimension; ctx_session stays callable', async () => {
-    writeRole('tiny', '[role]\nname = "tiny"\ninherits = "coder"\ndescription = "tiny budget"\n[limits]\nmax_context_tokens = 1000\n');
+    // The same read again and again fills the budget; the runaway guard (tested on its own) is off here.
+    writeRole('tiny', '[role]\nname = "tiny"\ninherits = "coder"\ndescription = "tiny budget"\n[limits]\nmax_context_tokens = 1000\nmax_repeated_calls = 0\n');
     const api = await alfred();
     // The file watcher reloads roles by itself.
     await until('the new role to load', () => api.harness()?.roles().roles.get('tiny'));
