@@ -247,8 +247,8 @@ export class Harness {
       toolInput: call.toolInput,
       source: call.source,
       ...(call.terminalCommand ? { terminalCommand: call.terminalCommand } : {}),
-      decide: (budget, repetition) => decide({
-        role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths, repetition,
+      decide: (budget, context) => decide({
+        role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths, ...context,
         ...(sandboxRefusal ? { sandboxRefusal } : {}),
       }),
     });

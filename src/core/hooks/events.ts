@@ -1,14 +1,17 @@
 /** Hook event names as each agent spells them, read into one canonical name. */
 
-export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'Stop' | 'PermissionRequest';
+export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'Stop' | 'PermissionRequest'
+  | 'SubagentStart' | 'SubagentStop' | 'PreCompact';
 
 const NAMES: Readonly<Record<string, HookEvent>> = {
   // VS Code and Claude Code
   SessionStart: 'SessionStart', UserPromptSubmit: 'UserPromptSubmit', PreToolUse: 'PreToolUse',
   PostToolUse: 'PostToolUse', Stop: 'Stop', PermissionRequest: 'PermissionRequest',
+  SubagentStart: 'SubagentStart', SubagentStop: 'SubagentStop', PreCompact: 'PreCompact',
   // Copilot CLI
   sessionStart: 'SessionStart', userPromptSubmitted: 'UserPromptSubmit', preToolUse: 'PreToolUse',
   postToolUse: 'PostToolUse', agentStop: 'Stop', permissionRequest: 'PermissionRequest',
+  subagentStart: 'SubagentStart', subagentStop: 'SubagentStop', preCompact: 'PreCompact',
 };
 
 export const SUPPORTED_HOOK_EVENTS: readonly string[] = Object.keys(NAMES);

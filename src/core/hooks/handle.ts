@@ -7,6 +7,7 @@ import { canonicalHookEvent, SUPPORTED_HOOK_EVENTS, type HookEvent } from './eve
 import { permissionRequest, postToolUse, preToolUse } from './handlers/toolUse';
 import { sessionStart, userPromptSubmit } from './handlers/session';
 import { stop } from './handlers/stop';
+import { preCompact, subagentStart, subagentStop } from './handlers/subagents';
 import type { HookHandler, HookRunOptions } from './handlers/types';
 import type { HookInput } from './input';
 import type { HookAnswer } from './output';
@@ -22,6 +23,9 @@ const HANDLERS: Readonly<Record<HookEvent, HookHandler>> = {
   PostToolUse: postToolUse,
   Stop: stop,
   PermissionRequest: permissionRequest,
+  SubagentStart: subagentStart,
+  SubagentStop: subagentStop,
+  PreCompact: preCompact,
 };
 
 export function isSupportedHookEvent(event: string): boolean {

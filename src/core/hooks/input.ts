@@ -16,6 +16,8 @@ export interface HookInput {
   agent?: HookAgent;
   /** The agent's transcript (Claude Code's holds each model request's usage). */
   transcriptPath?: string;
+  /** The input as sent, for fields only one event carries (a sub-agent's `agent_id`, `agent_type`). */
+  raw?: Readonly<Record<string, unknown>>;
   sessionId?: string;
   cwd: string;
   tool?: string;
@@ -66,6 +68,7 @@ export function parseHookInput(raw: string, event: string, fallbackCwd: string):
     event: str(d.hook_event_name) ?? str(d.hookEventName) ?? event,
     format: formatOfInput(d, event),
     ...(str(d.transcript_path) ? { transcriptPath: str(d.transcript_path) } : {}),
+    ...(typeof d.agent_id === 'string' || typeof d.agent_type === 'string' ? { raw: { agent_id: d.agent_id, agent_type: d.agent_type } } : {}),
     ...(typeof d.turn_id === 'string' ? { agent: 'codex' as const } : typeof d.permission_mode === 'string' ? { agent: 'claude-code' as const } : {}),
     sessionId: str(d.session_id) ?? str(d.sessionId),
     cwd: str(d.cwd) ?? fallbackCwd,

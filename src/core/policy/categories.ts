@@ -117,6 +117,14 @@ export function categoryOf(name: string): ToolCategory {
 }
 
 /** A shell-category call that starts something new (and costs one shell invocation). */
+/** Task tools that only talk to sub-agents already running (they start none). */
+const SUBAGENT_HELPERS = new Set(['read_agent', 'write_agent', 'list_agents', 'skill']);
+
+/** A tool call that starts a sub-agent (Copilot's runSubagent, Claude Code's Task, the Copilot CLI's task). */
+export function startsSubagent(name: string): boolean {
+  return categoryOf(name) === 'task' && !SUBAGENT_HELPERS.has(baseToolName(name.trim()).toLowerCase());
+}
+
 export function isNewShellInvocation(name: string): boolean {
   return categoryOf(name) === 'shell' && !HELPERS.has(baseToolName(name.trim()).toLowerCase());
 }

@@ -5,7 +5,7 @@
 import type { BudgetStatus, Dimension, DimensionStatus } from '../budget/types';
 import { DIMENSIONS } from '../budget/types';
 import type { Role } from '../roles/types';
-import { isNewShellInvocation, KNOWN_TOOLS, shellCommandOf } from './categories';
+import { isNewShellInvocation, KNOWN_TOOLS, shellCommandOf, startsSubagent } from './categories';
 import { inputShapeProblem } from './inputShape';
 import { DEFAULT_MAX_REPEATED_CALLS, type Repetition } from './repetition';
 import { compilePatterns, toolSubject, type ToolSubject } from './patterns';
@@ -27,6 +27,8 @@ export interface GateInput {
   sandboxRefusal?: string;
   /** How often this call repeats the calls before it (policy/repetition.ts). */
   repetition?: Repetition;
+  /** Sub-agents running now (started by an allowed task tool, not yet finished). */
+  subagentsRunning?: number;
   protectedPaths?: ProtectionOptions;
 }
 
@@ -65,6 +67,10 @@ export function decide(input: GateInput): GateDecision {
     return refuse('tool-not-allowed', reason);
   }
   if (category === 'shell' && input.sandboxRefusal && isNewShellInvocation(subject.name)) return refuse('sandbox-required', input.sandboxRefusal);
+  const maxSubagents = role.limits.maxSubagents ?? 0;
+  if (maxSubagents > 0 && startsSubagent(subject.name) && (input.subagentsRunning ?? 0) >= maxSubagents) {
+    return refuse('subagent-limit', `${subject.name} may not start another sub-agent: ${input.subagentsRunning} already run and role ${role.name} allows ${maxSubagents} at once (max_subagents). Wait for one to finish, or do the work yourself.`);
+  }
   const own = category === 'shell' ? mutationOf(shellCommandOf(subject.name, input.toolInput)) : alfredVscodeCommandIn(subject.name, input.toolInput);
   if (own) {
     return refuse('self-governance', `${subject.name} may not run ${own}: an agent never changes its own role or budget. Ask the user to do it in VS Code (Alfred: Switch Role, Alfred: Reset Budget).`);

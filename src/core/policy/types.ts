@@ -14,6 +14,7 @@ export type RefusalCode =
   | 'self-governance'    // an agent running Alfred's own mutating commands (role switch, reset)
   | 'sandbox-required'   // sandbox = "required" and the shell call would not run in the kernel sandbox
   | 'runaway'            // the same call (or cycle of calls) repeated more times in a row than the role allows
+  | 'subagent-limit'     // a task tool starting a sub-agent past the role's max_subagents
   | 'invalid-input';     // the tool's arguments failed validation
 
 export interface GateDecision {

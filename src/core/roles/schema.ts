@@ -37,6 +37,7 @@ export const LIMIT_KEYS: Readonly<Record<string, readonly [keyof RoleLimits, Lim
   warn_at_percent: ['warnAtPercent', 'percent'],
   block_at_percent: ['blockAtPercent', 'percent'],
   max_repeated_calls: ['maxRepeatedCalls', 'count'],
+  max_subagents: ['maxSubagents', 'count'],
 };
 const ROLE_KEYS = ['name', 'inherits', 'description', 'shell_policy', 'sandbox', 'fail_closed'];
 const TOOL_KEYS = ['allowed', 'denied'];

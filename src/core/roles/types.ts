@@ -19,6 +19,8 @@ export interface RoleLimits {
   warnAtPercent: number;
   /** The runaway guard: the same call (or cycle of 2–3 calls) more times in a row is refused; 0 turns it off; absent: 12. */
   maxRepeatedCalls?: number;
+  /** Sub-agents that may run at once (a task tool starting one is refused past it); 0 or absent: no limit. */
+  maxSubagents?: number;
   blockAtPercent: number;
 }
 

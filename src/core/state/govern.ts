@@ -11,6 +11,7 @@ import type { Role } from '../roles/types';
 import { readLedger, zeroUsage, transact, type Ledger } from './ledger';
 import { rememberCharged, takeCharged } from './terminalClaims';
 import { callFingerprint, MAX_RECENT_CALLS, repetitionAtEnd, type Repetition } from '../policy/repetition';
+import { startsSubagent } from '../policy/categories';
 
 export interface AuthorizeRequest {
   role: Role;
@@ -21,8 +22,16 @@ export interface AuthorizeRequest {
   source: string;
   /** For a shell call that will run in a VS Code terminal: the line the terminal will show, so its run is not charged twice. */
   terminalCommand?: string;
-  /** The gate (policy/gate.ts), given the budget as it stands before this call and how often this call repeats. */
-  decide: (budget: BudgetStatus, repetition: Repetition) => GateDecision;
+  /** The gate (policy/gate.ts), given the budget as it stands before this call and what the ledger remembers. */
+  decide: (budget: BudgetStatus, context: CallContext) => GateDecision;
+}
+
+/** What the gate needs from the ledger beyond the budget. */
+export interface CallContext {
+  /** How often this call repeats the calls before it (the runaway guard). */
+  repetition: Repetition;
+  /** Sub-agents running now. */
+  subagentsRunning: number;
 }
 
 export interface GovernResult {
@@ -79,7 +88,8 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
     const before = budgetStatus(role, ledger.usage, ledger.costEstimated);
     const recent = [...(ledger.recentCalls ?? []), callFingerprint(tool, req.toolInput)].slice(-MAX_RECENT_CALLS);
     ledger.recentCalls = recent;
-    const decision = req.decide(before, repetitionAtEnd(recent));
+    const decision = req.decide(before, { repetition: repetitionAtEnd(recent), subagentsRunning: ledger.subagentsRunning ?? 0 });
+    if (decision.allowed && startsSubagent(tool)) ledger.subagentsRunning = (ledger.subagentsRunning ?? 0) + 1;
     const shell = decision.allowed ? count(decision.shellCharge) : 0;
     ledger.usage.shell += shell;
     if (shell > 0 && req.terminalCommand) ledger.terminalCharged = rememberCharged(ledger.terminalCharged, req.terminalCommand);
@@ -110,6 +120,8 @@ export async function charge(dir: string, req: ChargeRequest): Promise<GovernRes
   const tokens = count(req.tokens);
   const costUsd = count(req.costUsd);
   const out = await transact(dir, role.name, (ledger) => {
+    // A task tool's result: the sub-agent it started has finished.
+    if (startsSubagent(tool) && ledger.subagentsRunning) ledger.subagentsRunning -= 1;
     ledger.usage.tokens += tokens;
     ledger.usage.costUsd += costUsd;
     if (req.estimated && costUsd > 0) ledger.costEstimated = true;

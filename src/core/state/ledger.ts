@@ -32,13 +32,15 @@ export interface Ledger {
   measured?: string[];
   /** Fingerprints of the latest tool calls, newest last (policy/repetition.ts: the runaway guard). */
   recentCalls?: string[];
+  /** Sub-agents started by an allowed task tool whose PostToolUse has not come yet. */
+  subagentsRunning?: number;
 }
 
 /**
  * Ledger fields that are memory, not accounting: the log does not carry them, so a ledger folded
  * from the log starts them empty (at worst a terminal command or a re-read report is charged again).
  */
-export const LEDGER_MEMORY_FIELDS = ['terminalCharged', 'measured', 'recentCalls'] as const;
+export const LEDGER_MEMORY_FIELDS = ['terminalCharged', 'measured', 'recentCalls', 'subagentsRunning'] as const;
 
 /** The ledger's accounting: what a fold of the log must equal. */
 export function accountingOf(ledger: Ledger | undefined): Ledger | undefined {
@@ -74,6 +76,7 @@ function validate(value: unknown): Ledger | string {
   if (l.terminalCharged !== undefined && !Array.isArray(l.terminalCharged)) delete l.terminalCharged;
   if (l.measured !== undefined && !Array.isArray(l.measured)) delete l.measured;
   if (l.recentCalls !== undefined && !Array.isArray(l.recentCalls)) delete l.recentCalls;
+  if (l.subagentsRunning !== undefined && !isCount(l.subagentsRunning)) delete l.subagentsRunning;
   return l as Ledger;
 }
 

@@ -43,19 +43,33 @@ export function usageRecordOf(r: TranscriptRecord, now: string): ModelUsageRecor
   };
 }
 
-/** The usage records of the API messages completed since the last read of `transcript`. */
+/** Sub-agents' transcripts beside a session's (`<session>/subagents/agent-*.jsonl`): their usage is the session's. */
+const MAX_SUBAGENT_FILES = 64;
+
+function subagentTranscripts(transcript: string): string[] {
+  const dir = path.join(path.dirname(transcript), path.basename(transcript, '.jsonl'), 'subagents');
+  try {
+    return fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().slice(0, MAX_SUBAGENT_FILES).map((f) => path.join(dir, f));
+  } catch {
+    return [];
+  }
+}
+
+/** The usage records of the API messages completed since the last read of `transcript` and its sub-agents' transcripts. */
 export function readNewClaudeUsage(stateDir: string, transcript: string, now: Date = new Date()): ModelUsageRecord[] {
   const places = load(stateDir);
-  const place = places[transcript] ?? { at: now.toISOString() };
-  const tail = new FileTail(transcript, place.tail);
-  const reader = ClaudeTranscriptReader.fromJSON(place.reader ?? null);
   const records: ModelUsageRecord[] = [];
-  for (let round = 0; round < 64; round++) {
-    const read = tail.read();
-    if (read.lines.length > 0) records.push(...reader.read(`${read.lines.join('\n')}\n`).map((r) => usageRecordOf(r, now.toISOString())));
-    if (!read.more) break;
+  for (const file of [transcript, ...subagentTranscripts(transcript)]) {
+    const place = places[file] ?? { at: now.toISOString() };
+    const tail = new FileTail(file, place.tail);
+    const reader = ClaudeTranscriptReader.fromJSON(place.reader ?? null);
+    for (let round = 0; round < 64; round++) {
+      const read = tail.read();
+      if (read.lines.length > 0) records.push(...reader.read(`${read.lines.join('\n')}\n`).map((r) => usageRecordOf(r, now.toISOString())));
+      if (!read.more) break;
+    }
+    places[file] = { ...(tail.state ? { tail: tail.state } : {}), reader: reader.toJSON(), at: now.toISOString() };
   }
-  places[transcript] = { ...(tail.state ? { tail: tail.state } : {}), reader: reader.toJSON(), at: now.toISOString() };
   save(stateDir, places);
   return records;
 }

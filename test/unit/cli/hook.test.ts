@@ -57,10 +57,10 @@ describe('alfred hook: errors never block (exit 1, never 2)', () => {
   }
 
   it('an unknown event exits 1 with the supported events and the usage', async () => {
-    const r = await hook('SubagentStart', { tool_name: 'x' });
+    const r = await hook('TeammateIdle', { tool_name: 'x' });
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /unsupported event "SubagentStart"\. Supported: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, PermissionRequest, sessionStart, userPromptSubmitted, preToolUse, postToolUse, agentStop, permissionRequest\./);
+    assert.match(r.stderr, /unsupported event "TeammateIdle"\. Supported: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, PermissionRequest, SubagentStart, SubagentStop, PreCompact, sessionStart, userPromptSubmitted, preToolUse, postToolUse, agentStop, permissionRequest, subagentStart, subagentStop, preCompact\./);
     assert.match(r.stderr, /Usage: alfred hook </);
   });
 
