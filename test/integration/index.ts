@@ -26,6 +26,7 @@ export async function run(): Promise<void> {
   await import('./suites/hookServer.test');
   await import('./suites/exportAgents.test');
   await import('./suites/governance.test');
+  await import('./suites/authority.test');
 
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} integration test(s) failed`);
