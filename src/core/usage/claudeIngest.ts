@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ClaudeTranscriptReader, type ClaudeTranscriptState, type ModelUsageRecord as TranscriptRecord } from './claudeTranscript';
+import { ClaudeTranscriptReader, type ClaudeTranscriptState, type TranscriptUsage } from './claudeTranscript';
 import { FileTail, type TailState } from './tail';
 import type { ModelUsageRecord } from './types';
 
@@ -35,7 +35,7 @@ function save(stateDir: string, places: Places): void {
   fs.renameSync(tmp, file);
 }
 
-export function usageRecordOf(r: TranscriptRecord, now: string): ModelUsageRecord {
+export function usageRecordOf(r: TranscriptUsage, now: string): ModelUsageRecord {
   return {
     id: r.key, source: 'claude-transcript', ...(r.sessionId ? { sessionId: r.sessionId } : {}), model: r.model,
     inputTokens: r.inputTokens, outputTokens: r.outputTokens, cachedInputTokens: r.cachedInputTokens,

@@ -22,10 +22,10 @@
  */
 
 /**
- * One API request's usage, measured. TODO: move to ./types.ts as `ModelUsageRecord` (another change
- * defines it there); keep these fields.
+ * One API message's usage as the transcript tells it. claudeIngest.ts turns it into the shared
+ * `TranscriptUsage` (types.ts) that the harness charges; the 5m/1h cache split is kept here only.
  */
-export interface ModelUsageRecord {
+export interface TranscriptUsage {
   /** `claude:<message.id>`, else `claude:<requestId>`, else `claude:<line uuid>`: stable across readers, for dedup by the caller. */
   key: string;
   model: string;
@@ -123,8 +123,8 @@ export class ClaudeTranscriptReader {
   }
 
   /** The records of the messages these lines complete, in the order they complete. Never throws. */
-  read(text: string): ModelUsageRecord[] {
-    const out: ModelUsageRecord[] = [];
+  read(text: string): TranscriptUsage[] {
+    const out: TranscriptUsage[] = [];
     // A state saved under a larger bound is brought within this one, its oldest messages emitted.
     this.evictPending(out);
     for (const raw of String(text).split('\n')) {
@@ -135,8 +135,8 @@ export class ClaudeTranscriptReader {
   }
 
   /** Emits every incomplete message as it stands: call it when the session has ended. */
-  flush(): ModelUsageRecord[] {
-    const out: ModelUsageRecord[] = [];
+  flush(): TranscriptUsage[] {
+    const out: TranscriptUsage[] = [];
     while (this.pending.length > 0) this.complete(this.pending[0]!, false, out);
     return out;
   }
@@ -145,7 +145,7 @@ export class ClaudeTranscriptReader {
     return { v: 1, pending: this.pending.map(clonePending), done: [...this.done], corruptLines: this.corrupt };
   }
 
-  private readLine(line: string, out: ModelUsageRecord[]): void {
+  private readLine(line: string, out: TranscriptUsage[]): void {
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -187,7 +187,7 @@ export class ClaudeTranscriptReader {
   }
 
   /** Emits `msg` and forgets it; `final`: its last line carried `stop_reason`, so its output count is exact. */
-  private complete(msg: PendingMessage, final: boolean, out: ModelUsageRecord[]): void {
+  private complete(msg: PendingMessage, final: boolean, out: TranscriptUsage[]): void {
     const i = this.pending.indexOf(msg);
     if (i >= 0) this.pending.splice(i, 1);
     this.done.push(msg.key);
@@ -197,7 +197,7 @@ export class ClaudeTranscriptReader {
   }
 
   /** Keeps the state bounded when final lines never come on chains that cannot be superseded. */
-  private evictPending(out: ModelUsageRecord[]): void {
+  private evictPending(out: TranscriptUsage[]): void {
     while (this.pending.length > this.maxPending) this.complete(this.pending[0]!, false, out);
   }
 }
@@ -252,7 +252,7 @@ function parseAssistant(line: Record<string, unknown>): ParsedLine | undefined {
   };
 }
 
-function toRecord(msg: PendingMessage, outputTokens: number): ModelUsageRecord {
+function toRecord(msg: PendingMessage, outputTokens: number): TranscriptUsage {
   const u = msg.usage;
   return {
     key: msg.key,

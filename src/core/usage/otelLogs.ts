@@ -15,7 +15,7 @@ import { BoundedMap } from './otelBounded';
 import { otelLines } from './otelLine';
 import { ATTR, sourceOf, usageRecord } from './otelUsage';
 import type { ModelUsageRecord, UsageSource } from './types';
-import { anyValue, attributes, hrTimeToMs, isObject, isoTime, nanosToMs, parsedBody, resourceAttributes, text, type Attributes } from './otelValues';
+import { anyValue, attributes, hrTimeToMs, isObject, isoTime, nanosToMs, exportResources, resourceAttributes, text, type Attributes } from './otelValues';
 
 export interface OtelLogReaderOptions {
   /** The source when the resource does not name the Copilot CLI (default `copilot-otel`). */
@@ -66,17 +66,13 @@ export class OtelLogUsageReader {
 
   /** An OTLP/JSON ExportLogsServiceRequest, parsed or as JSON text. */
   ingest(body: unknown): ModelUsageRecord[] {
-    const parsed = parsedBody(body);
-    if (parsed === undefined && body !== undefined) {
-      this.skipped.unparsable++;
-      return [];
-    }
-    if (!isObject(parsed) || !Array.isArray(parsed.resourceLogs)) {
-      this.skipped.unknown++;
+    const resources = exportResources(body, 'resourceLogs');
+    if (typeof resources === 'string') {
+      this.skipped[resources]++;
       return [];
     }
     const views: LogView[] = [];
-    this.collectOtlp(parsed.resourceLogs, views);
+    this.collectOtlp(resources, views);
     return this.records(views);
   }
 

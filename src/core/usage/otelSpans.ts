@@ -11,7 +11,7 @@ import { ATTR, sourceOf, usageRecord } from './otelUsage';
 import { otelLines } from './otelLine';
 import { SpanSessions } from './otelSessions';
 import type { ModelUsageRecord, UsageSource } from './types';
-import { attributes, hrTimeToMs, isObject, isoTime, nanosToMs, parsedBody, resourceAttributes, text, type Attributes } from './otelValues';
+import { attributes, hrTimeToMs, isObject, isoTime, nanosToMs, exportResources, resourceAttributes, text, type Attributes } from './otelValues';
 
 export interface OtelReaderOptions {
   /** The source when the resource does not name the Copilot CLI (default `copilot-otel`). */
@@ -64,17 +64,13 @@ export class OtelUsageReader {
 
   /** An OTLP/JSON ExportTraceServiceRequest, parsed or as JSON text. */
   ingest(body: unknown): ModelUsageRecord[] {
-    const parsed = parsedBody(body);
-    if (parsed === undefined && body !== undefined) {
-      this.skipped.unparsable++;
-      return [];
-    }
-    if (!isObject(parsed) || !Array.isArray(parsed.resourceSpans)) {
-      this.skipped.unknown++;
+    const resources = exportResources(body, 'resourceSpans');
+    if (typeof resources === 'string') {
+      this.skipped[resources]++;
       return [];
     }
     const views: SpanView[] = [];
-    this.collectOtlp(parsed.resourceSpans, views);
+    this.collectOtlp(resources, views);
     return this.records(views);
   }
 

@@ -86,6 +86,17 @@ export function isoTime(ms: number | undefined, now: () => Date): string {
 }
 
 /** JSON text parsed, or the value itself; undefined when the text is not JSON. */
+/**
+ * The resource list of an OTLP/JSON export (`resourceSpans`, `resourceLogs`), or why there is none:
+ * `unparsable` (not JSON) or `unknown` (JSON of another shape). Both readers count these apart.
+ */
+export function exportResources(body: unknown, key: 'resourceSpans' | 'resourceLogs'): unknown[] | 'unparsable' | 'unknown' {
+  const parsed = parsedBody(body);
+  if (parsed === undefined && body !== undefined) return 'unparsable';
+  const list = isObject(parsed) ? parsed[key] : undefined;
+  return Array.isArray(list) ? list : 'unknown';
+}
+
 export function parsedBody(body: unknown): unknown {
   if (typeof body !== 'string' && !Buffer.isBuffer(body)) return body;
   try {

@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ClaudeTranscriptReader, type ModelUsageRecord } from '../../../src/core/usage/claudeTranscript';
+import { ClaudeTranscriptReader, type TranscriptUsage } from '../../../src/core/usage/claudeTranscript';
 
 const FIXTURES = path.resolve(import.meta.dirname, '..', '..', 'fixtures', 'usage');
 const MAIN = fs.readFileSync(path.join(FIXTURES, 'claude-transcript.jsonl'), 'utf8');
@@ -28,51 +28,51 @@ const SESSION = '5c1f0e2a-7b3d-4e8a-9f61-2d4b8c7a9e10';
 const SONNET = 'claude-sonnet-4-5-20250929';
 const HAIKU = 'claude-haiku-4-5-20251001';
 
-const A: ModelUsageRecord = {
+const A: TranscriptUsage = {
   key: 'claude:msg_01Lq8CkZ3vN6xW2pHf4TgR7a', model: SONNET,
   inputTokens: 17613, cachedInputTokens: 12400, cacheCreationInputTokens: 5210,
   cacheCreation: { ephemeral5mInputTokens: 0, ephemeral1hInputTokens: 5210 },
   outputTokens: 231, sessionId: SESSION, timestamp: '2026-03-02T10:00:06.900Z',
 };
 /** Superseded by C: the larger of the two placeholder counts (1, 4). */
-const B: ModelUsageRecord = {
+const B: TranscriptUsage = {
   key: 'claude:msg_01Bv7NdQ2sJ9kX4mYc6HwP3e', model: SONNET,
   inputTokens: 18501, cachedInputTokens: 17610, cacheCreationInputTokens: 890,
   cacheCreation: { ephemeral5mInputTokens: 0, ephemeral1hInputTokens: 890 },
   outputTokens: 4, sessionId: SESSION, timestamp: '2026-03-02T10:00:10.800Z',
 };
-const S1: ModelUsageRecord = {
+const S1: TranscriptUsage = {
   key: 'claude:msg_01Sd4HqW8eR2tY6uIo9pAs1D', model: HAIKU,
   inputTokens: 2154, cachedInputTokens: 0, cacheCreationInputTokens: 2150,
   cacheCreation: { ephemeral5mInputTokens: 2150, ephemeral1hInputTokens: 0 },
   outputTokens: 97, sessionId: SESSION, subagent: true, timestamp: '2026-03-02T10:00:13.000Z',
 };
-const S2: ModelUsageRecord = {
+const S2: TranscriptUsage = {
   key: 'claude:msg_01Sf6JrX0tU4iO8pAs2DfG5h', model: HAIKU,
   inputTokens: 2566, cachedInputTokens: 2150, cacheCreationInputTokens: 410,
   cacheCreation: { ephemeral5mInputTokens: 410, ephemeral1hInputTokens: 0 },
   outputTokens: 140, sessionId: SESSION, subagent: true, timestamp: '2026-03-02T10:00:16.200Z',
 };
-const C: ModelUsageRecord = {
+const C: TranscriptUsage = {
   key: 'claude:msg_01Cw9PeR4uT6yU8iOp0aSd2F', model: SONNET,
   inputTokens: 19822, cachedInputTokens: 18500, cacheCreationInputTokens: 1320,
   cacheCreation: { ephemeral5mInputTokens: 0, ephemeral1hInputTokens: 1320 },
   outputTokens: 388, sessionId: SESSION, timestamp: '2026-03-02T10:01:05.100Z',
 };
 /** Flushed: its only line's placeholder is the best count there is. */
-const D: ModelUsageRecord = {
+const D: TranscriptUsage = {
   key: 'claude:msg_01Dx1QfS6vW8zA0sDf2gHj4K', model: SONNET,
   inputTokens: 20585, cachedInputTokens: 19820, cacheCreationInputTokens: 760,
   cacheCreation: { ephemeral5mInputTokens: 0, ephemeral1hInputTokens: 760 },
   outputTokens: 7, sessionId: SESSION, timestamp: '2026-03-02T10:01:08.000Z',
 };
-const E: ModelUsageRecord = {
+const E: TranscriptUsage = {
   key: 'claude:msg_01Ea3KgT7yH1jL5nZx9cVb2N', model: HAIKU,
   inputTokens: 3059, cachedInputTokens: 0, cacheCreationInputTokens: 3050,
   cacheCreation: { ephemeral5mInputTokens: 3050, ephemeral1hInputTokens: 0 },
   outputTokens: 61, sessionId: SESSION, subagent: true, agentId: 'a7c31e9', timestamp: '2026-03-02T10:02:01.900Z',
 };
-const F: ModelUsageRecord = {
+const F: TranscriptUsage = {
   key: 'claude:msg_01Fb5LhU9zJ3kM7pXc1vBn4Q', model: HAIKU,
   inputTokens: 3233, cachedInputTokens: 3050, cacheCreationInputTokens: 180,
   cacheCreation: { ephemeral5mInputTokens: 180, ephemeral1hInputTokens: 0 },
@@ -85,8 +85,8 @@ const MAIN_RECORDS = [A, S1, S2, B, C, D];
 const linesOf = (text: string): string[] => text.split('\n').filter((l) => l !== '').map((l) => `${l}\n`);
 
 /** Feeds `chunks` to readers that are each restored from the previous one's persisted state, then flushes. */
-function readPersisted(chunks: string[]): { records: ModelUsageRecord[]; corrupt: number } {
-  const records: ModelUsageRecord[] = [];
+function readPersisted(chunks: string[]): { records: TranscriptUsage[]; corrupt: number } {
+  const records: TranscriptUsage[] = [];
   let saved: unknown = undefined;
   for (const chunk of chunks) {
     const reader = saved === undefined ? new ClaudeTranscriptReader() : ClaudeTranscriptReader.fromJSON(saved);
@@ -116,7 +116,7 @@ function assistant(o: {
     timestamp: o.ts ?? '2026-03-02T11:00:00.000Z',
   });
 }
-const keys = (records: ModelUsageRecord[]) => records.map((r) => r.key);
+const keys = (records: TranscriptUsage[]) => records.map((r) => r.key);
 
 test('the main transcript read at once: A, the sub-agent\'s two, B when C starts, C; D only at flush; one corrupt line', () => {
   const reader = new ClaudeTranscriptReader();
