@@ -55,6 +55,11 @@ export const GOVERNED_AGENTS: readonly GovernedAgent[] = [
 
 /** Alfred's own rule files in the workspace: roles (its own and lean-ctx's), checks, packs. */
 const ALFRED_WORKSPACE_PATHS: readonly string[] = ['.alfred', '.lean-ctx'];
+/**
+ * Repository files whose content git executes later, outside any sandbox (`core.fsmonitor`, aliases,
+ * hooks): protected like governance files, but never created when missing (a folder without git stays so).
+ */
+export const REPOSITORY_CODE_PATHS: readonly string[] = ['.git/config', '.git/hooks'];
 /** Workspace files VS Code reads settings from, wherever they are. */
 export const WORKSPACE_SETTINGS_GLOBS: readonly string[] = ['**/*.code-workspace'];
 /** VS Code's user settings folders (desktop, Insiders, remote servers, code-server), home-relative. */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
 import { realTarget } from '../fs/realTarget';
-import { GOVERNANCE_WORKSPACE_PATHS, WORKSPACE_SETTINGS_GLOBS } from '../governance/agents';
+import { GOVERNANCE_WORKSPACE_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS } from '../governance/agents';
 
 const PATH_KEYS = ['filePath', 'file_path', 'path', 'dirPath', 'notebook_path'] as const;
 const PATCH_KEYS = ['input', 'patch'] as const;
@@ -163,7 +163,7 @@ function protectedByName(p: string, options: ProtectionOptions): ProtectedHit | 
   const candidates = lexical === resolved ? [lexical] : [lexical, resolved];
   for (const rel of candidates) {
     if (same(rel, CHECKS_FILE)) return { path: p, kind: 'checks-file', relative: rel };
-    const governed = withAncestors(rel).some((c) => GOVERNANCE_PATHS.some((g) => same(c, g)))
+    const governed = withAncestors(rel).some((c) => GOVERNANCE_PATHS.some((g) => same(c, g)) || REPOSITORY_CODE_PATHS.some((g) => same(c, g)))
       || compileGlobs(WORKSPACE_SETTINGS_GLOBS).some((g) => g.test(rel));
     if (governed) return { path: p, kind: 'governance', relative: rel };
   }

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { GOVERNANCE_WORKSPACE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths } from '../governance/agents';
+import { GOVERNANCE_WORKSPACE_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths } from '../governance/agents';
 import { outermost } from './pathSet';
 import { walkWorkspace } from './walk';
 
@@ -35,9 +35,6 @@ const GLOB_OPTIONS = { dot: true, windows: false, nocase: FOLD_CASE };
 const WHOLE_FOLDER = new Set(['**', '**/*']);
 
 /** Absolute real paths to mount read-only, outermost only, shallowest first. Creates the missing governance folders. */
-/** Files of a repository whose content git executes. */
-const GIT_CODE_PATHS: readonly string[] = ['.git/config', '.git/hooks'];
-
 export function readOnlyPaths(opts: MountOptions): string[] {
   const ws = realOr(path.resolve(opts.workspaceFolder));
   const env = opts.env ?? process.env;
@@ -72,7 +69,7 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   if (opts.stateDir) found.push(opts.stateDir);
   // Git runs what .git/config (core.fsmonitor, aliases) and .git/hooks name, later and outside the
   // sandbox, when the user or Alfred runs git: a command may not plant code there.
-  for (const rel of GIT_CODE_PATHS) if (fs.existsSync(path.join(ws, rel))) found.push(path.join(ws, rel));
+  for (const rel of REPOSITORY_CODE_PATHS) if (fs.existsSync(path.join(ws, rel))) found.push(path.join(ws, rel));
 
   return outermost(found.map((p) => real(p)).filter((p): p is string => p !== undefined));
 }

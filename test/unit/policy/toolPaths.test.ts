@@ -103,10 +103,11 @@ describe('isProtected', () => {
       '.github/hooks/other.json', '.github/agents/alfred-coder.agent.md', '.vscode/settings.json', '.vscode/mcp.json',
       '.claude/settings.json', '.claude/settings.local.json', '.codex/hooks.json', '.codex/config.toml',
       '.alfred/notes.md', '.alfred/packs/x/context.md', 'team.code-workspace', 'sub/dir/x.code-workspace', '.vscode',
+      '.git/config', '.git/hooks/pre-commit',
     ]) {
       assert.equal(isProtected(p, noGlobs)?.kind, 'governance', p);
     }
-    for (const p of ['.github/workflows/ci.yml', 'src/vscode/settings.json', 'claude/settings.json', 'README.md']) {
+    for (const p of ['.github/workflows/ci.yml', 'src/vscode/settings.json', 'claude/settings.json', 'README.md', '.git/HEAD', '.gitignore']) {
       assert.equal(isProtected(p, noGlobs), undefined, p);
     }
   });
