@@ -102,7 +102,8 @@ export class Harness {
     return this.opts.version ?? 'unknown';
   }
 
-  private get env(): NodeJS.ProcessEnv {
+  /** The environment Alfred's paths (ALFRED_HOME) are resolved in. */
+  get env(): NodeJS.ProcessEnv {
     return this.opts.env ?? process.env;
   }
 

@@ -10,6 +10,7 @@ import { confirmations } from './config/confirmations';
 import { PLAN_SCHEME, planDocuments } from './config/planDocuments';
 import { HarnessHost } from './harnessHost';
 import { registerHookServer } from './hooks/hookServer';
+import { registerCopilotUsage } from './usage/copilotUsage';
 import { ensureLauncher } from './hooks/launcher';
 import { prompts } from './prompts';
 import { BudgetStatusBar } from './statusBar';
@@ -55,6 +56,8 @@ export function activate(context: vscode.ExtensionContext): AlfredTestApi | unde
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, planDocuments),
     // `alfred hook` calls answered from here instead of a cold start of the command line.
     registerHookServer(context),
+    // Copilot's model spend, from its OpenTelemetry export, charged to this workspace's sessions.
+    registerCopilotUsage(host),
   );
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return { harness: () => host.current, prompts, chat: createChatHandler(host, context.extensionUri), writeConfig: (request) => confirmAndWrite(host, request), confirmations };

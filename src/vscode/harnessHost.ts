@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { protectedGlobsReader } from '../core/completion/protectGlobs';
+import { publishPricing } from '../core/budget/pricingFile';
 import { Harness } from '../core/harness';
 import { sweepInterrupted } from '../core/operations/lifecycle';
 import type { AlfredEvent } from '../core/events/types';
@@ -30,7 +31,10 @@ export class HarnessHost implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.rebuild()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.rebuild()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('alfred')) void this.followActiveRole();
+        if (e.affectsConfiguration('alfred')) {
+          this.publishPricing();
+          void this.followActiveRole();
+        }
       }),
     );
     this.rebuild();
@@ -44,6 +48,16 @@ export class HarnessHost implements vscode.Disposable {
   require(): Harness {
     if (!this.harness) throw new Error(vscode.l10n.t('Open a folder first: Alfred governs the agents working in a workspace.'));
     return this.harness;
+  }
+
+  /** The hook processes and the CLI price as this window's settings do (budget/pricingFile.ts). */
+  private publishPricing(): void {
+    if (!this.harness) return;
+    try {
+      publishPricing(this.harness.stateDir, readSettings().pricing);
+    } catch (err) {
+      console.error('[alfred] could not publish the prices for hooks and the CLI:', err);
+    }
   }
 
   private rebuild(): void {
@@ -67,6 +81,7 @@ export class HarnessHost implements vscode.Disposable {
       version: extensionVersion(this.extensionUri),
     });
     this.harness = harness;
+    this.publishPricing();
     this.seen.clear();
     for (const e of harness.events({ tail: 200 }).events) this.seen.add(e.id);
     this.unsubscribe = harness.bus.on((e) => this.pass(e));

@@ -12,6 +12,7 @@ import type { HookHandler, HookRunOptions } from './handlers/types';
 import type { HookInput } from './input';
 import type { HookAnswer } from './output';
 import { readNewClaudeUsage } from '../usage/claudeIngest';
+import { readNewCopilotUsage, spoolPath } from '../usage/copilotSpool';
 
 export { SUPPORTED_HOOK_EVENTS };
 export type { HookRunOptions };
@@ -36,6 +37,7 @@ export async function handleHook(harness: Harness, event: string, input: HookInp
   const canonical = canonicalHookEvent(event);
   if (!canonical) throw new Error(`alfred hook: unsupported event "${event}". Supported: ${SUPPORTED_HOOK_EVENTS.join(', ')}.`);
   await chargeClaudeUsage(harness, input, canonical);
+  await chargeCopilotUsage(harness, input, canonical);
   return HANDLERS[canonical](harness, input, canonical, options);
 }
 
@@ -49,5 +51,20 @@ async function chargeClaudeUsage(harness: Harness, input: HookInput, event: Hook
     await harness.chargeMeasured(readNewClaudeUsage(harness.stateDir, input.transcriptPath));
   } catch (err) {
     await harness.record([{ type: 'HookError', event, message: `reading Claude Code's transcript: ${(err as Error).message}` }]).catch(() => undefined);
+  }
+}
+
+/**
+ * Copilot's model requests that its OpenTelemetry export brought to Alfred (usage/copilotSpool.ts),
+ * for the sessions of this workspace: this hook's session joins them first. Charged before the
+ * decision, like Claude Code's; a spool Alfred cannot read never fails the hook.
+ */
+async function chargeCopilotUsage(harness: Harness, input: HookInput, event: HookEvent): Promise<void> {
+  if (input.agent !== undefined || !input.sessionId) return;
+  try {
+    const read = await readNewCopilotUsage(harness.stateDir, spoolPath(harness.env), input.sessionId);
+    if (read.records.length > 0) await harness.chargeMeasured(read.records);
+  } catch (err) {
+    await harness.record([{ type: 'HookError', event, message: `reading Copilot's usage: ${(err as Error).message}` }]).catch(() => undefined);
   }
 }

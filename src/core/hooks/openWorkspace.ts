@@ -7,7 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { publishedPricingReader } from '../budget/pricingFile';
 import { protectedGlobsReader } from '../completion/protectGlobs';
+import { stateDir } from '../state/paths';
 import { Harness } from '../harness';
 
 export interface OpenWorkspaceOptions {
@@ -51,6 +53,7 @@ export async function openWorkspaceHarness(workspace: string, opts: OpenWorkspac
     workspaceRoleSetting: await workspaceRoleSetting(folder),
     protectedGlobs: protectedGlobsReader(folder),
     version: opts.version,
+    pricing: publishedPricingReader(stateDir(folder, opts.env)),
     ...(opts.env ? { env: opts.env } : {}),
   });
 }

@@ -1,12 +1,20 @@
 /**
  * Model usage from Copilot's OpenTelemetry spans: one record per `chat` span (one LLM call), tied to
- * its agent session. The invoke_agent span's token totals are the sum of its chat rounds
- * (toolCallingLoop.ts), so they are never counted: only the session is taken from it.
+ * its agent session. The invoke_agent span's token totals are the sum of its loop's rounds
+ * (toolCallingLoop.ts), so they are not counted when its chat spans were seen. A model another
+ * extension provides (Alfred's own, the tests' scripted one) gets no chat span from Copilot at all
+ * (extChatEndpoint.ts), but the usage it reports in a `usage` data part does reach the invoke_agent's
+ * totals: an invoke_agent with usage and no chat span under it is one record of its own.
+ *
+ * Spans are exported as they end, so a loop's chat spans come before its invoke_agent (in the same
+ * batch or an earlier one). Which invoke_agents had chat spans is remembered in memory only: after a
+ * restart of the reader in the middle of a turn, that turn could be counted from its totals too.
  *
  * Accepts OTLP/JSON trace exports (what the otlp-http exporter POSTs) and the lines of the file
  * exporter. Today's Copilot Chat writes its spans to the file as `{}` (see otelLine.ts): those are
  * counted as skipped, and file mode has to rely on the log records (otelLogs.ts).
  */
+import { BoundedMap } from './otelBounded';
 import { ATTR, sourceOf, usageRecord } from './otelUsage';
 import { otelLines } from './otelLine';
 import { SpanSessions } from './otelSessions';
@@ -53,11 +61,14 @@ const INVOKE_AGENT = 'invoke_agent';
 export class OtelUsageReader {
   readonly skipped: OtelSpanSkips = { emptySpans: 0, logLines: 0, metricLines: 0, unparsable: 0, unknown: 0, chatWithoutUsage: 0 };
   private readonly sessions: SpanSessions;
+  /** Span ids that are the parent of a chat span seen. */
+  private readonly chatParents: BoundedMap<string, true>;
   private readonly source: UsageSource;
   private readonly now: () => Date;
 
   constructor(options: OtelReaderOptions = {}) {
     this.sessions = new SpanSessions(options.maxSpans ?? 20_000, options.maxTraces ?? 5_000);
+    this.chatParents = new BoundedMap(options.maxSpans ?? 20_000);
     this.source = options.source ?? 'copilot-otel';
     this.now = options.now ?? (() => new Date());
   }
@@ -119,14 +130,17 @@ export class OtelUsageReader {
    */
   private records(views: SpanView[]): ModelUsageRecord[] {
     const chats: SpanView[] = [];
+    const agents: Array<{ view: SpanView; session: string | undefined }> = [];
     for (const v of views) {
       const op = operation(v);
       if (op === CHAT) {
         chats.push(v);
+        if (v.parentSpanId) this.chatParents.set(v.parentSpanId, true);
         continue;
       }
       const session = op === INVOKE_AGENT ? text(v.attrs.get(ATTR.SESSION_ID)) ?? text(v.attrs.get(ATTR.CONVERSATION_ID)) : undefined;
       this.sessions.learn(v.traceId, v.spanId, v.parentSpanId, session);
+      if (op === INVOKE_AGENT) agents.push({ view: v, session });
     }
     const out: ModelUsageRecord[] = [];
     for (const v of chats) {
@@ -139,6 +153,15 @@ export class OtelUsageReader {
       });
       if (record) out.push(record);
       else this.skipped.chatWithoutUsage++;
+    }
+    for (const { view: v, session } of agents) {
+      if (this.chatParents.has(v.spanId)) continue;
+      const record = usageRecord(v.attrs, {
+        fallbackId: `agent:${v.traceId}:${v.spanId}`, source: v.source, sessionId: session ?? this.sessions.resolve(v.traceId, v.parentSpanId),
+        at: isoTime(v.endMs, this.now), model: undefined,
+      });
+      // A loop that made no request, or whose model reported nothing, has totals of 0: nothing was measured.
+      if (record && record.inputTokens + record.outputTokens > 0) out.push(record);
     }
     return out;
   }

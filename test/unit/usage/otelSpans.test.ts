@@ -38,10 +38,12 @@ const span = (s: SpanSpec) => ({
 const body = (spans: unknown[], serviceName = 'copilot-chat') => ({
   resourceSpans: [{ resource: { attributes: kv({ 'service.name': serviceName, 'session.id': 'the-window' }) }, scopeSpans: [{ scope: { name: 'copilot-chat' }, spans }] }],
 });
-const agent = (spanId: string, session: string, parentSpanId?: string, traceId?: string) => span({
+/** An invoke_agent span; with `totals`, the usage its loop's rounds summed to. */
+const agent = (spanId: string, session: string, parentSpanId?: string, traceId?: string, totals?: Record<string, Value>) => span({
   traceId, spanId, parentSpanId, name: 'invoke_agent GitHub Copilot Chat',
-  attrs: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': session, 'copilot_chat.session_id': session, 'gen_ai.usage.input_tokens': 999999, 'gen_ai.usage.output_tokens': 99999 },
+  attrs: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': session, 'copilot_chat.session_id': session, ...totals },
 });
+const TOTALS = { 'gen_ai.usage.input_tokens': 999999, 'gen_ai.usage.output_tokens': 99999 };
 /** A chat span as the BYOK providers write it: no copilot_chat.session_id, gen_ai.conversation.id = the request id. */
 const byokChat = (spanId: string, parentSpanId: string | undefined, responseId: string, traceId?: string) => span({
   traceId, spanId, parentSpanId, name: 'chat claude-opus-4',
@@ -61,7 +63,7 @@ test('a parsed body reads the same as its JSON text', () => {
 
 test('the session of a chat span that does not name it comes from its invoke_agent in the same batch, in any order', () => {
   const r = reader();
-  const records = r.ingest(body([byokChat('c1', 'a1', 'r1'), agent('a1', 'session-A')]));
+  const records = r.ingest(body([byokChat('c1', 'a1', 'r1'), agent('a1', 'session-A', undefined, undefined, TOTALS)]));
   assert.deepEqual(records.map((x) => [x.id, x.sessionId]), [['response:r1', 'session-A']]);
 });
 
@@ -77,7 +79,7 @@ test('a chat span whose invoke_agent comes later has no session (it is not held 
   assert.equal(first!.sessionId, undefined);
   assert.equal('sessionId' in first!, false);
   // The invoke_agent arriving later gives nothing: its totals are the rounds' sum, already counted.
-  assert.deepEqual(r.ingest(body([agent('a1', 'session-A')])), []);
+  assert.deepEqual(r.ingest(body([agent('a1', 'session-A', undefined, undefined, TOTALS)])), []);
 });
 
 test("a chat span's gen_ai.conversation.id alone is a request id in Copilot Chat 0.42 and the BYOK providers, not a session", () => {
@@ -97,6 +99,39 @@ test('a subagent round belongs to the nearest invoke_agent: the subagent loop, u
   ];
   assert.deepEqual(r.ingest(body(spans)).map((x) => [x.id, x.sessionId]), [
     ['response:r-sub', 'session-SUB'], ['response:r-top', 'session-TOP'], ['response:r-tool', 'session-TOP'],
+  ]);
+});
+
+test('a model another extension provides: no chat span, so the invoke_agent totals are the record, cache and reasoning included', () => {
+  const r = reader();
+  const totals = { 'gen_ai.response.model': 'scripted-a', 'gen_ai.usage.input_tokens': 1200, 'gen_ai.usage.output_tokens': 80, 'gen_ai.usage.cache_read.input_tokens': 1000, 'gen_ai.usage.reasoning.output_tokens': 5 };
+  assert.deepEqual(r.ingest(body([agent('a1', 'session-X', undefined, undefined, totals)])), [{
+    id: 'agent:aaaa0000000000000000000000000001:a1', source: 'copilot-otel', sessionId: 'session-X', model: 'scripted-a',
+    inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000, cacheCreationInputTokens: 0, reasoningTokens: 5,
+    at: '2026-01-01T00:00:01.500Z', measured: true,
+  }]);
+  assert.deepEqual(r.ingest(body([agent('a1', 'session-X', undefined, undefined, totals)])).map((x) => x.id), ['agent:aaaa0000000000000000000000000001:a1'],
+    'the reader does not dedupe an exporter\'s retry: the id does (UsageDeduper, the ledger)');
+});
+
+test('an invoke_agent whose chat spans came in an earlier batch is not counted again; one with zero totals gives nothing', () => {
+  const r = reader();
+  assert.deepEqual(r.ingest(body([byokChat('c1', 'a1', 'r1')])).map((x) => x.id), ['response:r1']);
+  assert.deepEqual(r.ingest(body([agent('a1', 'session-A', undefined, undefined, TOTALS)])), []);
+  assert.deepEqual(r.ingest(body([agent('a2', 'session-B', undefined, undefined, { 'gen_ai.usage.input_tokens': 0, 'gen_ai.usage.output_tokens': 0 })])), []);
+  assert.deepEqual(r.ingest(body([agent('a3', 'session-B')])), []);
+});
+
+test('a subagent on an extension model: its own loop is its own record, the parent\'s chat rounds are not counted twice', () => {
+  const r = reader();
+  const spans = [
+    agent('a-sub', 'session-SUB', 't-run', undefined, { 'gen_ai.usage.input_tokens': 300, 'gen_ai.usage.output_tokens': 30 }),
+    span({ spanId: 't-run', parentSpanId: 'a-top', name: 'execute_tool runSubagent', attrs: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'runSubagent' } }),
+    byokChat('c-top', 'a-top', 'r-top'),
+    agent('a-top', 'session-TOP', undefined, undefined, TOTALS),
+  ];
+  assert.deepEqual(r.ingest(body(spans)).map((x) => [x.id, x.sessionId, x.inputTokens]), [
+    ['response:r-top', 'session-TOP', 100], ['agent:aaaa0000000000000000000000000001:a-sub', 'session-SUB', 300],
   ]);
 });
 
@@ -187,11 +222,12 @@ test('the fixed file exporter\'s span lines give the same records as the OTLP ex
   assert.deepEqual(r.skipped, { ...NO_SKIPS, logLines: 6, metricLines: 2 });
 });
 
-test('file lines one at a time: a chat span after its invoke_agent line is still tied to the session', () => {
+test('file lines one at a time: a chat span after an invoke_agent line (here without usage) is still tied to the session', () => {
   const lines = fixtureLines('file-exporter-fixed.jsonl').filter((l) => l.includes('"parentSpanContext"') || l.includes('invoke_agent'));
   const noSession = (l: string) => l.replace(/"copilot_chat\.session_id":"[^"]*",?/, '').replace(/,}/, '}');
   const r = reader();
-  const invoke = lines.find((l) => l.includes('"name":"invoke_agent'))!;
+  const invoke = lines.find((l) => l.includes('"name":"invoke_agent'))!.replace(/"gen_ai\.usage\.[a-z_.]+":\d+,?/g, '').replace(/,}/, '}');
+  assert.doesNotMatch(invoke, /gen_ai\.usage/);
   const chat = noSession(lines.find((l) => l.includes('"name":"chat gpt-4o"'))!);
   assert.doesNotMatch(chat, /copilot_chat\.session_id/);
   assert.deepEqual(r.ingestLines([invoke]), []);
