@@ -237,7 +237,7 @@ export class Harness {
   }
 
   /** The gate, decided and charged atomically across processes; events go onto the bus. */
-  async authorize(call: { tool: string; toolInput?: unknown; source: string; model?: string; terminalCommand?: string; sandboxed?: boolean }): Promise<AuthorizeResult> {
+  async authorize(call: { tool: string; toolInput?: unknown; source: string; model?: string; terminalCommand?: string; sandboxed?: boolean; announce?: boolean }): Promise<AuthorizeResult> {
     const startedAt = Date.now();
     const { role } = this.activeRole();
     const protectedPaths = this.protectedPaths();
@@ -248,6 +248,7 @@ export class Harness {
       toolInput: call.toolInput,
       source: call.source,
       ...(call.terminalCommand ? { terminalCommand: call.terminalCommand } : {}),
+      ...(call.announce ? { announce: true } : {}),
       decide: (budget, context) => decide({
         role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths, ...context,
         ...(sandboxRefusal ? { sandboxRefusal } : {}),
@@ -267,7 +268,7 @@ export class Harness {
    * unless the agent's model requests are measured (`costMeasured`): the next request carries this
    * output and is charged then, so its cost is not added twice.
    */
-  async chargeOutput(call: { tool: string; output: string; source: string; model?: string; costMeasured?: boolean }): Promise<GovernResult & { tokens: number }> {
+  async chargeOutput(call: { tool: string; output: string; source: string; model?: string; costMeasured?: boolean; announce?: boolean }): Promise<GovernResult & { tokens: number }> {
     const { role } = this.activeRole();
     const pricing = this.opts.pricing?.() ?? {};
     const tokens = call.output ? await countTokens(call.output) : 0;
@@ -275,6 +276,7 @@ export class Harness {
     const costUsd = call.costMeasured ? 0 : costOf(tokens, 0, price);
     const result = await charge(this.stateDir, {
       role, tool: call.tool, category: categoryOf(call.tool), tokens, costUsd, estimated: !call.costMeasured && price.estimated, source: call.source,
+      ...(call.announce ? { announce: true } : {}),
     });
     this.publish(result.events);
     const charged = result.events[0]?.charge as { costUsd?: number } | undefined;

@@ -21,7 +21,7 @@ export function denyAnswer(format: HookFormat, event: string, reason: string): H
 /**
  * An allowed call. Alfred does not answer `allow`: that would also skip the agent's own
  * confirmation of, say, a terminal command. It lets the agent's usual approval flow go on,
- * adding context (the budget line at WARNING) when there is some, and the rewritten input (a terminal
+ * adding context (the budget line, once per crossing) when there is some, and the rewritten input (a terminal
  * command in the kernel sandbox): VS Code applies `updatedInput` without a decision, replacing the
  * whole input after checking it against the tool's schema.
  */

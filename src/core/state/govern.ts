@@ -24,6 +24,8 @@ export interface AuthorizeRequest {
   terminalCommand?: string;
   /** The gate (policy/gate.ts), given the budget as it stands before this call and what the ledger remembers. */
   decide: (budget: BudgetStatus, context: CallContext) => GateDecision;
+  /** The caller gives the agent the budget line when a crossing is unannounced (hooks): see `takeCrossing`. */
+  announce?: boolean;
 }
 
 /** What the gate needs from the ledger beyond the budget. */
@@ -40,6 +42,11 @@ export interface GovernResult {
   line: string;
   /** Dimensions that crossed a threshold with this call (each reported once per crossing). */
   crossed: Crossing[];
+  /**
+   * Only for a caller that asked (`announce`): give the agent the budget line now. A crossing, by
+   * this call or any charge since the last announcement, was taken from the ledger by this call.
+   */
+  announce?: boolean;
   /** Everything written to the log, complete: push these onto the in-process bus. */
   events: AlfredEvent[];
   /** Problems worked around (a corrupt ledger rebuilt from the log). */
@@ -60,6 +67,8 @@ export interface ChargeRequest {
   /** The cost was priced with the fallback price. */
   estimated: boolean;
   source: string;
+  /** As in AuthorizeRequest. */
+  announce?: boolean;
 }
 
 const count = (n: number | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
@@ -71,6 +80,8 @@ export function settle(ledger: Ledger, role: Role): { status: BudgetStatus; line
   const crossed = crossingsFrom(ledger.signals, status);
   // Follow the current level, down as well as up, so a raised limit can warn again later.
   ledger.signals = signalsOf(status);
+  // Whichever charge crossed (a measured request between two hooks, a terminal), the next hook tells the agent.
+  if (crossed.length > 0) ledger.crossingUnannounced = true;
   const events: NewEvent[] = crossed.map(({ dimension, to }) => {
     const d = status.dimensions[dimension];
     return {
@@ -79,6 +90,17 @@ export function settle(ledger: Ledger, role: Role): { status: BudgetStatus; line
     };
   });
   return { status, line, crossed, events };
+}
+
+/**
+ * Takes the unannounced crossing, under the lock: of two hooks at once, one announces it. Nothing
+ * to announce once the signal is back to OK (a raised limit). `carries`: the answer can hold the
+ * line; a refusal for another reason than the budget cannot, and leaves it for the next hook.
+ */
+function takeCrossing(ledger: Ledger, status: BudgetStatus, carries: boolean): boolean {
+  if (!ledger.crossingUnannounced || !carries) return false;
+  delete ledger.crossingUnannounced;
+  return status.signal !== 'OK';
 }
 
 /** Decides a tool call and, when allowed, charges its shell invocation; logs a ToolCall either way. */
@@ -94,6 +116,8 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
     ledger.usage.shell += shell;
     if (shell > 0 && req.terminalCommand) ledger.terminalCharged = rememberCharged(ledger.terminalCharged, req.terminalCommand);
     const settled = settle(ledger, role);
+    // A budget refusal quotes the line itself; any other refusal says nothing of the budget.
+    const announce = req.announce === true && takeCrossing(ledger, settled.status, decision.allowed || decision.code === 'budget-exhausted');
     const verdict = decision.allowed ? 'allow' : 'deny';
     const events: NewEvent[] = [{
       type: 'ToolCall', phase: 'decision', tool, category: decision.category, decision: verdict,
@@ -105,10 +129,10 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
       events.push({ type: 'PolicyViolation', tool, category: decision.category, code: decision.code, reason: decision.reason, source });
     }
     events.push(...settled.events);
-    return { events, result: { decision, ...settled } };
+    return { events, result: { decision, ...settled, announce } };
   });
-  const { decision, status, line, crossed } = out.result;
-  return { decision, status, line, crossed, events: out.events, problems: out.problems };
+  const { decision, status, line, crossed, announce } = out.result;
+  return { decision, status, line, crossed, ...(announce ? { announce } : {}), events: out.events, problems: out.problems };
 }
 
 /**
@@ -126,14 +150,15 @@ export async function charge(dir: string, req: ChargeRequest): Promise<GovernRes
     ledger.usage.costUsd += costUsd;
     if (req.estimated && costUsd > 0) ledger.costEstimated = true;
     const settled = settle(ledger, role);
+    const announce = req.announce === true && takeCrossing(ledger, settled.status, true);
     const events: NewEvent[] = [{
       type: 'ToolCall', phase: 'result', tool, ...(req.category ? { category: req.category } : {}), source,
       charge: { tokens, costUsd, ...(req.estimated && costUsd > 0 ? { estimated: true } : {}) },
     }, ...settled.events];
-    return { events, result: settled };
+    return { events, result: { ...settled, announce } };
   });
-  const { status, line, crossed } = out.result;
-  return { status, line, crossed, events: out.events, problems: out.problems };
+  const { status, line, crossed, announce } = out.result;
+  return { status, line, crossed, ...(announce ? { announce } : {}), events: out.events, problems: out.problems };
 }
 
 export interface ObserveShellRequest {

@@ -34,13 +34,19 @@ export interface Ledger {
   recentCalls?: string[];
   /** Sub-agents started by an allowed task tool whose PostToolUse has not come yet. */
   subagentsRunning?: number;
+  /**
+   * A threshold was crossed (by any charge: a hook's, a measured request's, a terminal's) and no
+   * hook has given an agent the budget line since (state/govern.ts, `settle` and `takeCrossing`).
+   */
+  crossingUnannounced?: boolean;
 }
 
 /**
  * Ledger fields that are memory, not accounting: the log does not carry them, so a ledger folded
- * from the log starts them empty (at worst a terminal command or a re-read report is charged again).
+ * from the log starts them empty (at worst a terminal command or a re-read report is charged again,
+ * or a crossing is not given to an agent as context; its event is in the log all the same).
  */
-export const LEDGER_MEMORY_FIELDS = ['terminalCharged', 'measured', 'recentCalls', 'subagentsRunning'] as const;
+export const LEDGER_MEMORY_FIELDS = ['terminalCharged', 'measured', 'recentCalls', 'subagentsRunning', 'crossingUnannounced'] as const;
 
 /** The ledger's accounting: what a fold of the log must equal. */
 export function accountingOf(ledger: Ledger | undefined): Ledger | undefined {
@@ -77,6 +83,7 @@ function validate(value: unknown): Ledger | string {
   if (l.measured !== undefined && !Array.isArray(l.measured)) delete l.measured;
   if (l.recentCalls !== undefined && !Array.isArray(l.recentCalls)) delete l.recentCalls;
   if (l.subagentsRunning !== undefined && !isCount(l.subagentsRunning)) delete l.subagentsRunning;
+  if (l.crossingUnannounced !== undefined && typeof l.crossingUnannounced !== 'boolean') delete l.crossingUnannounced;
   return l as Ledger;
 }
 

@@ -1,4 +1,4 @@
-/** Budget charges and signals through handleHook: tokens of tool output, WARNING context, EXHAUSTED refusals. */
+/** Budget charges and signals through handleHook: tokens of tool output, WARNING context (hookCrossing.test.ts: once per crossing), EXHAUSTED refusals. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { countTokens } from '../../../src/core/budget/tokens';
@@ -64,10 +64,13 @@ describe('PreToolUse and the budget signals', () => {
     assert.equal(env.harness.events({ types: ['BudgetWarning'] }).events.length, 1);
   });
 
-  it('at WARNING, the Copilot CLI gets additionalContext at the top level', async () => {
+  it('at the WARNING crossing, the Copilot CLI gets additionalContext at the top level', async () => {
     const { env } = tightEnv();
-    for (let i = 0; i < 4; i++) await env.hook('preToolUse', { toolName: 'bash', toolArgs: { command: 'make' } });
-    assert.deepEqual(Object.keys((await env.hook('preToolUse', { toolName: 'view', toolArgs: { path: 'a' } })).json), ['additionalContext']);
+    for (let i = 0; i < 3; i++) await env.hook('preToolUse', { toolName: 'bash', toolArgs: { command: 'make' } });
+    assert.deepEqual((await env.hook('preToolUse', { toolName: 'bash', toolArgs: { command: 'make' } })).json, {
+      additionalContext: 'Budget[tight]: tokens 0/1000 (0%) | shell 4/5 (80%) | cost $0.00/$5.00 (0%) → WARNING',
+    });
+    assert.deepEqual((await env.hook('preToolUse', { toolName: 'view', toolArgs: { path: 'a' } })).json, {}, 'once per crossing');
   });
 
   it('at EXHAUSTED, refuses everything but ctx_session, quoting the budget line', async () => {

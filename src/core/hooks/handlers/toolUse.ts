@@ -5,6 +5,10 @@ import { denyAnswer, passAnswer, permissionAnswer } from '../output';
 import type { HookHandler } from './types';
 
 /**
+ * The budget line is given to the agent as context once per crossing (WARNING or EXHAUSTED), at the
+ * first tool hook after it, whichever charge crossed: every call would drown it. At EXHAUSTED the
+ * refusal itself quotes the line, on every call.
+ *
  * PreToolUse: the gate decides and charges a new shell invocation before it runs. A terminal command
  * of VS Code's own agent is rewritten to run in the kernel sandbox (protected paths read-only), the
  * one agent here that applies a hook's `updatedInput` without an `allow` (Claude Code and Codex need
@@ -20,10 +24,11 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
     tool: input.tool, toolInput: input.toolInput, source: `hook:${event}`, ...(input.model ? { model: input.model } : {}),
     // The command a terminal will show when it runs, so its end there is not charged a second time.
     ...(command !== undefined ? { terminalCommand: sandboxed ?? command, sandboxed: sandboxed !== undefined } : {}),
+    announce: true,
   });
   if (!result.decision.allowed) return denyAnswer(input.format, name, `Alfred (role ${result.status.role}): ${result.decision.reason ?? 'refused'}`);
   const updatedInput = sandboxed !== undefined ? { ...(input.toolInput as Record<string, unknown>), command: sandboxed } : undefined;
-  return passAnswer(input.format, name, result.status.signal !== 'OK' ? result.line : undefined, updatedInput);
+  return passAnswer(input.format, name, result.announce ? result.line : undefined, updatedInput);
 };
 
 /** VS Code's agent (not Claude Code or Codex through their own files), a tool whose input has a `command` string. */
@@ -38,14 +43,14 @@ function sandboxLine(harness: Harness, command: string): string | undefined {
   return plan.kind === 'sandboxed' ? plan.line(command) : undefined;
 }
 
-/** PostToolUse: the output's tokens and their estimated cost are charged. */
+/** PostToolUse: the output's tokens and their estimated cost are charged (the line as above). */
 export const postToolUse: HookHandler = async (harness, input, event) => {
   const name = input.format === 'copilot-cli' ? 'postToolUse' : 'PostToolUse';
   if (!input.tool) return passAnswer(input.format, name);
   // Claude Code's requests are measured from its transcript, and the next one carries this output.
   const costMeasured = input.agent === 'claude-code' && input.transcriptPath !== undefined;
-  const result = await harness.chargeOutput({ tool: input.tool, output: input.toolResponse ?? '', source: `hook:${event}`, model: input.model, costMeasured });
-  return passAnswer(input.format, name, result.status.signal !== 'OK' ? result.line : undefined);
+  const result = await harness.chargeOutput({ tool: input.tool, output: input.toolResponse ?? '', source: `hook:${event}`, model: input.model, costMeasured, announce: true });
+  return passAnswer(input.format, name, result.announce ? result.line : undefined);
 };
 
 /**
