@@ -6,9 +6,17 @@
  */
 import { applyEdits, modify, parse as parseJsonc, type FormattingOptions } from 'jsonc-parser';
 
-/** Copilot CLI event names; VS Code reads this format too (agentStop → Stop, userPromptSubmitted → UserPromptSubmit). */
-export const COPILOT_HOOK_EVENTS = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'agentStop'] as const;
-export const CLAUDE_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
+/**
+ * The events of `.github/hooks/alfred.json`, which the Copilot CLI and VS Code both read, so each key
+ * must run Alfred once in each. VS Code (1.139, checked in its source) reads from this file the
+ * Copilot CLI's camelCase names sessionStart, userPromptSubmitted, preToolUse, postToolUse,
+ * agentStop and subagentStop, and its own PascalCase names, but not the CLI's `subagentStart` or
+ * `preCompact`. So those two are written as `SubagentStart` and `PreCompact`, which VS Code runs and
+ * the CLI reads as its own events with VS Code's input (its docs: PascalCase names select that
+ * input), where it has them; writing the camelCase name as well could make the CLI run Alfred twice.
+ */
+export const COPILOT_HOOK_EVENTS = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'agentStop', 'SubagentStart', 'subagentStop', 'PreCompact'] as const;
+export const CLAUDE_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact'] as const;
 
 /** Seconds an agent waits for a hook; Stop runs the acceptance checks, so it gets longer. */
 const TIMEOUT_SEC = 30;
@@ -126,12 +134,11 @@ export function hasClaudeHooks(settingsText: string | undefined): boolean {
 }
 
 /**
- * The events Alfred registers in `.codex/hooks.json`. Codex also has PermissionRequest, PreCompact,
- * PostCompact, SubagentStart and SubagentStop: `alfred hook` does not answer the last four, and its
- * PermissionRequest refusal is in the Copilot CLI's shape, which Codex rejects (PreToolUse decides
- * first anyway), so they are left out.
+ * The events Alfred registers in `.codex/hooks.json`. Codex also has PermissionRequest and
+ * PostCompact: `alfred hook` does not answer PostCompact, and its PermissionRequest refusal is in the
+ * Copilot CLI's shape, which Codex rejects (PreToolUse decides first anyway), so they are left out.
  */
-export const CODEX_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
+export const CODEX_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact'] as const;
 
 /**
  * `.codex/hooks.json` (Codex's own hook file, read by the Codex runtime VS Code starts for Codex agent

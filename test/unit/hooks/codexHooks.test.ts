@@ -23,10 +23,16 @@ test('.codex/hooks.json has one command hook per event, no matcher, through the 
   assert.ok(hasCodexHooks(codexHookFile()));
 });
 
+test('.codex/hooks.json, exactly: the session, prompt, tool and stop events, and the sub-agent and compaction events', () => {
+  const events = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact'];
+  const hooks = Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: `"$HOME/.alfred/bin/alfred" hook ${e}`, timeout: e === 'Stop' ? 600 : 30 }] }]]));
+  assert.equal(codexHookFile(), `${JSON.stringify({ hooks }, null, 2)}\n`);
+});
+
 test('every Codex event Alfred registers is one `alfred hook` answers (Codex PascalCase names)', () => {
   for (const event of CODEX_HOOK_EVENTS) assert.equal(canonicalHookEvent(event), event);
-  // Not registered: alfred hook does not answer them, or (PermissionRequest) answers in a shape Codex rejects.
-  for (const event of ['PermissionRequest', 'PreCompact', 'SubagentStart', 'SubagentStop']) assert.equal((CODEX_HOOK_EVENTS as readonly string[]).includes(event), false, event);
+  // Not registered: alfred hook does not answer PostCompact, and answers PermissionRequest in a shape Codex rejects.
+  for (const event of ['PermissionRequest', 'PostCompact']) assert.equal((CODEX_HOOK_EVENTS as readonly string[]).includes(event), false, event);
 });
 
 test('the user\'s own Codex hooks stay; installing twice adds nothing; removing leaves only theirs', () => {
@@ -41,7 +47,7 @@ test('the user\'s own Codex hooks stay; installing twice adds nothing; removing 
   const data = JSON.parse(governed) as CodexFile;
   assert.deepEqual(data.hooks.PreToolUse!.map((g) => g.hooks[0]!.command), ['./guard.sh', '"$HOME/.alfred/bin/alfred" hook PreToolUse']);
   assert.equal(data.hooks.PreToolUse![0]!.matcher, '^Bash$');
-  assert.deepEqual(data.hooks.PreCompact!.map((g) => g.hooks[0]!.command), ['./compact.sh']);
+  assert.deepEqual(data.hooks.PreCompact!.map((g) => g.hooks[0]!.command), ['./compact.sh', '"$HOME/.alfred/bin/alfred" hook PreCompact'], 'the user\'s own first');
   assert.equal(codexHookFile(governed), governed, 'idempotent');
   const back = withoutCodexHooks(governed);
   assert.equal(hasCodexHooks(back), false);
