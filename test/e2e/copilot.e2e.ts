@@ -2,7 +2,9 @@
  * Copilot's own agent mode, governed by Alfred's hooks, in the real VS Code: a scripted model asks
  * Copilot's agent to run a terminal command and to edit a protected test. Under a read-only role both
  * are refused (the model's next request carries the refusal, nothing happens on disk, the log has the
- * PolicyViolations); under coder the same command runs and the shell count moves.
+ * PolicyViolations); under coder the same command runs and the shell count moves. With Copilot's
+ * OpenTelemetry export sent to Alfred, the usage Copilot reports for a turn is what the budget charges,
+ * and a budget it exhausts pauses the agent.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,19 +12,35 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
+import { freePort } from '../../scripts/lib/vscodeServer.mjs';
 import { copilotHookFile } from '../../src/core/hooks/install';
 import { packageScriptedModel, prepareScriptFolder, readRequests, writeScript, type RecordedRequest } from './support/scriptedModel';
 import { copilotReady, runCommand, startWorkbench, switchRoleFromPalette, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 
+/** Prices of the scripted models, per million tokens. */
+const PRICE = { inputPerMTok: 2, cachedInputPerMTok: 0.5, outputPerMTok: 10 };
+
 before(async () => {
+  // A free port for Alfred's OTLP receiver: the default one could be taken on a shared machine.
+  const port = await freePort();
   wb = await startWorkbench({
     extraVsix: [packageScriptedModel()],
     beforeLoad: (page, url) => enableBuiltinChat(page, url),
-    // Copilot would ask before running a terminal command; Alfred's hooks are what this test is about.
-    settings: { 'chat.permissions.default': 'autoApprove', 'chat.tools.global.autoApprove': true },
-    workspaceFiles: { '.github/hooks/alfred.json': copilotHookFile() },
+    settings: {
+      // Copilot would ask before running a terminal command; Alfred's hooks are what this test is about.
+      'chat.permissions.default': 'autoApprove', 'chat.tools.global.autoApprove': true,
+      // What "Govern Copilot" writes when the user accepts the usage export (governance.e2e.ts shows that step).
+      'github.copilot.chat.otel.enabled': true, 'github.copilot.chat.otel.exporterType': 'otlp-http',
+      'github.copilot.chat.otel.otlpEndpoint': `http://127.0.0.1:${port}`, 'github.copilot.chat.otel.captureContent': false,
+      'alfred.usage.otlpPort': port,
+      'alfred.prices': { 'scripted-a': PRICE, 'scripted-b': PRICE },
+    },
+    workspaceFiles: {
+      '.github/hooks/alfred.json': copilotHookFile(),
+      '.alfred/roles/frugal.toml': '[role]\nname = "frugal"\ninherits = "coder"\ndescription = "coder with one cent"\n[limits]\nmax_cost_usd = 0.01\n',
+    },
   });
   prepareScriptFolder(wb.workspace);
   await copilotReady(wb);
@@ -163,5 +181,76 @@ test('under coder, Copilot can neither make itself admin, nor edit the settings,
     assert.equal(fs.existsSync(settings), false, 'no settings file was written');
     const status = JSON.parse(alfred('role', '--json')) as { role: string };
     assert.equal(status.role, 'coder');
+  });
+});
+
+interface UsageJson { total: { calls: number; inputTokens: number; outputTokens: number; cachedInputTokens: number; measuredUsd: number }; sessions: Array<{ session: string; source: string; calls: number; inputTokens: number; outputTokens: number; cachedInputTokens: number; measuredUsd: number }> }
+
+function cost(): number {
+  return (JSON.parse(alfred('budget', '--json')) as { dimensions: { cost: { used: number } } }).dimensions.cost.used;
+}
+
+/** Usage as Copilot's agent reports it for an extension's model (OpenAI's usage object). */
+const TURN_USAGE = { prompt_tokens: 12_000, completion_tokens: 400, total_tokens: 12_400, prompt_tokens_details: { cached_tokens: 10_000 } };
+/** 2,000 input at $2, 10,000 cached at $0.50, 400 output at $10 per million. */
+const TURN_COST = (2_000 * 2 + 10_000 * 0.5 + 400 * 10) / 1_000_000;
+
+test('one Copilot agent turn: the budget\'s cost moves by exactly the priced usage Copilot exported, its tokens recorded', async () => {
+  await withScreenshot(wb.page, 'copilot-usage', async () => {
+    const before = cost();
+    const usageBefore = JSON.parse(alfred('usage', '--json')) as UsageJson;
+    writeScript(wb.workspace, [{ text: 'Counted.', copilotUsage: TURN_USAGE }]);
+    await send('Count this turn', 'Counted.');
+    let usage = usageBefore;
+    await until('Copilot\'s export of the turn to be charged', () => {
+      usage = JSON.parse(alfred('usage', '--json')) as UsageJson;
+      return usage.total.calls > usageBefore.total.calls;
+    }, 60_000);
+    assert.equal(usage.total.calls, usageBefore.total.calls + 1, 'one model request');
+    assert.equal(usage.total.inputTokens - usageBefore.total.inputTokens, 12_000);
+    assert.equal(usage.total.outputTokens - usageBefore.total.outputTokens, 400);
+    assert.equal(usage.total.cachedInputTokens - usageBefore.total.cachedInputTokens, 10_000);
+    const session = usage.sessions.find((s) => s.source === 'copilot-otel');
+    assert.ok(session, JSON.stringify(usage.sessions));
+    // The session Copilot's hooks named: the one the prompt was submitted in.
+    const prompts = events('PromptSubmitted').filter((e) => String(e.source).startsWith('hook:'));
+    assert.equal(session.session, prompts.at(-1)!.agentSession);
+    assert.ok(Math.abs(cost() - before - TURN_COST) < 1e-9, `cost moved by ${cost() - before}, expected ${TURN_COST}`);
+    const charged = events('ModelUsage').filter((e) => e.source === 'copilot-otel');
+    assert.equal(charged.length, 1);
+    assert.equal(charged[0]!.measured, 'reported');
+  });
+});
+
+test('a session whose budget Copilot\'s spend exhausts: the next prompt is stopped with how to go on, and a tool call is refused', async () => {
+  await withScreenshot(wb.page, 'copilot-usage-exhausted', async () => {
+    alfred('role', 'frugal');
+    // 10,000 input at $2, 10,000 cached at $0.50, 1,000 output at $10 per million: $0.035, 3.5 times the cent frugal allows.
+    writeScript(wb.workspace, [{ text: 'That was expensive.', copilotUsage: { ...TURN_USAGE, prompt_tokens: 20_000, completion_tokens: 1_000, prompt_tokens_details: { cached_tokens: 10_000 } } }]);
+    await send('Spend it', 'That was expensive.');
+    await until('the budget to be exhausted by the measured charge', () => (JSON.parse(alfred('budget', '--json')) as { signal: string }).signal === 'EXHAUSTED', 60_000);
+    assert.ok(Math.abs(cost() - 0.035) < 1e-9, `the switch started a fresh budget; cost ${cost()}`);
+    // The budget notification would cover the chat input.
+    await runCommand(wb.page, 'Notifications: Clear All Notifications');
+    const requestsBefore = readRequests(wb.workspace).length;
+    writeScript(wb.workspace, [{ text: 'This must not be sent.' }]);
+    const { page } = wb;
+    await page.locator('.interactive-input-editor .monaco-editor').last().click();
+    await page.keyboard.type('One more thing');
+    await page.keyboard.press('Enter');
+    // VS Code shows the stop as a collapsed "Blocked by … hook" part; opened, it says why and how to go on.
+    const blocked = page.locator('.interactive-item-container').last().getByText(/Blocked by .*hook/).first();
+    await blocked.waitFor({ timeout: 60_000 });
+    await blocked.click();
+    await page.getByText(/Alfred paused this agent: the budget of role frugal is exhausted/).first().waitFor({ timeout: 15_000 });
+    await page.getByText(/To go on: reset the budget \(Alfred: Reset Budget\), switch role/).first().waitFor({ timeout: 5_000 });
+    assert.equal(readRequests(wb.workspace).length, requestsBefore, 'the model was not asked');
+    // The same session's next tool call, as Copilot runs the hook file's command: refused with the budget line.
+    const session = String(events('PromptSubmitted').at(-1)!.agentSession);
+    const { bash } = (JSON.parse(fs.readFileSync(path.join(wb.workspace, '.github', 'hooks', 'alfred.json'), 'utf8')) as { hooks: { preToolUse: Array<{ bash: string }> } }).hooks.preToolUse[0]!;
+    const input = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: session, tool_name: 'read_file', tool_input: { filePath: 'README.md' }, cwd: wb.workspace });
+    const answer = JSON.parse(execFileSync('sh', ['-c', bash], { input, cwd: wb.workspace, env: { PATH: process.env.PATH!, ...wb.env } }).toString()) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
+    assert.equal(answer.hookSpecificOutput?.permissionDecision, 'deny');
+    assert.match(answer.hookSpecificOutput?.permissionDecisionReason ?? '', /Alfred \(role frugal\): .*EXHAUSTED/);
   });
 });

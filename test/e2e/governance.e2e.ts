@@ -52,14 +52,28 @@ test('Govern Copilot from the palette: a confirmed diff, the hook file and the l
     await copilotState().filter({ hasText: 'Not governed' }).waitFor();
     await dashboard.getByText('No hook has run in this workspace yet.').waitFor();
     await runCommand(wb.page, 'Alfred: Govern Copilot Agent Sessions');
+    // First the offer to measure Copilot's spend: its OpenTelemetry export, towards Alfred, content off.
+    const offer = wb.page.locator('.monaco-dialog-box');
+    await offer.waitFor({ timeout: 15_000 });
+    assert.match(await offer.innerText(), /OpenTelemetry export to http:\/\/127\.0\.0\.1:24318 .*Prompts and answers are not exported/s);
+    await offer.getByRole('button', { name: 'Hooks and usage export' }).click();
     const confirm = await webviewWith(wb.page, 'alfred-confirm alfred-diff-block');
-    const diff = await confirm.locator('alfred-diff-block pre').innerText();
+    const diff = (await confirm.locator('alfred-diff-block pre').allInnerTexts()).join('\n');
     assert.match(diff, /\+\+\+ b\/\.github\/hooks\/alfred\.json/);
     assert.match(diff, /\+ {4}"preToolUse": \[/);
+    assert.match(diff, /\+ +"github\.copilot\.chat\.otel\.otlpEndpoint": "http:\/\/127\.0\.0\.1:24318"/);
+    assert.match(diff, /\+ +"github\.copilot\.chat\.otel\.captureContent": false/);
+    const userSettings = path.join(wb.userDataDir, 'User', 'settings.json');
+    const settingsBefore = fs.readFileSync(userSettings, 'utf8');
     assert.equal(fs.existsSync(hookFile()), false, 'nothing is written before Confirm');
     await confirm.locator('vscode-button#confirm').click();
 
     await wb.page.locator('.notifications-toasts', { hasText: 'Every tool call goes through Alfred' }).waitFor({ timeout: 15_000 });
+    const settings = JSON.parse(fs.readFileSync(userSettings, 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(
+      [settings['github.copilot.chat.otel.enabled'], settings['github.copilot.chat.otel.exporterType'], settings['github.copilot.chat.otel.otlpEndpoint'], settings['github.copilot.chat.otel.captureContent']],
+      [true, 'otlp-http', 'http://127.0.0.1:24318', false]);
+    for (const [key, value] of Object.entries(JSON.parse(settingsBefore) as Record<string, unknown>)) assert.deepEqual(settings[key], value, `${key} kept`);
     const text = fs.readFileSync(hookFile(), 'utf8');
     assert.ok(isCopilotHookFileGoverning(text));
     const hooks = (JSON.parse(text) as { hooks: Record<string, Array<{ bash: string; powershell: string }>> }).hooks;
@@ -71,6 +85,8 @@ test('Govern Copilot from the palette: a confirmed diff, the hook file and the l
     assert.equal(fs.statSync(launcher()).mode & 0o111, 0o111, 'the launcher is executable');
 
     await copilotState().filter({ hasText: /^Governed$/ }).waitFor({ timeout: 15_000 });
+    // Copilot reads the export settings when it starts: until a reload its spend is not measured, and the row says so.
+    await dashboard.locator('alfred-governance-status [data-agent="copilot"]', { hasText: 'Model spend not measured yet: reload the window' }).waitFor({ timeout: 15_000 });
     assert.equal((await dashboard.locator('vscode-button#govern-copilot').innerText()).trim(), 'Stop governing');
     assert.equal((await dashboard.locator('alfred-governance-status [data-agent="claude-code"] .state').innerText()).trim(), 'Not governed');
   });

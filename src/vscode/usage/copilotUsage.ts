@@ -61,13 +61,18 @@ export function registerCopilotUsage(host: HarnessHost): vscode.Disposable {
     }
   };
 
-  const updateMarker = () => {
+  /**
+   * The marker says Copilot sends its usage here. Copilot reads its settings when it starts: the
+   * marker is written only as this window starts, and removed as soon as the settings stop pointing here.
+   */
+  const updateMarker = (starting: boolean) => {
     const marker = path.join(usageHome(), EXPORT_MARKER_FILE);
     try {
-      if (copilotOtelPointsAt(otlpEndpoint())) {
+      const pointed = copilotOtelPointsAt(otlpEndpoint());
+      if (pointed && starting) {
         fs.mkdirSync(usageHome(), { recursive: true, mode: 0o700 });
         fs.writeFileSync(marker, JSON.stringify({ endpoint: otlpEndpoint(), since: new Date().toISOString() }), { mode: 0o600 });
-      } else {
+      } else if (!pointed) {
         fs.rmSync(marker, { force: true });
       }
     } catch (err) {
@@ -83,12 +88,12 @@ export function registerCopilotUsage(host: HarnessHost): vscode.Disposable {
     void charge();
   };
 
-  updateMarker();
+  updateMarker(true);
   void tryStart();
   const retry = setInterval(() => void tryStart(), RETRY_MS);
   const polling = setInterval(poll, POLL_MS);
   const config = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('github.copilot.chat.otel') || e.affectsConfiguration('alfred.usage')) updateMarker();
+    if (e.affectsConfiguration('github.copilot.chat.otel') || e.affectsConfiguration('alfred.usage')) updateMarker(false);
     if (e.affectsConfiguration('alfred.usage.otlpPort')) {
       void receiver?.close();
       receiver = undefined;

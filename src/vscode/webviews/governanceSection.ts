@@ -4,10 +4,12 @@ import type { AgentId } from '../../core/governance/agents';
 import { HEALTH_WORKSPACE_FILES, type AgentHealth } from '../../core/governance/health';
 import type { Harness } from '../../core/harness';
 import { hookRunOf, lastHookRun, type HookRun } from '../../core/hooks/lastRun';
+import { copilotExportOn } from '../../core/usage/copilotSpool';
 import type { AgentGovernanceView, GovernanceView, GovernedAgent } from '../../protocol/dashboard';
 import { activityOf, lastActivity, readGovernanceHealth, type Activity } from '../hooks/health';
 import { issueText, stateText } from '../hooks/healthText';
 import { sandboxText } from '../hooks/sandboxText';
+import { copilotOtelPointsAt, otlpEndpoint } from '../usage/copilotOtelSettings';
 
 /** The commands the section's buttons run: agents that share a hook file share its commands. */
 export const GOVERNANCE_COMMANDS: Readonly<Record<AgentId, { govern: string; stop: string }>> = {
@@ -33,6 +35,20 @@ export function agentView(row: AgentHealth): AgentGovernanceView {
 }
 
 /**
+ * A governed Copilot's row says whether its model spend is measured, and how to turn that on. The
+ * marker is written when a window starts with the export pointed at Alfred (Copilot reads the settings
+ * then): settings changed since wait for a reload.
+ */
+function withSpendNote(view: AgentGovernanceView, harness: Harness): AgentGovernanceView {
+  if (view.id !== 'copilot' || view.state === 'not-governed') return view;
+  if (copilotExportOn(harness.env)) return { ...view, notes: [...view.notes, vscode.l10n.t('Model spend measured: Copilot exports its usage to Alfred.')] };
+  const warning = copilotOtelPointsAt(otlpEndpoint())
+    ? vscode.l10n.t('Model spend not measured yet: reload the window, Copilot reads its usage export settings when it starts.')
+    : vscode.l10n.t('Model spend not measured: Copilot\'s usage export to Alfred is off. Run "Alfred: Govern Copilot Agent Sessions" again to turn it on.');
+  return { ...view, warnings: [...view.warnings, warning] };
+}
+
+/**
  * The governance section: each governed agent's health (its hook file, the settings, trust and the
  * launcher, read each time: a few small files) and when a hook last ran (read from the log's tail at
  * each snapshot, then kept current event by event, as is the newest agent tool call or terminal command).
@@ -47,7 +63,7 @@ export class GovernanceTracker {
     if (this.dir !== harness.stateDir) this.reload(harness);
     const rows = readGovernanceHealth(harness, { lastHook: this.lastHook ?? null, activity: this.activity ?? null });
     const sandbox = harness.sandboxStatus();
-    return { agents: rows.map(agentView), lastHook: this.lastHook ?? null, sandbox: { state: sandbox.state, text: sandboxText(sandbox) } };
+    return { agents: rows.map(agentView).map((a) => withSpendNote(a, harness)), lastHook: this.lastHook ?? null, sandbox: { state: sandbox.state, text: sandboxText(sandbox) } };
   }
 
   reload(harness: Harness): void {

@@ -1,6 +1,7 @@
 import type { Harness } from '../../harness';
 import { categoryOf, shellCommandOf } from '../../policy/categories';
 import type { HookInput } from '../input';
+import { copilotExportOn } from '../../usage/copilotSpool';
 import { denyAnswer, passAnswer, permissionAnswer } from '../output';
 import type { HookHandler } from './types';
 
@@ -47,8 +48,10 @@ function sandboxLine(harness: Harness, command: string): string | undefined {
 export const postToolUse: HookHandler = async (harness, input, event) => {
   const name = input.format === 'copilot-cli' ? 'postToolUse' : 'PostToolUse';
   if (!input.tool) return passAnswer(input.format, name);
-  // Claude Code's requests are measured from its transcript, and the next one carries this output.
-  const costMeasured = input.agent === 'claude-code' && input.transcriptPath !== undefined;
+  // Claude Code's requests are measured from its transcript, Copilot's from its OTel export when it
+  // sends it to Alfred; the next request carries this output, so its cost is counted there.
+  const costMeasured = (input.agent === 'claude-code' && input.transcriptPath !== undefined)
+    || (input.format === 'vscode' && input.agent === undefined && copilotExportOn(harness.env));
   const result = await harness.chargeOutput({ tool: input.tool, output: input.toolResponse ?? '', source: `hook:${event}`, model: input.model, costMeasured, announce: true });
   return passAnswer(input.format, name, result.announce ? result.line : undefined);
 };
