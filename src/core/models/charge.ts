@@ -2,7 +2,7 @@
  * Charges one model request of `@alfred` to the role budget's cost and records it for the daily
  * spend, under one lock: the ledger, the event log and `usage.jsonl` can never disagree.
  */
-import { costOf, type PriceQuote } from '../budget/prices';
+import { costOfUsage, type PriceQuote } from '../budget/prices';
 import type { NewEvent } from '../events/types';
 import type { Role } from '../roles/types';
 import { settle, type GovernResult } from '../state/govern';
@@ -15,6 +15,8 @@ export interface ModelUsage {
   vendor?: string;
   inputTokens: number;
   outputTokens: number;
+  /** Cache reads among `inputTokens`, when the provider reported them: priced at the cached price where there is one. */
+  cachedInputTokens?: number;
   /**
    * Input tokens not already charged elsewhere: tool outputs the governed tool path charged as
    * context (and their cost) are left out here, so the role budget counts them once.
@@ -39,8 +41,10 @@ export async function chargeModelUsage(dir: string, role: Role, usage: ModelUsag
   const inputTokens = count(usage.inputTokens);
   const outputTokens = count(usage.outputTokens);
   const billed = Math.min(inputTokens, usage.billedInputTokens === undefined ? inputTokens : count(usage.billedInputTokens));
-  const costUsd = costOf(inputTokens, outputTokens, usage.price);
-  const chargedUsd = costOf(billed, outputTokens, usage.price);
+  const cached = Math.min(inputTokens, count(usage.cachedInputTokens));
+  const costUsd = costOfUsage({ input: inputTokens, cachedInput: cached, cacheWrite: 0, output: outputTokens }, usage.price);
+  // The tool results left out of `billed` are this request's new tail, never its cached prefix.
+  const chargedUsd = costOfUsage({ input: billed, cachedInput: Math.min(cached, billed), cacheWrite: 0, output: outputTokens }, usage.price);
   const estimated = usage.price.estimated;
   const out = await transact(dir, role.name, (ledger) => {
     ledger.usage.costUsd += chargedUsd;
@@ -49,12 +53,12 @@ export async function chargeModelUsage(dir: string, role: Role, usage: ModelUsag
     const record: UsageRecord = {
       ts: now.toISOString(), model: usage.model, ...(usage.vendor ? { vendor: usage.vendor } : {}),
       inputTokens, outputTokens, costUsd, estimated, measured: usage.measured, source: usage.source,
-      role: role.name, session: ledger.session,
+      role: role.name, session: ledger.session, ...(cached > 0 ? { cachedInputTokens: cached } : {}),
     };
     appendUsage(dir, record);
     const events: NewEvent[] = [{
       type: 'ModelUsage', model: usage.model, ...(usage.vendor ? { vendor: usage.vendor } : {}), source: usage.source,
-      inputTokens, outputTokens, measured: usage.measured, costUsd,
+      inputTokens, outputTokens, ...(cached > 0 ? { cachedInputTokens: cached } : {}), measured: usage.measured, costUsd,
       charge: { costUsd: chargedUsd, ...(estimated && chargedUsd > 0 ? { estimated: true } : {}) },
     }, ...settled.events];
     return { events, result: { ...settled, record } };

@@ -59,3 +59,40 @@ test('crossing the cost thresholds emits BudgetWarning, then BudgetExhausted, on
   }
   assert.deepEqual(types, ['BudgetWarning:cost', 'BudgetExhausted:cost']);
 });
+
+test('cached input reported by the provider is priced at the cached price, recorded apart; without a cached price, as input', async () => {
+  const d = dir();
+  const role = makeRole('coder', { maxCostUsd: 1 });
+  // claude-sonnet-4: $3 input, $0.30 cached, $15 output per million tokens.
+  const r = await chargeModelUsage(d, role, {
+    model: 'claude-sonnet-4', inputTokens: 100_000, cachedInputTokens: 80_000, outputTokens: 1_000, price: priceFor('claude-sonnet-4'), measured: 'reported', source: 'chat',
+  });
+  // 20k × 3 + 80k × 0.3 + 1k × 15 = 60,000 + 24,000 + 15,000 (per million) = $0.099
+  assert.equal(r.costUsd, 0.099);
+  assert.equal(r.chargedUsd, 0.099);
+  assert.equal(readUsage(d).records[0]!.cachedInputTokens, 80_000);
+  assert.equal(readEvents(d).events.find((e) => e.type === 'ModelUsage')!.cachedInputTokens, 80_000);
+  // gpt-4o has no cached price in the table: all input at $2.50.
+  const plain = await chargeModelUsage(d, role, { model: 'gpt-4o', inputTokens: 100_000, cachedInputTokens: 80_000, outputTokens: 0, price: priceFor('gpt-4o'), measured: 'reported', source: 'chat' });
+  assert.equal(plain.costUsd, 0.25);
+});
+
+test('cached input with tool results billed elsewhere: the tool results are the uncached tail, the cached prefix stays cached', async () => {
+  const d = dir();
+  const price = { inputPerMTok: 10, cachedInputPerMTok: 1, outputPerMTok: 0, estimated: false };
+  const r = await chargeModelUsage(d, makeRole('coder'), { model: 'm', inputTokens: 1000, cachedInputTokens: 600, billedInputTokens: 700, outputTokens: 0, price, measured: 'reported', source: 'chat' });
+  // Full: 400 × 10 + 600 × 1 = 4,600 per million. Charged: 100 plain + 600 cached = 1,000 + 600.
+  assert.equal(r.costUsd, 0.0046);
+  assert.equal(r.chargedUsd, 0.0016);
+  // A cached count above the input (a provider's slip or a lie) never makes input cheaper than all cached.
+  const over = await chargeModelUsage(d, makeRole('coder'), { model: 'm', inputTokens: 1000, cachedInputTokens: 5000, outputTokens: 0, price, measured: 'reported', source: 'chat' });
+  assert.equal(over.costUsd, 0.001);
+  assert.equal(readUsage(d).records[1]!.cachedInputTokens, 1000);
+});
+
+test('no cached tokens: the record and the event carry none', async () => {
+  const d = dir();
+  await chargeModelUsage(d, makeRole('coder'), { model: 'gpt-4o', inputTokens: 10, outputTokens: 1, price: priceFor('gpt-4o'), measured: 'counted', source: 'chat' });
+  assert.equal('cachedInputTokens' in readUsage(d).records[0]!, false);
+  assert.equal('cachedInputTokens' in readEvents(d).events.find((e) => e.type === 'ModelUsage')!, false);
+});
