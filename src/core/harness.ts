@@ -237,7 +237,7 @@ export class Harness {
   }
 
   /** The gate, decided and charged atomically across processes; events go onto the bus. */
-  async authorize(call: { tool: string; toolInput?: unknown; source: string; model?: string; terminalCommand?: string; sandboxed?: boolean; announce?: boolean }): Promise<AuthorizeResult> {
+  async authorize(call: { tool: string; toolInput?: unknown; source: string; model?: string; terminalCommand?: string; sandboxed?: boolean; agentSession?: string; announce?: boolean }): Promise<AuthorizeResult> {
     const startedAt = Date.now();
     const { role } = this.activeRole();
     const protectedPaths = this.protectedPaths();
@@ -248,6 +248,7 @@ export class Harness {
       toolInput: call.toolInput,
       source: call.source,
       ...(call.terminalCommand ? { terminalCommand: call.terminalCommand } : {}),
+      ...(call.agentSession ? { agentSession: call.agentSession } : {}),
       ...(call.announce ? { announce: true } : {}),
       decide: (budget, context) => decide({
         role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths, ...context,

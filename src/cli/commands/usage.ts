@@ -1,39 +1,48 @@
 import { readUsage } from '../../core/models/usageLog';
-import { summarizeUsage, type UsageTotals } from '../../core/usage/summary';
+import { sinceTime, summarizeUsage, type ToolCounts, type UsageTotals } from '../../core/usage/summary';
 import { openHarness } from '../context';
 import { json, UsageError } from '../io';
 import type { CliCommand } from './command';
 
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Priced requests' cost, measured apart from estimated; requests without a price are n/a, never a number. */
 function cost(t: UsageTotals): string {
+  if (t.priced === 0) return 'cost n/a (no price for the model)';
   const parts = [];
   if (t.measuredUsd > 0 || t.estimatedUsd === 0) parts.push(`$${t.measuredUsd.toFixed(4)} measured`);
   if (t.estimatedUsd > 0) parts.push(`$${t.estimatedUsd.toFixed(4)} estimated`);
   const unpriced = t.calls - t.priced;
-  return `${parts.join(' + ')}${unpriced > 0 ? ` (${unpriced} of ${t.calls} without a price: n/a, fallback used)` : ''}`;
+  return `${parts.join(' + ')}${unpriced > 0 ? ` (${unpriced} of ${t.calls} without a price: n/a)` : ''}`;
 }
 
-function line(t: UsageTotals): string {
-  return `${t.calls} model call${t.calls === 1 ? '' : 's'} · ${t.inputTokens} in (${t.cachedInputTokens} cached), ${t.outputTokens} out · ${cost(t)}`;
+function models(t: UsageTotals): string {
+  if (t.calls === 0) return 'no model calls reported';
+  return `${plural(t.calls, 'model call')} · ${t.inputTokens} in (${t.cachedInputTokens} cached), ${t.outputTokens} out · ${cost(t)}`;
 }
 
-/** `alfred usage [--since DATE] [--json]`: what the governed agents' model requests cost, per agent session and per model. */
+function tools(t: ToolCounts): string {
+  return `${plural(t.toolCalls, 'tool call')}${t.refused > 0 ? ` (${t.refused} refused)` : ''}, ${plural(t.shellCalls, 'shell call')}`;
+}
+
+/** `alfred usage [--since DATE] [--json]`: what the governed agents' model requests cost and the tool calls they made, per agent session and per model. */
 export const usageCommand: CliCommand = {
   name: 'usage',
   usage: 'alfred usage [--since YYYY-MM-DD|ISO] [--json]',
   async run(args, io) {
     const since = args.since;
-    if (since !== undefined && Number.isNaN(Date.parse(since.length === 10 ? `${since}T00:00:00Z` : since))) {
+    if (since !== undefined && Number.isNaN(sinceTime(since))) {
       throw new UsageError(`alfred usage: --since needs a date (YYYY-MM-DD) or an ISO time, got "${since}".`);
     }
     const h = await openHarness(args.workspace);
-    const summary = summarizeUsage(readUsage(h.stateDir).records, since);
+    const summary = summarizeUsage(readUsage(h.stateDir).records, since, h.events({ types: ['ToolCall'] }).events);
     if (args.json) {
       io.out(json(summary));
       return 0;
     }
-    io.out(`All: ${line(summary.total)}`);
-    for (const s of summary.sessions) io.out(`  session ${s.session} [${s.models.join(', ')}]: ${line(s)}`);
-    for (const m of summary.models) io.out(`  model ${m.model}: ${line(m)}`);
+    io.out(`All: ${models(summary.total)} · ${tools(summary.total)}`);
+    for (const s of summary.sessions) io.out(`  session ${s.session} (${s.source})${s.models.length ? ` [${s.models.join(', ')}]` : ''}: ${models(s)} · ${tools(s)}`);
+    for (const m of summary.models) io.out(`  model ${m.model}: ${models(m)}`);
     return 0;
   },
 };

@@ -22,6 +22,8 @@ export interface AuthorizeRequest {
   source: string;
   /** For a shell call that will run in a VS Code terminal: the line the terminal will show, so its run is not charged twice. */
   terminalCommand?: string;
+  /** The agent session that made the call (a hook input's session id), so usage can be shown per session. */
+  agentSession?: string;
   /** The gate (policy/gate.ts), given the budget as it stands before this call and what the ledger remembers. */
   decide: (budget: BudgetStatus, context: CallContext) => GateDecision;
   /** The caller gives the agent the budget line when a crossing is unannounced (hooks): see `takeCrossing`. */
@@ -123,7 +125,7 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
       type: 'ToolCall', phase: 'decision', tool, category: decision.category, decision: verdict,
       ...(decision.code ? { code: decision.code } : {}),
       ...(decision.reason ? { reason: decision.reason } : {}),
-      source, charge: { shell },
+      source, ...(req.agentSession ? { agentSession: req.agentSession } : {}), charge: { shell },
     }];
     if (!decision.allowed) {
       events.push({ type: 'PolicyViolation', tool, category: decision.category, code: decision.code, reason: decision.reason, source });

@@ -1,8 +1,10 @@
 /**
  * What the governed agents spent, from the priced usage records (usage.jsonl): per agent session
- * (model calls, tokens in/out/cached, cost measured and estimated) and per model. Unpriced requests
- * (the model had no price: the fallback was used) are counted apart and never shown as exact.
+ * (model calls, tokens in/out/cached, cost measured and estimated, and the session's tool and shell
+ * calls from the event log) and per model. A request whose model has no price gets no cost here:
+ * its tokens count, its cost is `n/a` (calls − priced), never the fallback's invented number.
  */
+import type { AlfredEvent } from '../events/types';
 import type { UsageRecord } from '../models/spend';
 
 export interface UsageTotals {
@@ -10,50 +12,121 @@ export interface UsageTotals {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
-  /** Cost of requests the agent or provider reported (measured) and Alfred priced from its table. */
+  /** Cost of priced requests whose tokens the agent or provider reported (measured). */
   measuredUsd: number;
-  /** Cost Alfred estimated: counted tokens, or a model with no price (the fallback price). */
+  /** Cost of priced requests whose tokens Alfred counted itself (estimated). */
   estimatedUsd: number;
-  /** Requests whose model had a price. */
+  /** Requests whose model had a price; the others (calls − priced) have no cost: n/a. */
   priced: number;
+}
+
+/** The governed tool calls of a session (ToolCall decisions of the event log). */
+export interface ToolCounts {
+  /** Every tool call the gate decided, allowed or refused. */
+  toolCalls: number;
+  refused: number;
+  /** Shell invocations charged (allowed shell calls). */
+  shellCalls: number;
+}
+
+export interface SessionUsage extends UsageTotals, ToolCounts {
+  /** The agent session id, or `(source)` when the request or call did not say. */
+  session: string;
+  /** Who reported it: `claude-transcript`, `copilot-otel`, `chat`, … (a hook's `hook:PreToolUse` when only tool calls were seen). */
+  source: string;
+  models: string[];
+  /** The time of its latest request or tool call (ISO). */
+  lastSeen: string;
 }
 
 export interface UsageSummary {
   since?: string;
-  total: UsageTotals;
-  sessions: Array<{ session: string; source: string; models: string[] } & UsageTotals>;
+  total: UsageTotals & ToolCounts;
+  sessions: SessionUsage[];
   models: Array<{ model: string } & UsageTotals>;
 }
 
 const zero = (): UsageTotals => ({ calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, measuredUsd: 0, estimatedUsd: 0, priced: 0 });
+const noTools = (): ToolCounts => ({ toolCalls: 0, refused: 0, shellCalls: 0 });
 
 function add(t: UsageTotals, r: UsageRecord): void {
   t.calls += 1;
   t.inputTokens += r.inputTokens;
   t.outputTokens += r.outputTokens;
   t.cachedInputTokens += r.cachedInputTokens ?? 0;
-  if (r.measured === 'reported' && !r.estimated) t.measuredUsd += r.costUsd;
+  if (r.estimated) return; // no price: the fallback's cost is not a number worth showing
+  t.priced += 1;
+  if (r.measured === 'reported') t.measuredUsd += r.costUsd;
   else t.estimatedUsd += r.costUsd;
-  if (!r.estimated) t.priced += 1;
 }
 
-/** Records at or after `since` (ISO time or `YYYY-MM-DD`, UTC), grouped. */
-export function summarizeUsage(records: readonly UsageRecord[], since?: string): UsageSummary {
-  const from = since ? Date.parse(since.length === 10 ? `${since}T00:00:00Z` : since) : undefined;
-  const total = zero();
-  const sessions = new Map<string, UsageSummary['sessions'][number]>();
+function addCall(t: ToolCounts, e: AlfredEvent): void {
+  t.toolCalls += 1;
+  if (e.decision === 'deny') t.refused += 1;
+  const shell = (e.charge as { shell?: unknown } | undefined)?.shell;
+  if (typeof shell === 'number' && shell > 0) t.shellCalls += shell;
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** `YYYY-MM-DD` is that day's start in UTC; anything else is read as an ISO time. NaN when unreadable. */
+export function sinceTime(since: string): number {
+  return Date.parse(since.length === 10 ? `${since}T00:00:00Z` : since);
+}
+
+/**
+ * Records and tool calls (ToolCall decision events; other events are ignored) at or after `since`,
+ * grouped. Sessions come in the order first seen, records before events.
+ */
+export function summarizeUsage(records: readonly UsageRecord[], since?: string, events: readonly AlfredEvent[] = []): UsageSummary {
+  const from = since ? sinceTime(since) : undefined;
+  const after = (ts: string) => from === undefined || Date.parse(ts) >= from;
+  const total = { ...zero(), ...noTools() };
+  const sessions = new Map<string, SessionUsage>();
   const models = new Map<string, UsageSummary['models'][number]>();
+  const sessionOf = (key: string, source: string, ts: string) => {
+    const s = sessions.get(key) ?? { session: key, source, models: [], lastSeen: ts, ...zero(), ...noTools() };
+    if (Date.parse(ts) > Date.parse(s.lastSeen)) s.lastSeen = ts;
+    sessions.set(key, s);
+    return s;
+  };
   for (const r of records) {
-    if (from !== undefined && Date.parse(r.ts) < from) continue;
+    if (!after(r.ts)) continue;
     add(total, r);
-    const key = r.agentSession ?? `(${r.source})`;
-    const s = sessions.get(key) ?? { session: key, source: r.source, models: [], ...zero() };
+    const s = sessionOf(r.agentSession ?? `(${r.source})`, r.source, r.ts);
     add(s, r);
     if (!s.models.includes(r.model)) s.models.push(r.model);
-    sessions.set(key, s);
     const m = models.get(r.model) ?? { model: r.model, ...zero() };
     add(m, r);
     models.set(r.model, m);
   }
+  for (const e of events) {
+    if (e.type !== 'ToolCall' || e.phase !== 'decision' || !after(e.ts)) continue;
+    const source = text(e.source) ?? 'unknown';
+    addCall(total, e);
+    addCall(sessionOf(text(e.agentSession) ?? `(${source})`, source, e.ts), e);
+  }
   return { ...(since ? { since } : {}), total, sessions: [...sessions.values()], models: [...models.values()] };
+}
+
+/** A budget's cost split by how it was known (the status bar's tooltip). */
+export interface CostSplit {
+  /** Model requests the agent or provider reported, priced from Alfred's table. */
+  measuredUsd: number;
+  /** Everything else charged: tokens Alfred counted (tool outputs, `@alfred`'s requests) or the fallback price. */
+  estimatedUsd: number;
+  /** Some of the estimate is the fallback price of a model with no price. */
+  fallback: boolean;
+}
+
+export const noCost = (): CostSplit => ({ measuredUsd: 0, estimatedUsd: 0, fallback: false });
+
+/** Adds the cost an event charged to a budget (its `charge.costUsd`), measured or estimated. */
+export function addCharge(split: CostSplit, e: AlfredEvent): CostSplit {
+  const c = e.charge as { costUsd?: unknown; estimated?: unknown } | undefined;
+  const usd = typeof c?.costUsd === 'number' && Number.isFinite(c.costUsd) && c.costUsd > 0 ? c.costUsd : 0;
+  if (usd === 0) return split;
+  const fallback = c?.estimated === true;
+  if (e.type === 'ModelUsage' && e.measured === 'reported' && !fallback) return { ...split, measuredUsd: split.measuredUsd + usd };
+  return { measuredUsd: split.measuredUsd, estimatedUsd: split.estimatedUsd + usd, fallback: split.fallback || fallback };
 }

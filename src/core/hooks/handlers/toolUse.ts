@@ -23,6 +23,7 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
   const sandboxed = command !== undefined && rewritesCommand(input) ? sandboxLine(harness, command) : undefined;
   const result = await harness.authorize({
     tool: input.tool, toolInput: input.toolInput, source: `hook:${event}`, ...(input.model ? { model: input.model } : {}),
+    ...(input.sessionId ? { agentSession: input.sessionId } : {}),
     // The command a terminal will show when it runs, so its end there is not charged a second time.
     ...(command !== undefined ? { terminalCommand: sandboxed ?? command, sandboxed: sandboxed !== undefined } : {}),
     announce: true,
