@@ -157,6 +157,41 @@ export interface GovernanceView {
   sandbox: { state: 'kernel' | 'parsing' | 'refused' | 'off'; text: string };
 }
 
+/** Model calls, tokens and cost of one agent session or one model. A request with no price has no cost: n/a. */
+export interface UsageTotalsView {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  /** Tokens the agent or provider reported, priced from Alfred's table. */
+  measuredUsd: number;
+  /** Tokens Alfred counted itself, priced from the table. */
+  estimatedUsd: number;
+  /** Requests whose model had a price (calls − priced have cost n/a). */
+  priced: number;
+}
+
+/** One agent session of the day: its model use (usage.jsonl) and the tool calls its hooks made. */
+export interface AgentSessionView extends UsageTotalsView {
+  /** The agent's session id, or `(source)` when it did not say. */
+  session: string;
+  /** `claude-transcript`, `copilot-otel`, `copilot-cli-otel`, `chat`, `tool`, `hook:PreToolUse`, … */
+  source: string;
+  models: string[];
+  /** Its latest request or tool call (ISO time). */
+  lastSeen: string;
+  toolCalls: number;
+  refused: number;
+  shellCalls: number;
+}
+
+/** The agents' model spend of the UTC day, per agent session and per model. */
+export interface AgentUsageView {
+  day: string;
+  sessions: AgentSessionView[];
+  models: Array<{ model: string } & UsageTotalsView>;
+}
+
 /** The ids of src/core/governance/agents.ts (the adapter checks that they match). */
 export type GovernedAgent = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
 
@@ -182,6 +217,8 @@ export interface DashboardState {
   operations: OperationView[];
   /** null without a workspace. */
   governance: GovernanceView | null;
+  /** null without a workspace. */
+  agentUsage: AgentUsageView | null;
 }
 
 // webview → host

@@ -25,6 +25,12 @@ export const DASHBOARD_STRINGS: readonly string[] = [
   "Every tool call of a governed agent goes through Alfred's hooks, under the active role.",
   "Not governed: Alfred does not see these agents' tool calls.", 'No hook has run in this workspace yet.',
   'Last hook: {0}, {1}', '(Alfred failed; the call went ahead)',
+  // agent sessions and models today (the agents' model spend)
+  'Agent sessions', 'Models today', 'Agent sessions today', 'No agent sessions today (UTC day {0}).',
+  "Measured: tokens the agent reported, priced from Alfred's table. Estimated: tokens Alfred counted. n/a: the model has no price, so no cost is shown.",
+  '{0} more sessions today: alfred usage --since {1} lists them all.', 'Last active (UTC)', 'Model calls', 'Tokens', 'Tool calls',
+  '{0} refused', 'No model calls recorded today.', '{0} in ({1} cached), {2} out', 'no model calls reported', 'n/a: no price for the model',
+  '{0} measured', '{0} estimated', 'n/a for {0} of {1} (no price)', "Alfred's tools", "an agent's hooks",
   // role sources
   'builtin', 'project', 'project-lean-ctx', 'user', 'user-lean-ctx',
 ];

@@ -1,15 +1,77 @@
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { eventFiles, parseEventLine } from '../core/events/log';
+import type { AlfredEvent } from '../core/events/types';
+import { utcDay } from '../core/models/spend';
+import { addCharge, noCost, type CostSplit } from '../core/usage/summary';
 import type { HarnessHost } from './harnessHost';
+
+/**
+ * The cost of the budget session and of today (UTC), measured apart from estimated: read from the
+ * log when the session or the day changes (backwards, only as far as both reach), then kept current
+ * event by event, so a redraw reads nothing.
+ */
+class CostSplits {
+  private key = '';
+  private sessionId: string | undefined;
+  private day = '';
+  /** Ids of the cost-bearing events counted, so an event read from the log and then passed live counts once. */
+  private counted = new Set<string>();
+  session: CostSplit = noCost();
+  today: CostSplit = noCost();
+
+  refresh(dir: string, sessionId: string | undefined, now = new Date()): void {
+    const day = utcDay(now);
+    const key = `${dir}\n${sessionId ?? ''}\n${day}`;
+    if (key === this.key) return;
+    this.key = key;
+    this.sessionId = sessionId;
+    this.day = day;
+    this.counted.clear();
+    this.session = noCost();
+    this.today = noCost();
+    for (const file of eventFiles(dir).reverse()) {
+      let lines: string[];
+      try {
+        lines = fs.readFileSync(file, 'utf8').split('\n');
+      } catch {
+        continue; // rotated away while reading
+      }
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const e = parseEventLine(lines[i]!, file, i + 1);
+        if (!e || !('id' in e)) continue;
+        // Sessions follow one another in the log: past an earlier day and another session, nothing more counts.
+        if (e.session !== sessionId && utcDay(e.ts) < day) return;
+        this.add(e);
+      }
+    }
+  }
+
+  add(e: AlfredEvent): void {
+    if (!this.key || this.counted.has(e.id)) return;
+    const inSession = this.sessionId !== undefined && e.session === this.sessionId;
+    const session = inSession ? addCharge(this.session, e) : this.session;
+    const today = utcDay(e.ts) === this.day ? addCharge(this.today, e) : this.today;
+    if (session === this.session && today === this.today) return;
+    this.counted.add(e.id);
+    this.session = session;
+    this.today = today;
+  }
+}
+
+/** Cents, or tenths of a cent for amounts below one. */
+const usd = (n: number): string => `$${n > 0 && n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
 
 /** `$(shield) coder · OK 25%`: the active role and the budget's worst dimension, click to switch role. */
 export class BudgetStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('alfred.status', vscode.StatusBarAlignment.Left, 100);
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
+  private readonly costs = new CostSplits();
 
   constructor(private readonly host: HarnessHost) {
     this.item.name = vscode.l10n.t('Alfred Budget');
     this.item.command = 'alfred.switchRole';
-    this.subscription = host.onDidChange(() => this.render());
+    this.subscriptions = [host.onEvent((e) => this.costs.add(e)), host.onDidChange(() => this.render())];
     this.render();
     this.item.show();
   }
@@ -23,7 +85,7 @@ export class BudgetStatusBar implements vscode.Disposable {
       return;
     }
     const active = harness.activeRole();
-    const { status, line } = harness.budget();
+    const { status, line, session } = harness.budget();
     const worst = Math.max(...Object.values(status.dimensions).map((d) => d.percent));
     this.item.text = `$(shield) ${active.role.name} · ${status.signal} ${worst}%`;
     this.item.backgroundColor = status.signal === 'EXHAUSTED'
@@ -32,14 +94,39 @@ export class BudgetStatusBar implements vscode.Disposable {
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**Alfred** · ${vscode.l10n.t('role {0}', active.role.name)} (${active.from})\n\n`);
     tooltip.appendCodeblock(line, 'text');
+    const costs = this.costLines(harness.stateDir, session, status.dimensions.cost.used);
+    if (costs.length) tooltip.appendMarkdown(`\n\n${costs.join('  \n')}`);
     if (active.problem) tooltip.appendMarkdown(`\n\n$(warning) ${active.problem}`);
     tooltip.appendMarkdown(`\n\n${vscode.l10n.t('Click to switch role.')}`);
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = { label: `Alfred: ${line}`, role: 'button' };
   }
 
+  /** How much of the session's and today's cost the agents reported (measured) and how much Alfred estimated. */
+  private costLines(dir: string, session: string | undefined, sessionUsd: number): string[] {
+    try {
+      this.costs.refresh(dir, session);
+    } catch (err) {
+      console.error('[alfred] could not read the event log for the cost split:', err);
+      return [];
+    }
+    const lines: string[] = [];
+    // The ledger's cost is the session's; the log says how much of it was measured.
+    const measured = Math.min(sessionUsd, this.costs.session.measuredUsd);
+    if (session !== undefined && sessionUsd > 0) {
+      lines.push(vscode.l10n.t('Cost this session {0}: {1} measured (reported by the agents), {2} estimated', usd(sessionUsd), usd(measured), usd(sessionUsd - measured)));
+    }
+    const today = this.costs.today;
+    const todayUsd = today.measuredUsd + today.estimatedUsd;
+    if (todayUsd > 0) {
+      lines.push(vscode.l10n.t('Cost today {0}: {1} measured (reported by the agents), {2} estimated', usd(todayUsd), usd(today.measuredUsd), usd(today.estimatedUsd)));
+    }
+    if (this.costs.session.fallback || today.fallback) lines.push(vscode.l10n.t('Part of the estimate is the fallback price of a model Alfred has no price for.'));
+    return lines;
+  }
+
   dispose(): void {
-    this.subscription.dispose();
+    this.subscriptions.forEach((s) => s.dispose());
     this.item.dispose();
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The dashboard, the role editor and the configuration-write pipeline as a user meets them in a real
- * VS Code: gauges after hooks charged the budget, a role switch from the sidebar, a role created
- * through the form, its diff confirmed (file and backup on disk), and a cancelled save writing nothing.
+ * VS Code: gauges after hooks charged the budget, an agent session's spend and tool calls, a role
+ * switch from the sidebar, a role created through the form, its diff confirmed (file and backup on
+ * disk), and a cancelled save writing nothing.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -66,6 +67,46 @@ test('the gauges show what hooks in another process charged, and the daily cap w
     fs.writeFileSync(path.join(wb.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'alfred.dailyBudgetUsd': 2 }));
     await dashboard.locator('[data-dimension="daily"] .value', { hasText: / \/ \$2\.00 \(\d+%\)/ }).waitFor({ timeout: 15_000 });
     assert.equal(await dashboard.locator('[data-dimension="daily"] [role="meter"]').count(), 1);
+  });
+});
+
+test('the agent sessions show what a Claude Code session spent today: measured, n/a without a price, its tool and shell calls', async () => {
+  await withScreenshot(wb.page, 'dashboard-agent-sessions', async () => {
+    // Claude Code's transcript of today, one of its two models without a price in Alfred's table.
+    const today = new Date().toISOString().slice(0, 10);
+    const fixture = path.resolve(import.meta.dirname, '..', 'fixtures', 'usage', 'claude-transcript.jsonl');
+    const transcript = path.join(wb.env.ALFRED_HOME!, '..', 'claude-session.jsonl');
+    fs.writeFileSync(transcript, fs.readFileSync(fixture, 'utf8').replaceAll('2026-03-02T', `${today}T`).replaceAll('claude-haiku-4-5-20251001', 'acme-large-2'));
+    const session = '5c1f0e2a-7b3d-4e8a-9f61-2d4b8c7a9e10';
+    const claude = { hook_event_name: 'PreToolUse', session_id: session, permission_mode: 'default', transcript_path: transcript };
+    alfred(['hook', 'PreToolUse'], { ...claude, tool_name: 'Read', tool_input: { file_path: 'src/cart.js' } });
+    alfred(['hook', 'PreToolUse'], { ...claude, tool_name: 'Bash', tool_input: { command: 'npm test' } });
+
+    // The row updates by itself once the hooks' events arrive (the second hook's tool call is the last change).
+    const row = dashboard.locator(`alfred-agent-sessions li[data-session="${session}"]`);
+    await row.locator('[data-field="tools"]', { hasText: /^2$/ }).waitFor({ timeout: 20_000 });
+    const field = async (name: string, where = row) => (await where.locator(`[data-field="${name}"]`).innerText()).trim();
+    assert.equal(await field('calls'), '5');
+    assert.equal((await row.locator('.head .name').innerText()).trim(), 'Claude Code');
+    assert.equal((await row.locator('code.id').innerText()).trim(), '5c1f0e2a');
+    assert.equal((await row.locator('.models').innerText()).trim(), 'claude-sonnet-4-5-20250929, acme-large-2');
+    assert.equal(await field('tokens'), '60656 in (50660 cached), 860 out');
+    assert.equal(await field('cost'), '$0.0517 measured · $0.0000 estimated · n/a for 2 of 5 (no price)');
+    assert.equal(await field('tools'), '2');
+    assert.equal(await field('shell'), '1');
+    // Per model: the unpriced one shows its tokens and no cost.
+    const sonnet = dashboard.locator('alfred-models-today li[data-model="claude-sonnet-4-5-20250929"]');
+    assert.deepEqual([await field('calls', sonnet), await field('tokens', sonnet), await field('cost', sonnet)],
+      ['3', '55936 in (48510 cached), 623 out', '$0.0517 measured · $0.0000 estimated']);
+    const unpriced = dashboard.locator('alfred-models-today li[data-model="acme-large-2"]');
+    assert.deepEqual([await field('calls', unpriced), await field('tokens', unpriced), await field('cost', unpriced)],
+      ['2', '4720 in (2150 cached), 237 out', 'n/a: no price for the model']);
+    // The command line says the same.
+    assert.match(alfred(['usage', '--since', today]), new RegExp(`session ${session} \\(claude-transcript\\) .*: 5 model calls · 60656 in \\(50660 cached\\), 860 out · \\$0\\.0517 measured \\(2 of 5 without a price: n/a\\) · 2 tool calls, 1 shell call`));
+    // The status bar's tooltip splits the session's cost: the transcript's requests measured, the rest estimated.
+    await wb.page.locator(STATUS_ITEM).hover();
+    await wb.page.locator('.workbench-hover, .monaco-hover', { hasText: /Cost this session \$\d+\.\d\d: \$0\.05 measured \(reported by the agents\), \$\d+\.\d\d estimated/ }).first().waitFor({ timeout: 10_000 });
+    await wb.page.mouse.move(0, 0);
   });
 });
 

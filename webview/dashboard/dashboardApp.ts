@@ -7,21 +7,27 @@ import {
 import { onNotification, requestFromHost, send } from '../shared/host';
 import { t } from '../shared/l10n';
 import './components/activePack';
+import './components/agentSessions';
 import './components/budgetGauges';
 import './components/completionRecords';
 import './components/dailySpend';
 import './components/eventFeed';
 import './components/failoverChain';
 import './components/governanceStatus';
+import './components/modelsToday';
 import './components/roleSwitcher';
 import './components/unknownOperations';
 
 const MAX_EVENTS = 200;
+/** Events that change the agent sessions' rows; the snapshot is asked for again at most this often while they come. */
+const USAGE_EVENTS = new Set(['ModelUsage', 'ToolCall']);
+const USAGE_REFRESH_MS = 3000;
 
 /** The sidebar dashboard: renders the host's snapshot; keeps only UI state of its own. */
 export class DashboardApp extends LitElement {
   static override properties = { state: { state: true } };
   declare state: DashboardState | null;
+  private usageRefresh: ReturnType<typeof setTimeout> | undefined;
 
   static override styles = css`
     :host { display: block; padding: 4px 0 12px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
@@ -46,9 +52,27 @@ export class DashboardApp extends LitElement {
     onNotification(DailySpendNotification, (d) => { if (this.state) this.state = { ...this.state, dailySpend: d }; });
     onNotification(EventNotification, (e) => {
       if (this.state) this.state = { ...this.state, events: [e, ...this.state.events].slice(0, MAX_EVENTS) };
+      if (USAGE_EVENTS.has(e.type)) this.refreshUsageSoon();
     });
     send(ReadyCommand);
     void requestFromHost(GetStateRequest).then((s) => { this.state = s; });
+  }
+
+  override disconnectedCallback(): void {
+    clearTimeout(this.usageRefresh);
+    super.disconnectedCallback();
+  }
+
+  /**
+   * The agent sessions come from usage.jsonl and the whole day's log, which the host reads for a
+   * snapshot: a new snapshot is asked for once the model calls and tool calls of a burst are in.
+   */
+  private refreshUsageSoon(): void {
+    if (this.usageRefresh !== undefined) return;
+    this.usageRefresh = setTimeout(() => {
+      this.usageRefresh = undefined;
+      void requestFromHost(GetStateRequest).then((s) => { this.state = s; });
+    }, USAGE_REFRESH_MS);
   }
 
   override render() {
@@ -71,6 +95,14 @@ export class DashboardApp extends LitElement {
           <vscode-button secondary id="new-role" @click=${() => send(NewRoleCommand)}>${t('New role…')}</vscode-button>
           <vscode-button secondary id="edit-role" @click=${() => send(EditRoleCommand, { role: s.activeRole })}>${t('Edit role…')}</vscode-button>
         </div>
+      </section>
+      <section aria-labelledby="sessions-h">
+        <h2 id="sessions-h">${t('Agent sessions')}</h2>
+        <alfred-agent-sessions .usage=${s.agentUsage}></alfred-agent-sessions>
+      </section>
+      <section aria-labelledby="models-h">
+        <h2 id="models-h">${t('Models today')}</h2>
+        <alfred-models-today .usage=${s.agentUsage}></alfred-models-today>
       </section>
       <section aria-labelledby="governance-h">
         <h2 id="governance-h">${t('Governance')}</h2>

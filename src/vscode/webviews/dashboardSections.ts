@@ -1,8 +1,12 @@
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { addToDay, dailySpendStatus, spentToday, utcDayOf, type DaySpent } from '../../core/budget/dailySpend';
+import { eventFiles, parseEventLine } from '../../core/events/log';
 import type { AlfredEvent } from '../../core/events/types';
 import type { Harness } from '../../core/harness';
-import type { DailySpendView, FailoverView, GovernanceView, PackView } from '../../protocol/dashboard';
+import { readUsage } from '../../core/models/usageLog';
+import { summarizeUsage } from '../../core/usage/summary';
+import type { AgentUsageView, DailySpendView, FailoverView, GovernanceView, PackView } from '../../protocol/dashboard';
 import { failoverView, packView } from '../chat/dashboardFeed';
 import { GovernanceTracker } from './governanceSection';
 
@@ -50,8 +54,43 @@ export function packFromState(harness?: Harness): PackView | null {
   return packView(harness);
 }
 
+/**
+ * The ToolCall events of one UTC day, oldest first: the log is read backwards from its newest line and
+ * the read stops at the first event of an earlier day, so only that day's lines are parsed.
+ */
+function toolCallsOn(dir: string, day: string): AlfredEvent[] {
+  const calls: AlfredEvent[] = [];
+  for (const file of eventFiles(dir).reverse()) {
+    let lines: string[];
+    try {
+      lines = fs.readFileSync(file, 'utf8').split('\n');
+    } catch {
+      continue; // rotated away while reading
+    }
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const e = parseEventLine(lines[i]!, file, i + 1);
+      if (!e || !('id' in e)) continue;
+      const eventDay = utcDayOf(e.ts);
+      if (eventDay && eventDay < day) return calls.reverse();
+      if (eventDay === day && e.type === 'ToolCall') calls.push(e);
+    }
+  }
+  return calls.reverse();
+}
+
+/** The agents' model use today (usage.jsonl), per agent session with its tool calls, and per model. */
+export function agentUsageView(harness: Harness | undefined, now = new Date()): AgentUsageView | null {
+  if (!harness) return null;
+  const day = utcDayOf(now);
+  const summary = summarizeUsage(readUsage(harness.stateDir, day).records, day, toolCallsOn(harness.stateDir, day));
+  return { day, sessions: summary.sessions, models: summary.models };
+}
+
 export function sectionsView(harness: Harness | undefined, spend: DailySpendTracker, governance = new GovernanceTracker()): {
-  dailySpend: DailySpendView | null; failover: FailoverView; pack: PackView | null; governance: GovernanceView | null;
+  dailySpend: DailySpendView | null; failover: FailoverView; pack: PackView | null; governance: GovernanceView | null; agentUsage: AgentUsageView | null;
 } {
-  return { dailySpend: spend.view(harness), failover: failoverFromSettings(harness), pack: packFromState(harness), governance: governance.view(harness) };
+  return {
+    dailySpend: spend.view(harness), failover: failoverFromSettings(harness), pack: packFromState(harness), governance: governance.view(harness),
+    agentUsage: agentUsageView(harness),
+  };
 }
