@@ -77,7 +77,7 @@ test('Govern Copilot from the palette: a confirmed diff, the hook file and the l
     const text = fs.readFileSync(hookFile(), 'utf8');
     assert.ok(isCopilotHookFileGoverning(text));
     const hooks = (JSON.parse(text) as { hooks: Record<string, Array<{ bash: string; powershell: string }>> }).hooks;
-    assert.deepEqual(Object.keys(hooks), ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'agentStop']);
+    assert.deepEqual(Object.keys(hooks), ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'agentStop', 'SubagentStart', 'subagentStop', 'PreCompact']);
     assert.equal(hooks.preToolUse![0]!.bash, '"$HOME/.alfred/bin/alfred" hook preToolUse');
     // The extension wrote the launcher the hook file names, in the (sandbox) home, pointing at its own CLI.
     const script = fs.readFileSync(launcher(), 'utf8');

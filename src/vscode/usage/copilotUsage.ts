@@ -46,7 +46,8 @@ export function registerCopilotUsage(host: HarnessHost): vscode.Disposable {
         port: otlpPort(),
         signals: ['traces'],
         onExport: async (_signal, body) => {
-          appendToSpool(spool, deduper.fresh(reader.ingest(body)));
+          // A request outside any agent session (a chat title, a commit message) is no session's to charge.
+          appendToSpool(spool, deduper.fresh(reader.ingest(body)).filter((r) => r.sessionId !== undefined));
           await charge();
         },
         onError: (err) => console.error('[alfred] Copilot usage export:', err),
