@@ -3,6 +3,7 @@ import type { Harness } from '../../core/harness';
 import type { Outcome } from '../../core/models/failover';
 import { cancellable, raceCancellation } from './cancel';
 import { storedResult, type StopReason, type StoredRound } from './history';
+import { overCapStop } from './projection';
 import { describeToolCall } from './render';
 import { offeredTools, runToolCall } from './tools';
 import { chargeRequest, countMessages, countText, reportedUsage, type ReportedUsage } from './usage';
@@ -10,7 +11,8 @@ import { chargeRequest, countMessages, countText, reportedUsage, type ReportedUs
 /**
  * The tool-calling loop `@alfred` owns end to end: ask the model (with only the tools the role
  * permits), stream its text, run the tools it calls through the gate, feed the results back, and
- * stop on an answer, a cancellation, an exhausted budget, the round limit or a model failure.
+ * stop on an answer, a cancellation, an exhausted budget or a request that could pass the cost cap,
+ * the round limit or a model failure.
  */
 
 export interface LoopInput {
@@ -66,6 +68,12 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       [inputTokens, toolResultTokens] = await raceCancellation(Promise.all([
         countMessages(model, messages, tools, token), countText(model, newToolResults, token),
       ]), token);
+      // Never a request whose projected cost could pass the cost cap: at most one over it, ever.
+      const stop = overCapStop(harness, model, Math.max(0, inputTokens - toolResultTokens));
+      if (stop) {
+        stream.markdown(stop);
+        return end('budget', rounds.length ? 'success' : 'cancel');
+      }
       const response = await raceCancellation(model.sendRequest(messages, {
         tools: tools.length ? tools : undefined,
         justification: vscode.l10n.t('@alfred answers your request under the active role\'s rules and budget.'),

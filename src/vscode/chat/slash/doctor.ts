@@ -8,6 +8,7 @@ import { healthMarkdown } from '../../hooks/healthText';
 import { raceCancellation } from '../cancel';
 import { readChatSettings } from '../chatSettings';
 import { activeProfile, resolveLink } from '../modelSelection';
+import { projectionFor } from '../projection';
 import { chargeRequest, countText } from '../usage';
 import type { SlashCommand } from './command';
 
@@ -19,10 +20,13 @@ interface Check {
 
 const PROBE = 'Reply with the single word: ok';
 
-/** One tiny request; its tokens are charged like any other. */
+/** One tiny request; its tokens are charged like any other, and it is not sent if it could pass the cost cap. */
 async function probe(harness: Harness, model: vscode.LanguageModelChat, token: vscode.CancellationToken): Promise<Check['probe']> {
   const started = Date.now();
   try {
+    // Its output is bounded by max_tokens: 1.
+    const projection = projectionFor(harness, model, await countText(model, [PROBE], token), 1);
+    if (!projection.send) return { ok: false, text: vscode.l10n.t('not sent, it could pass the cost limit of role {0}', projection.role), ms: 0 };
     const response = await raceCancellation(model.sendRequest([vscode.LanguageModelChatMessage.User(PROBE)], { modelOptions: { max_tokens: 1 } }, token), token);
     let text = '';
     for await (const chunk of response.text) text += chunk;
