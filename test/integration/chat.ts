@@ -22,6 +22,8 @@ export interface Step {
   error?: { kind: 'lm' | 'transport'; code?: string; message: string };
   hang?: boolean;
   usage?: { inputTokens: number; outputTokens: number };
+  /** Sent as a data part of mime type `usage` (OpenAI's usage object), as Copilot reads it from an extension's model. */
+  copilotUsage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
 }
 
 export const script = (steps: Step[], modelId?: string): Thenable<number> => vscode.commands.executeCommand('scriptedModel.script', steps, modelId);

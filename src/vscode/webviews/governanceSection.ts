@@ -42,10 +42,11 @@ export function agentView(row: AgentHealth): AgentGovernanceView {
 function withSpendNote(view: AgentGovernanceView, harness: Harness): AgentGovernanceView {
   if (view.id !== 'copilot' || view.state === 'not-governed') return view;
   if (copilotExportOn(harness.env)) return { ...view, notes: [...view.notes, vscode.l10n.t('Model spend measured: Copilot exports its usage to Alfred.')] };
-  const warning = copilotOtelPointsAt(otlpEndpoint())
+  // A note, not a warning: the hooks govern either way; only the cost budget counts less.
+  const note = copilotOtelPointsAt(otlpEndpoint())
     ? vscode.l10n.t('Model spend not measured yet: reload the window, Copilot reads its usage export settings when it starts.')
     : vscode.l10n.t('Model spend not measured: Copilot\'s usage export to Alfred is off. Run "Alfred: Govern Copilot Agent Sessions" again to turn it on.');
-  return { ...view, warnings: [...view.warnings, warning] };
+  return { ...view, notes: [...view.notes, note] };
 }
 
 /**

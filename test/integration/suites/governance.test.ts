@@ -54,7 +54,7 @@ suite('Governance that holds', () => {
       });
       assert.equal(written, true);
       const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
-      assert.deepEqual(Object.keys(data.hooks), ['PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop']);
+      assert.deepEqual(Object.keys(data.hooks), ['PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact']);
       assert.deepEqual(data.hooks.PreToolUse!.map((g) => g.hooks[0]!.command), ['./guard.sh', '"$HOME/.alfred/bin/alfred" hook PreToolUse']);
       assert.equal(h.events({ types: ['ConfigWritten'] }).events.at(-1)?.reason, 'govern Codex sessions');
       assert.equal((await governanceRows()).codex?.stateText, 'Governed');
@@ -77,6 +77,8 @@ suite('Governance that holds', () => {
       let rows = await governanceRows();
       assert.equal(rows.copilot?.stateText, 'Governed');
       assert.deepEqual(rows.copilot?.warnings, []);
+      // Copilot's usage export is not set up here: its spend is not measured, and the row says how to fix it.
+      assert.ok(rows.copilot?.notes.includes('Model spend not measured: Copilot\'s usage export to Alfred is off. Run "Alfred: Govern Copilot Agent Sessions" again to turn it on.'), JSON.stringify(rows.copilot?.notes));
       assert.equal(rows['copilot-cli']?.stateText, 'Governed');
       assert.equal(rows['claude-code']?.stateText, 'Not governed');
       assert.equal(rows.codex?.stateText, 'Not governed');
