@@ -1,6 +1,5 @@
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { eventFiles, parseEventLine } from '../core/events/log';
+import { eventsNewestFirst } from '../core/events/log';
 import type { AlfredEvent } from '../core/events/types';
 import { utcDay } from '../core/models/spend';
 import { addCharge, noCost, type CostSplit } from '../core/usage/summary';
@@ -30,20 +29,10 @@ class CostSplits {
     this.counted.clear();
     this.session = noCost();
     this.today = noCost();
-    for (const file of eventFiles(dir).reverse()) {
-      let lines: string[];
-      try {
-        lines = fs.readFileSync(file, 'utf8').split('\n');
-      } catch {
-        continue; // rotated away while reading
-      }
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const e = parseEventLine(lines[i]!, file, i + 1);
-        if (!e || !('id' in e)) continue;
-        // Sessions follow one another in the log: past an earlier day and another session, nothing more counts.
-        if (e.session !== sessionId && utcDay(e.ts) < day) return;
-        this.add(e);
-      }
+    for (const e of eventsNewestFirst(dir)) {
+      // Sessions follow one another in the log: past an earlier day and another session, nothing more counts.
+      if (e.session !== sessionId && utcDay(e.ts) < day) return;
+      this.add(e);
     }
   }
 

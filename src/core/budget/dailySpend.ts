@@ -4,8 +4,7 @@
  * (tool calls, and model requests where they are charged), so nothing is counted twice. Advisory
  * (DESIGN.md, Daily spend cap): a signal to colour the gauge, never a refusal.
  */
-import * as fs from 'node:fs';
-import { eventFiles, parseEventLine } from '../events/log';
+import { eventsNewestFirst } from '../events/log';
 import type { AlfredEvent } from '../events/types';
 import { percentOf, signalFor } from './status';
 import type { Signal } from './types';
@@ -56,20 +55,10 @@ export function addToDay(spent: DaySpent, e: AlfredEvent): DaySpent {
 export function spentToday(stateDir: string, now: Date = new Date()): DaySpent {
   const day = utcDayOf(now);
   let spent: DaySpent = { day, usd: 0, estimated: false, charges: 0 };
-  for (const file of eventFiles(stateDir).reverse()) {
-    let lines: string[];
-    try {
-      lines = fs.readFileSync(file, 'utf8').split('\n');
-    } catch {
-      continue; // rotated away while reading
-    }
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const parsed = parseEventLine(lines[i]!, file, i + 1);
-      if (!parsed || !('id' in parsed)) continue;
-      const eventDay = utcDayOf(parsed.ts);
-      if (eventDay && eventDay < day) return spent;
-      spent = addToDay(spent, parsed);
-    }
+  for (const e of eventsNewestFirst(stateDir)) {
+    const eventDay = utcDayOf(e.ts);
+    if (eventDay && eventDay < day) break;
+    spent = addToDay(spent, e);
   }
   return spent;
 }

@@ -67,6 +67,26 @@ export function appendEvents(dir: string, events: readonly AlfredEvent[], curren
 }
 
 /** Parses one line: an event, a CorruptLine, or undefined for a blank line. */
+/**
+ * The log's events newest first, across its rotated files, parsed one line at a time as the caller
+ * asks: a reader that stops early (at an earlier day, another session) parses only the lines it
+ * needed. Corrupt lines and files rotated away while reading are passed over.
+ */
+export function* eventsNewestFirst(dir: string): Generator<AlfredEvent> {
+  for (const file of eventFiles(dir).reverse()) {
+    let lines: string[];
+    try {
+      lines = fs.readFileSync(file, 'utf8').split('\n');
+    } catch {
+      continue;
+    }
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const e = parseEventLine(lines[i]!, file, i + 1);
+      if (e && 'id' in e) yield e;
+    }
+  }
+}
+
 export function parseEventLine(text: string, file: string, line: number): AlfredEvent | CorruptLine | undefined {
   if (text.trim() === '') return undefined;
   let value: unknown;

@@ -1,7 +1,6 @@
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { addToDay, dailySpendStatus, spentToday, utcDayOf, type DaySpent } from '../../core/budget/dailySpend';
-import { eventFiles, parseEventLine } from '../../core/events/log';
+import { eventsNewestFirst } from '../../core/events/log';
 import type { AlfredEvent } from '../../core/events/types';
 import type { Harness } from '../../core/harness';
 import { readUsage } from '../../core/models/usageLog';
@@ -60,20 +59,10 @@ export function packFromState(harness?: Harness): PackView | null {
  */
 function toolCallsOn(dir: string, day: string): AlfredEvent[] {
   const calls: AlfredEvent[] = [];
-  for (const file of eventFiles(dir).reverse()) {
-    let lines: string[];
-    try {
-      lines = fs.readFileSync(file, 'utf8').split('\n');
-    } catch {
-      continue; // rotated away while reading
-    }
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const e = parseEventLine(lines[i]!, file, i + 1);
-      if (!e || !('id' in e)) continue;
-      const eventDay = utcDayOf(e.ts);
-      if (eventDay && eventDay < day) return calls.reverse();
-      if (eventDay === day && e.type === 'ToolCall') calls.push(e);
-    }
+  for (const e of eventsNewestFirst(dir)) {
+    const eventDay = utcDayOf(e.ts);
+    if (eventDay && eventDay < day) break;
+    if (eventDay === day && e.type === 'ToolCall') calls.push(e);
   }
   return calls.reverse();
 }
