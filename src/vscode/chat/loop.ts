@@ -52,7 +52,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     if (token.isCancellationRequested) return end('cancelled', 'cancel');
     const budget = harness.budget();
     if (budget.status.signal === 'EXHAUSTED') {
-      stream.markdown(`\n\n**${vscode.l10n.t('Stopped: the budget of role {0} is exhausted.', budget.status.role)}** ${vscode.l10n.t('Reset it (Alfred: Reset Budget) or switch role (`/role NAME`) to go on.')}\n\n\`${budget.line}\`\n`);
+      stream.markdown(`\n\n**${vscode.l10n.t('Stopped: the budget of role {0} is exhausted.', budget.status.role)}** ${vscode.l10n.t('Reset it (Alfred: Reset Budget), switch role (`/role NAME`) or raise the role\'s limit to go on.')}\n\n\`${budget.line}\`\n`);
       // Not the model's doing: answers so far were successes, and no request at all is neutral.
       return end('budget', rounds.length ? 'success' : 'cancel');
     }
