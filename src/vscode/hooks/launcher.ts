@@ -1,13 +1,9 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { launcherDir } from '../../core/governance/readHealth';
 import { launcherScripts } from '../../core/hooks/install';
 
-/** Where hook files point: the same on every machine, so hook files can be committed. */
-export function launcherDir(): string {
-  return path.join(os.homedir(), '.alfred', 'bin');
-}
 
 /**
  * Writes `~/.alfred/bin/alfred` (and `alfred.cmd`) to run this installation's command line with the
@@ -33,3 +29,5 @@ export function ensureLauncher(extensionUri: vscode.Uri): string {
   write('alfred.cmd', scripts.windows, 0o644);
   return path.join(dir, process.platform === 'win32' ? 'alfred.cmd' : 'alfred');
 }
+
+export { launcherDir };

@@ -1,0 +1,123 @@
+/**
+ * Alfred's doctor: every configured provider probed at once (reachable, key present, models listed,
+ * latency; a one-token completion when asked) and Alfred's own health (roles with problems, governance
+ * in force, the hook server, the sandbox, the state folder). It needs no language model, so the
+ * palette command and `alfred doctor` answer on a machine that has none.
+ */
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import type { AgentHealth } from '../governance/health';
+import type { Harness } from '../harness';
+import type { ProviderConfig } from '../providers/types';
+
+export type CheckState = 'ok' | 'warn' | 'fail';
+
+export interface DoctorCheck {
+  /** What is checked: a provider's name, or `roles`, `governance: Copilot`, `hook server`, `sandbox`, `state folder`. */
+  name: string;
+  state: CheckState;
+  detail: string;
+  /** Round trip of a provider's probe. */
+  ms?: number;
+}
+
+export interface DoctorReport {
+  providers: DoctorCheck[];
+  alfred: DoctorCheck[];
+}
+
+export interface ProviderProbeDeps {
+  /** The key, or why there is none (never the key in the reason). `undefined` key with ok: the provider needs none. */
+  key: (provider: ProviderConfig) => Promise<{ ok: true; key: string | undefined } | { ok: false; reason: string }>;
+  list: (provider: ProviderConfig, key: string | undefined, signal: AbortSignal) => Promise<Array<{ id: string }>>;
+  /** A one-token completion, when the user asked for it. */
+  complete?: (provider: ProviderConfig, key: string | undefined, model: string, signal: AbortSignal) => Promise<void>;
+}
+
+/** Each provider in parallel, each within `timeoutMs`; a failure of one never hides the others. */
+export function probeProviders(providers: readonly ProviderConfig[], deps: ProviderProbeDeps, timeoutMs = 5_000): Promise<DoctorCheck[]> {
+  return Promise.all(providers.map(async (provider): Promise<DoctorCheck> => {
+    const key = await deps.key(provider);
+    if (!key.ok) return { name: provider.name, state: 'fail', detail: `no key: ${key.reason}` };
+    const started = Date.now();
+    const abort = AbortSignal.timeout(timeoutMs);
+    try {
+      const listed = await deps.list(provider, key.key, abort);
+      const configured = provider.models === 'list' ? undefined : provider.models.map((m) => m.id);
+      const missing = configured?.filter((id) => !listed.some((m) => m.id === id)) ?? [];
+      if (deps.complete) {
+        const model = configured?.[0] ?? listed[0]?.id;
+        if (model) await deps.complete(provider, key.key, model, abort);
+      }
+      const ms = Date.now() - started;
+      const models = configured ? `${configured.length} configured` : `${listed.length} listed`;
+      if (missing.length > 0) return { name: provider.name, state: 'warn', detail: `${provider.baseUrl}: reachable, ${models}, not listed by the endpoint: ${missing.join(', ')}`, ms };
+      return { name: provider.name, state: 'ok', detail: `${provider.baseUrl}: reachable, ${models}${deps.complete ? ', a one-token completion answered' : ''}`, ms };
+    } catch (err) {
+      return { name: provider.name, state: 'fail', detail: `${provider.baseUrl}: ${(err as Error).message}`, ms: Date.now() - started };
+    }
+  }));
+}
+
+export interface AlfredHealthInput {
+  harness: Harness;
+  governance: readonly AgentHealth[];
+  /** The hook server's socket, to try. */
+  hookSocket: string;
+}
+
+export async function alfredChecks(input: AlfredHealthInput): Promise<DoctorCheck[]> {
+  const { harness } = input;
+  const checks: DoctorCheck[] = [];
+  const problems = harness.problems();
+  checks.push(problems.length === 0
+    ? { name: 'roles', state: 'ok', detail: `active role ${harness.activeRole().role.name}; every role file loads` }
+    : { name: 'roles', state: 'warn', detail: problems.slice(0, 5).map((p) => `${p.path}: ${p.key ? `${p.key}: ` : ''}${p.message}`).join('; ') + (problems.length > 5 ? `; and ${problems.length - 5} more` : '') });
+  for (const row of input.governance) {
+    checks.push({ name: `governance: ${row.label}`, state: row.state === 'governed' ? 'ok' : row.state === 'not-in-force' ? 'fail' : 'warn', detail: row.state === 'governed' ? `hooks in ${row.hookFile} are in force` : row.state === 'not-in-force' ? `${row.hookFile} is written but not in force: ${row.reasons.join('; ')}` : `not governed (no Alfred hooks in ${row.hookFile})` });
+  }
+  checks.push(await socketAnswers(input.hookSocket)
+    ? { name: 'hook server', state: 'ok', detail: 'a window (or alfred serve) answers hooks without starting Node' }
+    : { name: 'hook server', state: 'warn', detail: 'none running: each hook starts the command line (slower, same answers)' });
+  const sandbox = harness.sandboxStatus();
+  checks.push({
+    name: 'sandbox', state: sandbox.state === 'kernel' || sandbox.state === 'off' ? (sandbox.state === 'off' ? 'warn' : 'ok') : sandbox.state === 'refused' ? 'fail' : 'warn',
+    detail: sandbox.state === 'kernel' ? `shell commands run in ${sandbox.kind ?? 'the kernel sandbox'}` : sandbox.state === 'off' ? `off for role ${sandbox.role}` : `none here (${sandbox.why ?? 'unknown'}): ${sandbox.state === 'refused' ? 'shell calls are refused' : 'protected paths are guarded by parsing only'}`,
+  });
+  checks.push(stateWritable(harness.stateDir));
+  return checks;
+}
+
+function stateWritable(dir: string): DoctorCheck {
+  const probe = path.join(dir, `.doctor-${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(probe, 'ok', { mode: 0o600 });
+    fs.rmSync(probe);
+    return { name: 'state folder', state: 'ok', detail: `${dir} is writable` };
+  } catch (err) {
+    return { name: 'state folder', state: 'fail', detail: `${dir}: ${(err as Error).message}` };
+  }
+}
+
+function socketAnswers(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const client = net.connect(socket);
+    const done = (ok: boolean) => {
+      client.destroy();
+      resolve(ok);
+    };
+    client.once('connect', () => done(true));
+    client.once('error', () => done(false));
+    client.setTimeout(1_000, () => done(false));
+  });
+}
+
+const MARK: Record<CheckState, string> = { ok: '✓', warn: '!', fail: '✗' };
+
+export function doctorText(report: DoctorReport): string {
+  const line = (c: DoctorCheck) => `  ${MARK[c.state]} ${c.name}: ${c.detail}${c.ms !== undefined ? ` (${c.ms} ms)` : ''}`;
+  const providers = report.providers.length > 0 ? report.providers.map(line)
+    : ['  ! no provider configured: add one to alfred.providers (an OpenAI-compatible or Anthropic endpoint, its key as $VAR or secret:NAME)'];
+  return ['Providers', ...providers, '', 'Alfred', ...report.alfred.map(line)].join('\n');
+}

@@ -1,0 +1,83 @@
+/**
+ * Governance health read from disk: the hook files, the files that can turn them off, the launcher
+ * and the log's newest hook run and agent activity, handed to governanceHealth with the editor's
+ * settings as the caller knows them (the editor passes VS Code's; the command line has none and
+ * passes `{}`: VS Code's defaults).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AlfredEvent } from '../events/types';
+import { lastEvent } from '../events/tail';
+import type { Harness } from '../harness';
+import { lastHookRun, type HookRun } from '../hooks/lastRun';
+import { readLedger } from '../state/ledger';
+import { GOVERNED_AGENTS } from './agents';
+import { HEALTH_HOME_FILES, HEALTH_WORKSPACE_FILES, governanceHealth, type AgentHealth, type VsCodeHookSettings } from './health';
+
+/** A call of Alfred's own tools by an agent, or a command run in a terminal. */
+export interface Activity {
+  kind: 'tool' | 'terminal';
+  ts: string;
+  session: string;
+}
+
+/** `source: "tool"` is a call through `vscode.lm.invokeTool` (an agent's); `@alfred`'s own loop says `chat`. */
+export function activityOf(e: AlfredEvent): Activity | undefined {
+  if (e.type === 'ToolCall' && e.source === 'tool') return { kind: 'tool', ts: e.ts, session: e.session };
+  if (e.type === 'ShellExecution' && typeof e.source === 'string' && e.source.startsWith('terminal:')) return { kind: 'terminal', ts: e.ts, session: e.session };
+  return undefined;
+}
+
+export function lastActivity(stateDir: string): Activity | undefined {
+  const e = lastEvent(stateDir, (ev) => activityOf(ev) !== undefined, { mustContain: ['"source":"tool"', '"source":"terminal:'] });
+  return e && activityOf(e);
+}
+
+/** Where hook files point: the same on every machine, so hook files can be committed. */
+export function launcherDir(home: string = os.homedir()): string {
+  return path.join(home, '.alfred', 'bin');
+}
+
+/** What the dashboard already knows from the live event stream, so the log is not read again. */
+export interface HealthCache {
+  lastHook?: HookRun | null;
+  activity?: Activity | null;
+}
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function mtime(file: string): string | undefined {
+  try {
+    return fs.statSync(file).mtime.toISOString();
+  } catch {
+    return undefined;
+  }
+}
+
+export function readHealthFromDisk(harness: Harness, opts: { settings: VsCodeHookSettings; trusted: boolean; home?: string; cache?: HealthCache }): AgentHealth[] {
+  const ws = harness.workspaceFolder;
+  const home = opts.home ?? os.homedir();
+  const cache = opts.cache ?? {};
+  const read = (root: string, rel: string) => readIfExists(path.join(root, ...rel.split('/')));
+  const launcher = path.join(launcherDir(home), process.platform === 'win32' ? 'alfred.cmd' : 'alfred');
+  const session = readLedger(harness.stateDir)?.session;
+  const activity = cache.activity === undefined ? lastActivity(harness.stateDir) : cache.activity ?? undefined;
+  const hookFiles = [...new Set(GOVERNED_AGENTS.map((a) => a.hookFile))];
+  return governanceHealth({
+    workspaceFiles: Object.fromEntries(HEALTH_WORKSPACE_FILES.map((f) => [f, read(ws, f)])),
+    homeFiles: Object.fromEntries(HEALTH_HOME_FILES.map((f) => [f, read(home, f)])),
+    changed: Object.fromEntries(hookFiles.map((f) => [f, mtime(path.join(ws, ...f.split('/')))])),
+    settings: opts.settings,
+    trusted: opts.trusted,
+    launcher: { path: launcher, text: readIfExists(launcher), exists: (f) => fs.existsSync(f) },
+    lastHookRun: cache.lastHook === undefined ? lastHookRun(harness.stateDir) : cache.lastHook,
+    activity: activity && activity.session === session ? activity : null,
+  });
+}
