@@ -4,11 +4,14 @@
  * in force, the hook server, the sandbox, the state folder). It needs no language model, so the
  * palette command and `alfred doctor` answer on a machine that has none.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import type { AgentHealth } from '../governance/health';
 import type { Harness } from '../harness';
+import { hookSocketPath } from '../hooks/serverProtocol';
+import { alfredHome } from '../state/paths';
 import type { ProviderConfig } from '../providers/types';
 
 export type CheckState = 'ok' | 'warn' | 'fail';
@@ -41,7 +44,9 @@ export function probeProviders(providers: readonly ProviderConfig[], deps: Provi
     const key = await deps.key(provider);
     if (!key.ok) return { name: provider.name, state: 'fail', detail: `no key: ${key.reason}` };
     const started = Date.now();
-    const abort = AbortSignal.timeout(timeoutMs);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const abort = controller.signal;
     try {
       const listed = await deps.list(provider, key.key, abort);
       const configured = provider.models === 'list' ? undefined : provider.models.map((m) => m.id);
@@ -56,6 +61,8 @@ export function probeProviders(providers: readonly ProviderConfig[], deps: Provi
       return { name: provider.name, state: 'ok', detail: `${provider.baseUrl}: reachable, ${models}${deps.complete ? ', a one-token completion answered' : ''}`, ms };
     } catch (err) {
       return { name: provider.name, state: 'fail', detail: `${provider.baseUrl}: ${(err as Error).message}`, ms: Date.now() - started };
+    } finally {
+      clearTimeout(timer);
     }
   }));
 }
@@ -120,4 +127,9 @@ export function doctorText(report: DoctorReport): string {
   const providers = report.providers.length > 0 ? report.providers.map(line)
     : ['  ! no provider configured: add one to alfred.providers (an OpenAI-compatible or Anthropic endpoint, its key as $VAR or secret:NAME)'];
   return ['Providers', ...providers, '', 'Alfred', ...report.alfred.map(line)].join('\n');
+}
+
+/** The resident hook server's socket (serverProtocol.ts), where the server puts it. */
+export function hookSocketFor(env: NodeJS.ProcessEnv = process.env): string {
+  return hookSocketPath(alfredHome(env), process.platform, (text) => createHash('sha256').update(text).digest('hex'));
 }

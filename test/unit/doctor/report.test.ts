@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { alfredChecks, doctorText, probeProviders } from '../../../src/core/doctor/report';
+import type { ProviderConfig } from '../../../src/core/providers/types';
+import { makeEnv } from '../harness/helpers';
+
+const provider = (name: string, extra: Partial<ProviderConfig> = {}): ProviderConfig => ({
+  name, protocol: 'openai', baseUrl: `http://127.0.0.1:9/${name}`, key: { kind: 'env', variable: 'KEY' }, models: 'list', ...extra,
+});
+
+describe('doctor: providers', () => {
+  it('every provider is probed at once; a missing key, an unreachable endpoint and a configured model the endpoint lacks are each named', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const checks = await probeProviders([
+      provider('ok'),
+      provider('nokey', { key: { kind: 'env', variable: 'NOPE' } }),
+      provider('down'),
+      provider('partial', { models: [{ id: 'a' }, { id: 'b' }] }),
+    ], {
+      key: async (p) => (p.name === 'nokey' ? { ok: false, reason: 'the environment variable NOPE is not set' } : { ok: true, key: 'k' }),
+      list: async (p) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((r) => setTimeout(r, 20));
+        inFlight--;
+        if (p.name === 'down') throw new Error('connection refused');
+        return p.name === 'partial' ? [{ id: 'a' }] : [{ id: 'm1' }, { id: 'm2' }];
+      },
+    });
+    assert.equal(most, 3, 'the three with keys were probed in parallel');
+    assert.deepEqual(checks.map((c) => [c.name, c.state, c.detail]), [
+      ['ok', 'ok', 'http://127.0.0.1:9/ok: reachable, 2 listed'],
+      ['nokey', 'fail', 'no key: the environment variable NOPE is not set'],
+      ['down', 'fail', 'http://127.0.0.1:9/down: connection refused'],
+      ['partial', 'warn', 'http://127.0.0.1:9/partial: reachable, 2 configured, not listed by the endpoint: b'],
+    ]);
+    assert.ok(checks.filter((c) => c.name !== 'nokey').every((c) => typeof c.ms === 'number'));
+  });
+
+  it('a probe that hangs ends at the timeout as a failure', async () => {
+    const [check] = await probeProviders([provider('slow')], {
+      key: async () => ({ ok: true, key: undefined }),
+      list: (_p, _k, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('timed out')))),
+    }, 50);
+    assert.deepEqual([check!.state, check!.detail], ['fail', 'http://127.0.0.1:9/slow: timed out']);
+  });
+});
+
+describe('doctor: Alfred', () => {
+  it('roles, governance, hook server, sandbox and state folder, with no model anywhere', async () => {
+    const env = makeEnv({ files: { '.alfred/roles/broken.toml': '[role]\nname = "broken"\n[limits]\nmax_cost_usd = "lots"\n' } });
+    const socket = path.join(env.root, 'hooks.sock');
+    const checks = await alfredChecks({ harness: env.harness, governance: [], hookSocket: socket });
+    assert.deepEqual(checks.map((c) => c.name), ['roles', 'hook server', 'sandbox', 'state folder']);
+    assert.equal(checks[0]!.state, 'warn');
+    assert.match(checks[0]!.detail, /broken\.toml/);
+    assert.deepEqual([checks[1]!.state, checks[1]!.detail], ['warn', 'none running: each hook starts the command line (slower, same answers)']);
+    assert.equal(checks[3]!.state, 'ok');
+    const server = net.createServer().listen(socket);
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const again = await alfredChecks({ harness: env.harness, governance: [], hookSocket: socket });
+      assert.equal(again[1]!.state, 'ok');
+    } finally {
+      server.close();
+    }
+    fs.chmodSync(env.harness.stateDir, 0o500);
+    try {
+      const readOnly = await alfredChecks({ harness: env.harness, governance: [], hookSocket: socket });
+      if (process.getuid?.() !== 0) assert.equal(readOnly[3]!.state, 'fail');
+    } finally {
+      fs.chmodSync(env.harness.stateDir, 0o700);
+    }
+  });
+
+  it('the text names what is missing when no provider is configured', () => {
+    const text = doctorText({ providers: [], alfred: [{ name: 'state folder', state: 'ok', detail: '/x is writable' }] });
+    assert.equal(text, 'Providers\n  ! no provider configured: add one to alfred.providers (an OpenAI-compatible or Anthropic endpoint, its key as $VAR or secret:NAME)\n\nAlfred\n  ✓ state folder: /x is writable');
+  });
+});
