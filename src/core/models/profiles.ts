@@ -1,9 +1,13 @@
 /** Failover profiles (`alfred.profiles`): named, ordered chains of model selectors. */
+import { INTENTIONS } from '../providers/intentions';
+import type { Intention } from '../providers/types';
 
 export interface ModelLink {
   vendor?: string;
   family?: string;
   id?: string;
+  /** Only models with this intention (providers/intentions.ts), e.g. `{ "intention": "local" }`. */
+  intention?: Intention;
 }
 
 export interface Profile {
@@ -20,15 +24,20 @@ export interface ProfileProblem {
 }
 
 const LINK_KEYS = ['vendor', 'family', 'id'] as const;
+const ALL_LINK_KEYS = [...LINK_KEYS, 'intention'];
 
-/** A stable key for a link (`scripted/*\/scripted-a`), used for failure counts. */
+/**
+ * A stable key for a link (`scripted/*\/scripted-a`), used for failure counts; an intention is
+ * appended (`*\/*\/*#local`), so the keys of links without one stay as they were.
+ */
 export function linkKey(link: ModelLink): string {
-  return LINK_KEYS.map((k) => link[k] ?? '*').join('/');
+  return LINK_KEYS.map((k) => link[k] ?? '*').join('/') + (link.intention ? `#${link.intention}` : '');
 }
 
-/** What a person calls the link: its id, else family, else vendor. */
+/** What a person calls the link: its id, else family, else vendor; then its intention (`* (local)`). */
 export function linkLabel(link: ModelLink): string {
-  return link.id ?? link.family ?? (link.vendor ? `${link.vendor}/*` : '*');
+  const base = link.id ?? link.family ?? (link.vendor ? `${link.vendor}/*` : '*');
+  return link.intention ? `${base} (${link.intention})` : base;
 }
 
 /** Reads the setting's value; bad entries are reported with their key and left out. */
@@ -49,7 +58,7 @@ export function parseProfiles(value: unknown, where = 'settings: alfred.profiles
     if (typeof p.name !== 'string' || !p.name.trim()) return report(`${at}.name`, 'must be a non-empty string');
     const name = p.name.trim();
     if (seen.has(name)) return report(`${at}.name`, `"${name}" is defined twice; the first one is used`);
-    if (!Array.isArray(p.chain) || p.chain.length === 0) return report(`${at}.chain`, 'must be a non-empty list of models ({ "vendor", "family", "id" })');
+    if (!Array.isArray(p.chain) || p.chain.length === 0) return report(`${at}.chain`, 'must be a non-empty list of models ({ "vendor", "family", "id", "intention" })');
     const chain: ModelLink[] = [];
     let ok = true;
     p.chain.forEach((l: unknown, j: number) => {
@@ -58,14 +67,19 @@ export function parseProfiles(value: unknown, where = 'settings: alfred.profiles
       if (typeof link !== 'object' || link === null) { ok = false; return report(lat, 'must be an object'); }
       const out: ModelLink = {};
       for (const k of Object.keys(link)) {
-        if (!(LINK_KEYS as readonly string[]).includes(k)) { ok = false; report(`${lat}.${k}`, `unknown key (expected ${LINK_KEYS.join(', ')})`); }
+        if (!ALL_LINK_KEYS.includes(k)) { ok = false; report(`${lat}.${k}`, `unknown key (expected ${ALL_LINK_KEYS.join(', ')})`); }
       }
       for (const k of LINK_KEYS) {
         const v = link[k];
         if (v === undefined) continue;
         if (typeof v !== 'string' || !v.trim()) { ok = false; report(`${lat}.${k}`, 'must be a non-empty string'); } else out[k] = v.trim();
       }
-      if (!out.vendor && !out.family && !out.id) { ok = false; report(lat, 'needs at least one of vendor, family, id'); }
+      const intention = Object.hasOwn(link, 'intention') ? link.intention : undefined;
+      if (intention !== undefined) {
+        if (INTENTIONS.includes(intention as Intention)) out.intention = intention as Intention;
+        else { ok = false; report(`${lat}.intention`, `must be one of ${INTENTIONS.join(', ')}`); }
+      }
+      if (!out.vendor && !out.family && !out.id && !out.intention) { ok = false; report(lat, 'needs at least one of vendor, family, id, intention'); }
       chain.push(out);
     });
     if (!ok) return;
