@@ -10,8 +10,8 @@ import type { Harness } from '../../core/harness';
 
 export { activityOf, lastActivity, type Activity, type HealthCache } from '../../core/governance/readHealth';
 
-/** The settings whose change can change the health. */
-export const HEALTH_SETTINGS = ['chat.useHooks', 'chat.useClaudeHooks', 'chat.hookFilesLocations', 'chat.hooks.allowManagedOnly'];
+/** The settings whose change can change the health (Copilot's OTel ones: whether its spend is measured). */
+export const HEALTH_SETTINGS = ['chat.useHooks', 'chat.useClaudeHooks', 'chat.hookFilesLocations', 'chat.hooks.allowManagedOnly', 'github.copilot.chat.otel', 'alfred.usage'];
 
 /** VS Code's chat settings as the core wants them; `chat.hookFilesLocations` merged over every scope the user sets. */
 export function readHookSettings(): VsCodeHookSettings {
