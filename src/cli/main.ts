@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { budgetCommand } from './commands/budget';
 import { usageCommand } from './commands/usage';
 import { checkCommand } from './commands/check';
+import { doctorCommand } from './commands/doctor';
 import type { CliCommand } from './commands/command';
 import { eventsCommand } from './commands/events';
 import { hookCommand } from './commands/hook';
@@ -13,7 +14,7 @@ import { serveCommand } from './commands/serve';
 import { statusCommand } from './commands/status';
 import { processIo, UsageError, type CliIo } from './io';
 
-const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, usageCommand, eventsCommand, resetCommand, checkCommand, hookCommand, serveCommand];
+const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, usageCommand, eventsCommand, resetCommand, checkCommand, doctorCommand, hookCommand, serveCommand];
 
 function help(): string {
   return ['alfred: the agent harness, from the command line.', '', 'Usage:', ...COMMANDS.map((c) => `  ${c.usage}`), '',

@@ -11,6 +11,7 @@ import { PLAN_SCHEME, planDocuments } from './config/planDocuments';
 import { HarnessHost } from './harnessHost';
 import { registerHookServer } from './hooks/hookServer';
 import { registerCopilotUsage } from './usage/copilotUsage';
+import { AlfredModelProvider } from './providers/alfredModelProvider';
 import { ensureLauncher } from './hooks/launcher';
 import { prompts } from './prompts';
 import { BudgetStatusBar } from './statusBar';
@@ -59,6 +60,9 @@ export function activate(context: vscode.ExtensionContext): AlfredTestApi | unde
     // Copilot's model spend, from its OpenTelemetry export, charged to this workspace's sessions.
     registerCopilotUsage(host),
   );
+  // Alfred's own models (alfred.providers), for @alfred and any agent, governed and charged here.
+  const models = new AlfredModelProvider(host, context.secrets);
+  context.subscriptions.push(models, vscode.lm.registerLanguageModelChatProvider('alfred', models));
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return { harness: () => host.current, prompts, chat: createChatHandler(host, context.extensionUri), writeConfig: (request) => confirmAndWrite(host, request), confirmations };
 }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { protectedGlobsReader } from '../core/completion/protectGlobs';
 import { publishPricing } from '../core/budget/pricingFile';
 import { Harness } from '../core/harness';
+import { PROVIDERS_FILE, publishJson } from '../core/state/published';
 import { sweepInterrupted } from '../core/operations/lifecycle';
 import type { AlfredEvent } from '../core/events/types';
 import { readSettings, roleSettings } from './settings';
@@ -50,11 +51,12 @@ export class HarnessHost implements vscode.Disposable {
     return this.harness;
   }
 
-  /** The hook processes and the CLI price as this window's settings do (budget/pricingFile.ts). */
+  /** The hook processes and the CLI price as this window's settings do, and see its providers (state/published.ts). */
   private publishPricing(): void {
     if (!this.harness) return;
     try {
       publishPricing(this.harness.stateDir, readSettings().pricing);
+      publishJson(this.harness.stateDir, PROVIDERS_FILE, vscode.workspace.getConfiguration('alfred').get('providers') ?? []);
     } catch (err) {
       console.error('[alfred] could not publish the prices for hooks and the CLI:', err);
     }

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { PricingOptions } from '../core/harness';
 import type { ModelPrice } from '../core/budget/prices';
+import { offeredId } from '../core/providers/catalog';
+import { readProviders } from './providers/providerSettings';
 
 export interface AlfredSettings {
   role: string | undefined;
@@ -27,9 +29,23 @@ export function readSettings(): AlfredSettings {
     role: c.get<string>('role') || undefined,
     pricing: {
       fallback: c.get<ModelPrice>('fallbackPrice'),
-      overrides: c.get<Record<string, ModelPrice>>('prices'),
+      overrides: { ...providerPrices(), ...c.get<Record<string, ModelPrice>>('prices') },
       model: c.get<string>('model') || undefined,
     },
     shellTimeoutSeconds: c.get<number>('shell.timeoutSeconds') ?? 120,
   };
+}
+
+/**
+ * Prices from `alfred.providers`, keyed by Alfred's model ids: a model's own under its id, a
+ * provider's under `alfred/<provider>/`, which the table matches as a prefix of every model it lists.
+ */
+function providerPrices(): Record<string, ModelPrice> {
+  const out: Record<string, ModelPrice> = {};
+  for (const p of readProviders().providers) {
+    if (p.price) out[offeredId(p.name, '')] = p.price;
+    if (p.models === 'list') continue;
+    for (const m of p.models) if (m.price) out[offeredId(p.name, m.id)] = m.price;
+  }
+  return out;
 }

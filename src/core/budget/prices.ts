@@ -61,6 +61,30 @@ export function normalizeModelId(id: string): string {
   return bare.replace(/[._\s]+/g, '-');
 }
 
+/**
+ * An override for the whole id, vendor path included: Alfred's own models (`alfred/<provider>/<model>`)
+ * are priced per provider, where the same model can cost differently; a key ending in `/` prices every
+ * model under it (the longest such key wins).
+ */
+function fullIdMatch(modelId: string, overrides: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
+  const exact = Object.hasOwn(overrides, modelId) ? overrides[modelId] : undefined;
+  if (exact) return exact;
+  let best: ModelPrice | undefined;
+  let bestLen = 0;
+  for (const [key, price] of Object.entries(overrides)) {
+    if (key.endsWith('/') && key.length > bestLen && modelId.startsWith(key)) {
+      best = price;
+      bestLen = key.length;
+    }
+  }
+  return best;
+}
+
+/** Overrides matched by the model's name: not those for Alfred's models, which price one provider's model only. */
+function namedOverrides(overrides: Readonly<Record<string, ModelPrice>> | undefined): Record<string, ModelPrice> {
+  return Object.fromEntries(Object.entries(overrides ?? {}).filter(([key]) => !key.startsWith('alfred/')));
+}
+
 /** Longest key that equals the id or is a prefix of it ending at a `-` (so `o3` never matches `o30`). */
 function longestMatch(id: string, table: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
   let best: ModelPrice | undefined;
@@ -86,7 +110,7 @@ export function priceFor(
   fallback: ModelPrice = DEFAULT_FALLBACK_PRICE,
 ): PriceQuote {
   const id = modelId ? normalizeModelId(modelId) : '';
-  const found = id ? longestMatch(id, { ...PRICE_TABLE, ...overrides }) : undefined;
+  const found = (modelId && overrides ? fullIdMatch(modelId, overrides) : undefined) ?? (id ? longestMatch(id, { ...PRICE_TABLE, ...namedOverrides(overrides) }) : undefined);
   if (found) return { ...found, estimated: false };
   return { inputPerMTok: fallback.inputPerMTok, outputPerMTok: fallback.outputPerMTok, estimated: true };
 }

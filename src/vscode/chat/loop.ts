@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { CHARGED_BY_CALLER } from '../providers/alfredModelProvider';
 import type { Harness } from '../../core/harness';
 import type { Outcome } from '../../core/models/failover';
 import { cancellable, raceCancellation } from './cancel';
@@ -77,6 +78,8 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       const response = await raceCancellation(model.sendRequest(messages, {
         tools: tools.length ? tools : undefined,
         justification: vscode.l10n.t('@alfred answers your request under the active role\'s rules and budget.'),
+        // This loop charges the request itself (tool results already charged taken off): Alfred's own provider must not charge it again.
+        modelOptions: { [CHARGED_BY_CALLER]: true },
       }, token), token);
       for await (const part of cancellable(response.stream, token)) {
         if (part instanceof vscode.LanguageModelTextPart) {

@@ -2,8 +2,10 @@ import * as vscode from 'vscode';
 import type { Harness } from '../../core/harness';
 import { chainHealth, heal, recordOutcome, type LinkStatus, type Outcome } from '../../core/models/failover';
 import { linkKey, linkLabel, type ModelLink, type Profile } from '../../core/models/profiles';
+import { matchesLink } from '../../core/providers/intentions';
 import { readChatState, updateChatState } from '../../core/turn/chatState';
 import type { HealStep } from '../../core/turn/composer';
+import { intentionsOfModel } from '../providers/alfredModelProvider';
 
 /**
  * Which model a turn talks to: the chat's selected model (`request.model`), unless an Alfred profile
@@ -16,7 +18,9 @@ export async function resolveLink(link: ModelLink): Promise<vscode.LanguageModel
   if (link.family) selector.family = link.family;
   if (link.id) selector.id = link.id;
   try {
-    return (await vscode.lm.selectChatModels(selector))[0];
+    const models = await vscode.lm.selectChatModels(selector);
+    // An intention (`local`, `fast`…) is known for Alfred's own models only: a link asking for one never resolves to another's.
+    return link.intention ? models.find((m) => matchesLink(link, { vendor: m.vendor, family: m.family, id: m.id, intentions: intentionsOfModel(m.id) })) : models[0];
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AlfredCommand, CommandContext } from './command';
+import { doctor } from './doctor';
 import { editRole } from './editRole';
 import { exportAgents } from './exportAgents';
 import { exportTrace } from './exportTrace';
@@ -13,6 +14,7 @@ import { pinBackup } from './pinBackup';
 import { reconcileOperations } from './reconcileOperations';
 import { resetBudget } from './resetBudget';
 import { restoreBackup } from './restoreBackup';
+import { setProviderKey } from './setProviderKey';
 import { showBudget } from './showBudget';
 import { showRoles } from './showRoles';
 import { stopGoverningClaudeCode } from './stopGoverningClaudeCode';
@@ -25,7 +27,7 @@ import { writeHandoff } from './writeHandoff';
 
 const COMMANDS: readonly AlfredCommand[] = [switchRole, showBudget, resetBudget, openEventLog, showRoles, openDashboard,
   pinBackup, restoreBackup, newRole, editRole, verifyCompletion, reconcileOperations, writeHandoff, exportTrace, toggleAutopilot,
-  governCopilot, stopGoverningCopilot, governClaudeCode, stopGoverningClaudeCode, governCodex, stopGoverningCodex, exportAgents];
+  governCopilot, stopGoverningCopilot, governClaudeCode, stopGoverningClaudeCode, governCodex, stopGoverningCodex, exportAgents, doctor, setProviderKey];
 
 /** Registers every command; a failing command shows its message instead of failing silently. */
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {

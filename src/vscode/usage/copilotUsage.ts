@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isAlfredModel } from '../../core/providers/catalog';
 import { appendToSpool, EXPORT_MARKER_FILE, readNewCopilotUsage, spoolPath, usageHome } from '../../core/usage/copilotSpool';
 import { OtelUsageReader } from '../../core/usage/otelSpans';
 import { UsageDeduper } from '../../core/usage/otelDedupe';
@@ -47,7 +48,8 @@ export function registerCopilotUsage(host: HarnessHost): vscode.Disposable {
         signals: ['traces'],
         onExport: async (_signal, body) => {
           // A request outside any agent session (a chat title, a commit message) is no session's to charge.
-          appendToSpool(spool, deduper.fresh(reader.ingest(body)).filter((r) => r.sessionId !== undefined));
+          // Requests on Alfred's own models were charged by its provider when they were served.
+          appendToSpool(spool, deduper.fresh(reader.ingest(body)).filter((r) => r.sessionId !== undefined && !isAlfredModel(r.model)));
           await charge();
         },
         onError: (err) => console.error('[alfred] Copilot usage export:', err),

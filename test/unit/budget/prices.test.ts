@@ -47,3 +47,16 @@ test('costOf prices input and output per million tokens', () => {
   assert.equal(costOf(200_000, 50_000, { inputPerMTok: 2.5, outputPerMTok: 10 }), 1);
   assert.equal(costOf(-5, 0, { inputPerMTok: 2.5, outputPerMTok: 10 }), 0);
 });
+
+test('Alfred\'s own models are priced by their whole id, or by their provider\'s `alfred/<provider>/` key; other models as before', () => {
+  const overrides = {
+    'alfred/cheap/': { inputPerMTok: 0.1, outputPerMTok: 0.2 },
+    'alfred/cheap/special': { inputPerMTok: 5, outputPerMTok: 6 },
+    'alfred/pricey/gpt-4o': { inputPerMTok: 9, outputPerMTok: 9 },
+  };
+  assert.deepEqual(priceFor('alfred/cheap/llama3', overrides), { inputPerMTok: 0.1, outputPerMTok: 0.2, estimated: false });
+  assert.deepEqual(priceFor('alfred/cheap/special', overrides), { inputPerMTok: 5, outputPerMTok: 6, estimated: false });
+  assert.deepEqual(priceFor('alfred/pricey/gpt-4o', overrides), { inputPerMTok: 9, outputPerMTok: 9, estimated: false });
+  assert.equal(priceFor('alfred/other/gpt-4o', overrides).inputPerMTok, 2.5, 'no provider price: the table by the model\'s name');
+  assert.equal(priceFor('gpt-4o', overrides).inputPerMTok, 2.5);
+});

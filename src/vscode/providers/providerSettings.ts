@@ -1,0 +1,8 @@
+import * as vscode from 'vscode';
+import { parseProviders } from '../../core/providers/config';
+import type { ProviderConfig, ProviderProblem } from '../../core/providers/types';
+
+/** `alfred.providers`, read and checked (core/providers/config.ts): bad entries are problems, the rest load. */
+export function readProviders(): { providers: ProviderConfig[]; problems: ProviderProblem[] } {
+  return parseProviders(vscode.workspace.getConfiguration('alfred').get<unknown>('providers'));
+}
