@@ -9,6 +9,7 @@ import { ProviderError, type Intention, type ProviderConfig, type ReportedTokens
 import type { ModelUsageRecord } from '../../core/usage/types';
 import type { HarnessHost } from '../harnessHost';
 import { toChatRequest } from './messages';
+import { secretKey, useSecretStorage } from './providerChecks';
 import { readProviders } from './providerSettings';
 
 /** What the picker shows of a model, plus what the provider needs to serve it. */
@@ -37,7 +38,8 @@ export class AlfredModelProvider implements vscode.LanguageModelChatProvider<Alf
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
-  constructor(private readonly host: HarnessHost, private readonly secrets: vscode.SecretStorage) {
+  constructor(private readonly host: HarnessHost, secrets: vscode.SecretStorage) {
+    useSecretStorage(secrets);
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('alfred.providers')) this.changed.fire();
@@ -51,7 +53,7 @@ export class AlfredModelProvider implements vscode.LanguageModelChatProvider<Alf
   }
 
   private key(provider: ProviderConfig) {
-    return resolveKey(provider.key, { env: process.env, secret: (name) => Promise.resolve(this.secrets.get(name)) });
+    return resolveKey(provider.key, { env: process.env, secret: secretKey });
   }
 
   async provideLanguageModelChatInformation(_options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<AlfredModelInfo[]> {

@@ -3,6 +3,7 @@ import type { Harness } from '../../../core/harness';
 import { lastHookRun } from '../../../core/hooks/lastRun';
 import { linkLabel, type ModelLink } from '../../../core/models/profiles';
 import { readGovernanceHealth } from '../../hooks/health';
+import { providerChecks } from '../../providers/providerChecks';
 import { sandboxText } from '../../hooks/sandboxText';
 import { healthMarkdown } from '../../hooks/healthText';
 import { raceCancellation } from '../cancel';
@@ -75,6 +76,12 @@ export const doctorCommand: SlashCommand = {
         ? vscode.l10n.t('probe answered "{0}" in {1} ms', c.probe!.text, c.probe!.ms)
         : vscode.l10n.t('probe failed: {0}', c.probe!.text);
       stream.markdown(`- ${c.probe!.ok ? '✅' : '⚠️'} \`${c.label}\` → ${m.name} (\`${m.vendor}/${m.family}/${m.id}\`) · ${vscode.l10n.t('max input {0} tokens', m.maxInputTokens)} · ${priceText} · ${probeText}\n`);
+    }
+    // Alfred's own providers: reachable, key present, models listed.
+    const providers = await providerChecks();
+    if (providers.length > 0) {
+      stream.markdown(`\n${vscode.l10n.t('Alfred\'s providers:')}\n\n`);
+      for (const c of providers) stream.markdown(`- ${c.state === 'ok' ? '✅' : c.state === 'warn' ? '⚠️' : '❌'} \`${c.name}\`: ${c.detail}${c.ms !== undefined ? ` (${c.ms} ms)` : ''}\n`);
     }
     // Whether each agent's hooks are really in force, and why not.
     stream.markdown(`\n${healthMarkdown(readGovernanceHealth(harness), lastHookRun(harness.stateDir))}`);
