@@ -12,6 +12,7 @@ import { HarnessHost } from './harnessHost';
 import { registerHookServer } from './hooks/hookServer';
 import { registerCopilotUsage } from './usage/copilotUsage';
 import { AlfredModelProvider } from './providers/alfredModelProvider';
+import { offerLocalEndpoints } from './providers/localFirst';
 import { ensureLauncher } from './hooks/launcher';
 import { prompts } from './prompts';
 import { BudgetStatusBar } from './statusBar';
@@ -63,6 +64,11 @@ export function activate(context: vscode.ExtensionContext): AlfredTestApi | unde
   // Alfred's own models (alfred.providers), for @alfred and any agent, governed and charged here.
   const models = new AlfredModelProvider(host, context.secrets);
   context.subscriptions.push(models, vscode.lm.registerLanguageModelChatProvider('alfred', models));
+  // A local model server that answers is offered once the window has settled (not in Alfred's own tests).
+  if (context.extensionMode !== vscode.ExtensionMode.Test) {
+    const timer = setTimeout(() => void offerLocalEndpoints(host, context).catch((err: unknown) => console.error('[alfred] local model servers:', err)), 5_000);
+    context.subscriptions.push(new vscode.Disposable(() => clearTimeout(timer)));
+  }
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return { harness: () => host.current, prompts, chat: createChatHandler(host, context.extensionUri), writeConfig: (request) => confirmAndWrite(host, request), confirmations };
 }
