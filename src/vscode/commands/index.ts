@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { addProvider } from './addProvider';
 import type { AlfredCommand, CommandContext } from './command';
 import { doctor } from './doctor';
 import { editRole } from './editRole';
@@ -27,7 +28,7 @@ import { writeHandoff } from './writeHandoff';
 
 const COMMANDS: readonly AlfredCommand[] = [switchRole, showBudget, resetBudget, openEventLog, showRoles, openDashboard,
   pinBackup, restoreBackup, newRole, editRole, verifyCompletion, reconcileOperations, writeHandoff, exportTrace, toggleAutopilot,
-  governCopilot, stopGoverningCopilot, governClaudeCode, stopGoverningClaudeCode, governCodex, stopGoverningCodex, exportAgents, doctor, setProviderKey];
+  governCopilot, stopGoverningCopilot, governClaudeCode, stopGoverningClaudeCode, governCodex, stopGoverningCodex, exportAgents, doctor, setProviderKey, addProvider];
 
 /** Registers every command; a failing command shows its message instead of failing silently. */
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {

@@ -1,0 +1,60 @@
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { parseProviders } from '../../core/providers/config';
+import { parseKeyReference } from '../../core/providers/keys';
+import { withProviderAdded } from '../../core/providers/settingsEdit';
+import type { ProviderProtocol } from '../../core/providers/types';
+import { confirmAndWrite } from '../config/confirmAndWrite';
+import { readProviders } from '../providers/providerSettings';
+import { userSettingsFile } from '../usage/copilotOtelSettings';
+import type { AlfredCommand } from './command';
+
+/**
+ * Alfred: Add Provider — asks for an endpoint (protocol, base URL, key as a reference) and adds it to
+ * `alfred.providers` in the user settings through the write pipeline (diff, confirm, backup). A literal
+ * key is refused as you type, with how to store it instead; the entry is checked as the settings
+ * reader will check it before anything is written.
+ */
+export const addProvider: AlfredCommand = {
+  id: 'alfred.addProvider',
+  async run({ host, extension }) {
+    const protocol = await vscode.window.showQuickPick([
+      { label: 'openai', description: vscode.l10n.t('OpenAI-compatible chat completions: OpenAI, OpenRouter, Ollama, LM Studio, llama.cpp, vLLM') },
+      { label: 'anthropic', description: vscode.l10n.t('Anthropic\'s messages API') },
+    ], { placeHolder: vscode.l10n.t('Which protocol does the endpoint speak?') });
+    if (!protocol) return false;
+    const baseUrl = await vscode.window.showInputBox({
+      prompt: vscode.l10n.t('The API\'s base URL'), placeHolder: protocol.label === 'anthropic' ? 'https://api.anthropic.com' : 'https://api.openai.com/v1',
+      validateInput: (v) => (/^https?:\/\/[^\s/]+/.test(v.trim()) ? undefined : vscode.l10n.t('An http(s) URL with a host')),
+    });
+    if (!baseUrl) return false;
+    const key = await vscode.window.showInputBox({
+      prompt: vscode.l10n.t('The key, as a reference: $VAR (an environment variable) or secret:NAME (Alfred: Set Provider Key); empty for none'),
+      validateInput: (v) => {
+        const parsed = parseKeyReference(v.trim() === '' ? undefined : v.trim());
+        return parsed.ok ? undefined : parsed.reason;
+      },
+    });
+    if (key === undefined) return false;
+    const taken = new Set(readProviders().providers.map((p) => p.name.toLowerCase()));
+    const name = await vscode.window.showInputBox({
+      prompt: vscode.l10n.t('A short name for it (letters, digits, _ and -)'),
+      validateInput: (v) => (!/^[A-Za-z0-9_-]{1,32}$/.test(v) ? vscode.l10n.t('Letters, digits, _ and - (at most 32)') : taken.has(v.toLowerCase()) ? vscode.l10n.t('A provider of that name exists') : undefined),
+    });
+    if (!name) return false;
+    const { providers, problems } = parseProviders([{ name, protocol: protocol.label as ProviderProtocol, baseUrl: baseUrl.trim(), ...(key.trim() ? { key: key.trim() } : {}), models: 'list' }]);
+    if (!providers[0]) throw new Error(problems.map((p) => `${p.key}: ${p.message}`).join('; '));
+    const file = userSettingsFile(extension);
+    let text: string | undefined;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      text = undefined;
+    }
+    return confirmAndWrite(host, {
+      files: [{ path: file, newText: withProviderAdded(text, providers[0]) }],
+      reason: `add the provider ${name}`,
+      title: vscode.l10n.t('Add {0} to Alfred\'s providers', name),
+    });
+  },
+};
