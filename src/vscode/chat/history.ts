@@ -23,7 +23,8 @@ export interface StoredRound {
   results: StoredToolResult[];
 }
 
-export type StopReason = 'done' | 'cancelled' | 'budget' | 'rounds' | 'error';
+/** `refused`: the provider declined (a safety or content refusal, a budget): shown, and no failure for failover. */
+export type StopReason = 'done' | 'cancelled' | 'budget' | 'rounds' | 'error' | 'refused';
 
 export interface AlfredTurnMetadata {
   alfred: 1;

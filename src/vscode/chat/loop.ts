@@ -96,7 +96,9 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       // the turn was cancelled or the model failed; a request that produced nothing is not.
       if (text || calls.length) await charge(input, { text, calls, reported, inputTokens, toolResultTokens, started }, usage);
       if (text) rounds.push({ text, calls: [], results: [] });
-      return isCancellation(err, token) ? end('cancelled', 'cancel') : end('error', 'failure', err);
+      if (isCancellation(err, token)) return end('cancelled', 'cancel');
+      // A provider's refusal is its answer, not an outage: the chain stays where it is.
+      return isRefusal(err) ? end('refused', 'cancel', err) : end('error', 'failure', err);
     }
     newToolResults = [];
     await charge(input, { text, calls, reported, inputTokens, toolResultTokens, started }, usage);
@@ -158,4 +160,9 @@ async function charge(input: LoopInput, r: Received, usage: LoopResult['usage'])
   usage.costUsd += result.costUsd;
   usage.unpriced ||= result.record.estimated;
   input.refresh();
+}
+
+/** VS Code's `Blocked` error: the provider declined the request (content policy, safety, a budget). */
+function isRefusal(err: unknown): boolean {
+  return err instanceof vscode.LanguageModelError && err.code === vscode.LanguageModelError.Blocked().code;
 }

@@ -67,6 +67,10 @@ export async function runTurn(host: HarnessHost, extensionUri: vscode.Uri, reque
     const { line, status } = harness.budget();
     renderFooter(stream, { model: model.id, ...result.usage, budgetLine: line, signal: status.signal });
   }
+  if (result.stopped === 'refused') {
+    const message = (result.error as Error)?.message || String(result.error);
+    return { metadata, errorDetails: { message: vscode.l10n.t('The model {0} declined: {1}', model.id, message) } };
+  }
   if (result.stopped === 'error') {
     const message = (result.error as Error)?.message || String(result.error);
     const counted = selected?.profile ? ` ${vscode.l10n.t('This failure counts against {0} for the failover chain of profile {1}.', model.id, selected.profile.name)}` : '';

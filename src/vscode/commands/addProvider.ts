@@ -1,10 +1,12 @@
 import * as fs from 'node:fs';
+import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { parseProviders } from '../../core/providers/config';
 import { parseKeyReference } from '../../core/providers/keys';
 import { withProviderAdded } from '../../core/providers/settingsEdit';
 import type { ProviderProtocol } from '../../core/providers/types';
 import { confirmAndWrite } from '../config/confirmAndWrite';
+import { syncUserSettings } from '../config/syncUserSettings';
 import { readProviders } from '../providers/providerSettings';
 import { userSettingsFile } from '../usage/copilotOtelSettings';
 import type { AlfredCommand } from './command';
@@ -51,10 +53,13 @@ export const addProvider: AlfredCommand = {
     } catch {
       text = undefined;
     }
-    return confirmAndWrite(host, {
-      files: [{ path: file, newText: withProviderAdded(text, providers[0]) }],
+    const newText = withProviderAdded(text, providers[0]);
+    const written = await confirmAndWrite(host, {
+      files: [{ path: file, newText }],
       reason: `add the provider ${name}`,
       title: vscode.l10n.t('Add {0} to Alfred\'s providers', name),
     });
+    if (written) await syncUserSettings({ 'alfred.providers': (parseJsonc(newText) as Record<string, unknown>)['alfred.providers'] });
+    return written;
   },
 };

@@ -1,9 +1,11 @@
 import * as fs from 'node:fs';
+import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { LOCAL_ENDPOINTS, localOffers, type ProbeResult } from '../../core/providers/localFirst';
 import { withProviderAdded } from '../../core/providers/settingsEdit';
 import { listModels } from '../../core/providers/stream';
 import { confirmAndWrite } from '../config/confirmAndWrite';
+import { syncUserSettings } from '../config/syncUserSettings';
 import type { HarnessHost } from '../harnessHost';
 import { userSettingsFile } from '../usage/copilotOtelSettings';
 import { readProviders } from './providerSettings';
@@ -45,10 +47,12 @@ export async function offerLocalEndpoints(host: HarnessHost, extension: vscode.E
     } catch {
       text = undefined;
     }
-    await confirmAndWrite(host, {
-      files: [{ path: file, newText: withProviderAdded(text, offer.suggested) }],
+    const newText = withProviderAdded(text, offer.suggested);
+    const written = await confirmAndWrite(host, {
+      files: [{ path: file, newText }],
       reason: `add the local model server ${offer.endpoint.label} as a provider`,
       title: vscode.l10n.t('Add {0} as Alfred\'s provider', offer.endpoint.label),
     });
+    if (written) await syncUserSettings({ 'alfred.providers': (parseJsonc(newText) as Record<string, unknown>)['alfred.providers'] });
   }
 }

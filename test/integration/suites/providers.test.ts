@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startFakeModelServer, type FakeModelServer } from '../../support/fakeModelServer';
-import { setSetting } from '../chat';
+import { ask, setSetting } from '../chat';
 import { alfred, freshSession, until, writeRole } from '../helpers';
 
 const KEY = 'sk-test-0123456789abcdef';
@@ -67,7 +67,7 @@ suite('Alfred\'s own models (alfred.providers)', () => {
     const expected = (200 * 2 + 1000 * 0.5 + 40 * 10) / 1e6;
     await until('the charge', () => h.budget().status.dimensions.cost.used > 0);
     assert.ok(Math.abs(h.budget().status.dimensions.cost.used - expected) < 1e-12, `${h.budget().status.dimensions.cost.used} vs ${expected}`);
-    const usage = h.events({ types: ['ModelUsage'] }).events;
+    const usage = h.events({ types: ['ModelUsage'] }).events.filter((e) => e.session === h.budget().session);
     assert.deepEqual(usage.map((e) => [e.model, e.source, e.measured, e.inputTokens, e.cachedInputTokens, e.outputTokens]), [[MODEL, 'alfred', 'reported', 1200, 1000, 40]]);
   });
 
@@ -103,6 +103,23 @@ suite('Alfred\'s own models (alfred.providers)', () => {
     await assert.rejects(async () => collect(await model.sendRequest([vscode.LanguageModelChatMessage.User('more')], {})),
       (err: Error) => /Alfred \(role penny\): the budget is exhausted, so this request was not sent\. Budget\[penny\]:.*EXHAUSTED/.test(err.message));
     assert.equal(server.requests.length, before, 'nothing reached the endpoint');
+  });
+
+  test('@alfred on Alfred\'s model: the usage charged once (by @alfred, not again by the provider); a safety refusal is shown and is no failure for failover', async () => {
+    const h = await freshSession('coder');
+    const model = await alfredModel();
+    server.script([{ text: ['Once.'], usage: { inputTokens: 1200, outputTokens: 40, cachedInputTokens: 1000 } }]);
+    const { out, meta } = await ask('count me once', { model });
+    assert.match(out.text, /Once\./);
+    assert.equal(meta.stopped, 'done');
+    const charges = h.events({ types: ['ModelUsage'] }).events.filter((e) => e.session === h.budget().session);
+    assert.equal(charges.length, 1, JSON.stringify(charges.map((e) => e.source)));
+    assert.ok(Math.abs(h.budget().status.dimensions.cost.used - (200 * 2 + 1000 * 0.5 + 40 * 10) / 1e6) < 1e-12);
+
+    server.script([{ contentFilter: true, refusalText: ['I can\'t help with that.'] }]);
+    const refused = await ask('something refused', { model });
+    assert.equal(refused.meta.stopped, 'refused');
+    assert.match(String(refused.result.errorDetails?.message), /^The model alfred\/fake\/fake-model declined: /);
   });
 
   test('the key never reaches the event log, traces, usage records or any file Alfred wrote', async () => {
