@@ -230,7 +230,8 @@ test('one Copilot agent turn under a one-cent role: the cost moves by exactly th
     await page.keyboard.type('One more thing');
     await page.keyboard.press('Enter');
     // VS Code shows the stop as a collapsed "Blocked by … hook" part; opened, it says why and how to go on.
-    const blocked = page.locator('.interactive-item-container').last().getByText(/Blocked by .*hook/).first();
+    // (The chat list is virtualised: the newest item is not always the last element in the DOM.)
+    const blocked = page.getByText(/Blocked by .*hook/).last();
     await blocked.waitFor({ timeout: 60_000 });
     await blocked.click();
     await page.getByText(/Alfred paused this agent: the budget of role frugal is exhausted/).first().waitFor({ timeout: 15_000 });
