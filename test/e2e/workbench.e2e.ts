@@ -1,16 +1,43 @@
-/** What a user sees of Alfred in a real VS Code: the status bar, the palette, the sidebar, a role switch. */
+/**
+ * What a user sees of Alfred in a real VS Code with no other AI extension: the status bar, the palette,
+ * the sidebar, a role switch, and @alfred answering on Alfred's own model (a loopback endpoint whose
+ * key is a `$VAR` reference), its doctor, its failover to the next provider, its exact charge.
+ */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
+import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
 import {
-  STATUS_ITEM, WORKBENCH_START_LIMIT, dashboardFrame, openPalette, quickPickLabels, startWorkbench, statusText, switchRoleFromPalette, withScreenshot, type Workbench,
+  STATUS_ITEM, WORKBENCH_START_LIMIT, dashboardFrame, openPalette, quickPickLabels, runCommand, startWorkbench, statusText, switchRoleFromPalette, withScreenshot, type Workbench,
 } from './support/workbench';
 
 let wb: Workbench;
+let main: FakeModelServer;
+let backup: FakeModelServer;
+const KEY = 'sk-e2e-0123456789abcdef';
+const PRICE = { inputPerMTok: 2, cachedInputPerMTok: 0.5, outputPerMTok: 10 };
 
-before(async () => { wb = await startWorkbench(); }, { timeout: WORKBENCH_START_LIMIT });
-after(async () => { await wb?.close(); });
+before(async () => {
+  main = await startFakeModelServer({ apiKey: KEY });
+  backup = await startFakeModelServer({ apiKey: KEY });
+  const provider = (name: string, server: FakeModelServer) => ({ name, protocol: 'openai', baseUrl: `${server.url}/v1`, key: '$ALFRED_E2E_KEY', models: [{ id: 'fake-model', price: PRICE }] });
+  wb = await startWorkbench({
+    // The bundled chat without a sign-in; Alfred's models are then the only ones it has.
+    beforeLoad: (page, url) => enableBuiltinChat(page, url),
+    env: { ALFRED_E2E_KEY: KEY },
+    settings: {
+      'alfred.providers': [provider('main', main), provider('backup', backup)],
+      'alfred.profiles': [{ name: 'two', chain: [{ id: 'alfred/main/fake-model' }, { id: 'alfred/backup/fake-model' }] }],
+    },
+  });
+}, { timeout: WORKBENCH_START_LIMIT });
+after(async () => {
+  await wb?.close();
+  await main?.close();
+  await backup?.close();
+});
 
 test('the status bar shows the role and the budget, with the exact budget line', async () => {
   await withScreenshot(wb.page, 'status-bar', async () => {
@@ -59,5 +86,81 @@ test('a Copilot hook refusal from another process shows up live in the dashboard
     assert.equal(JSON.parse(out).hookSpecificOutput.permissionDecision, 'deny');
     const frame = await dashboardFrame(wb.page);
     await frame.locator('alfred-event-feed li.PolicyViolation', { hasText: 'run_in_terminal' }).first().waitFor({ timeout: 10_000 });
+  });
+});
+
+function cli(...args: string[]): string {
+  return execFileSync(process.execPath, [path.join(wb.extensionDir, 'dist', 'cli', 'alfred.mjs'), ...args, '--workspace', wb.workspace], { env: { ...process.env, ...wb.env } }).toString();
+}
+
+async function ask(prompt: string): Promise<import('playwright-core').Locator> {
+  const { page } = wb;
+  await page.locator('.interactive-input-editor .monaco-editor').last().click();
+  // @alfred is sticky: the input may already hold it.
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  // A trailing space closes the slash-command suggestions, which would otherwise take the Enter.
+  await page.keyboard.type(`${prompt} `);
+  await page.keyboard.press('Enter');
+  const response = page.locator('.interactive-item-container.interactive-response').last();
+  await response.waitFor({ timeout: 60_000 });
+  return response;
+}
+
+test('@alfred answers on Alfred\'s own model, its key from $ALFRED_E2E_KEY, charged exactly the priced usage the endpoint reported', async () => {
+  await withScreenshot(wb.page, 'alfred-own-model', async () => {
+    const costBefore = (JSON.parse(cli('budget', '--json')) as { dimensions: { cost: { used: number } } }).dimensions.cost.used;
+    await runCommand(wb.page, 'Chat: Open Chat');
+    await wb.page.locator('.interactive-input-editor .monaco-editor.focused').waitFor({ timeout: 30_000 });
+    await (await ask('@alfred /profile two')).getByText(/Active profile: two/).waitFor({ timeout: 60_000 });
+    main.script([{ text: ['Hello ', 'from the endpoint.'], usage: { inputTokens: 1200, outputTokens: 40, cachedInputTokens: 1000 } }]);
+    const response = await ask('@alfred hello');
+    await response.getByText('Hello from the endpoint.').waitFor({ timeout: 60_000 });
+    const sent = main.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]!.headers.authorization, `Bearer ${KEY}`);
+    const cost = (JSON.parse(cli('budget', '--json')) as { dimensions: { cost: { used: number } } }).dimensions.cost.used;
+    const expected = (200 * 2 + 1000 * 0.5 + 40 * 10) / 1e6;
+    assert.ok(Math.abs(cost - costBefore - expected) < 1e-9, `cost moved by ${cost - costBefore}, expected ${expected}`);
+  });
+});
+
+test('/doctor lists both providers healthy, with no other model anywhere', async () => {
+  await withScreenshot(wb.page, 'alfred-doctor', async () => {
+    main.script([{ text: ['ok'], usage: { inputTokens: 10, outputTokens: 1 } }]);
+    backup.script([{ text: ['ok'], usage: { inputTokens: 10, outputTokens: 1 } }]);
+    const response = await ask('@alfred /doctor');
+    await response.getByText(/Alfred's providers:/).waitFor({ timeout: 60_000 });
+    const text = await response.innerText();
+    assert.match(text, /main`?: http:\/\/127\.0\.0\.1:\d+\/v1: reachable, 1 configured/);
+    assert.match(text, /backup`?: http:\/\/127\.0\.0\.1:\d+\/v1: reachable, 1 configured/);
+  });
+});
+
+test('Alfred: Doctor from the palette answers in its output channel: the providers, and Alfred\'s own health', async () => {
+  await withScreenshot(wb.page, 'alfred-doctor-palette', async () => {
+    await runCommand(wb.page, 'Alfred: Doctor');
+    // The output view shows the lines that fit: the end first; go to the top for the providers.
+    // (Long lines wrap: each view line is its own element, so only what fits one line is matched; the
+    // editor renders spaces as no-break spaces, which \s matches.)
+    await wb.page.getByText(/✓\ssandbox:\s/).first().waitFor({ timeout: 30_000 });
+    await wb.page.locator('.panel .monaco-editor').last().click();
+    await wb.page.keyboard.press('Control+Home');
+    await wb.page.getByText(/✓\smain:\shttp:\/\/127\.0\.0\.1:\d+\/v1:\sreachable/).first().waitFor({ timeout: 10_000 });
+    await wb.page.getByText(/✓\sbackup:\shttp:\/\/127\.0\.0\.1:\d+\/v1:\sreachable/).first().waitFor({ timeout: 10_000 });
+  });
+});
+
+test('the main endpoint stops: two turns fail, the third runs on the next provider with a notice', async () => {
+  await withScreenshot(wb.page, 'alfred-failover', async () => {
+    await main.stop();
+    for (const attempt of [1, 2]) {
+      const failed = await ask(`@alfred are you there? ${attempt}`);
+      await failed.getByText(/The model alfred\/main\/fake-model failed/).waitFor({ timeout: 60_000 });
+    }
+    backup.script([{ text: ['From the backup.'], usage: { inputTokens: 300, outputTokens: 5 } }]);
+    const third = await ask('@alfred and now?');
+    await third.getByText('From the backup.').waitFor({ timeout: 60_000 });
+    await third.getByText(/Failover.*alfred\/main\/fake-model.*failed 2 times in a row, so this turn uses .*alfred\/backup\/fake-model/).waitFor({ timeout: 10_000 });
   });
 });

@@ -34,6 +34,8 @@ export interface WorkbenchOptions {
   settings?: Record<string, unknown>;
   /** Files written into the workspace (relative paths) before VS Code opens it. */
   workspaceFiles?: Record<string, string>;
+  /** More environment for code-server, hence the extension host (e.g. a provider's `$KEY`). */
+  env?: Record<string, string>;
 }
 
 export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
@@ -59,7 +61,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
   const port = await freePort();
   const cs = await startCodeServer(server, {
     port, folder: sandbox.workspace, userDataDir: sandbox.userDataDir, extensionsDir: sandbox.extensionsDir,
-    env: sandbox.env, logFile: path.join(sandbox.dir, 'code-server.log'),
+    env: { ...sandbox.env, ...options.env }, logFile: path.join(sandbox.dir, 'code-server.log'),
   });
   let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
   const close = async () => {
