@@ -1,14 +1,9 @@
-import * as fs from 'node:fs';
-import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { parseProviders } from '../../core/providers/config';
 import { parseKeyReference } from '../../core/providers/keys';
-import { withProviderAdded } from '../../core/providers/settingsEdit';
 import type { ProviderProtocol } from '../../core/providers/types';
-import { confirmAndWrite } from '../config/confirmAndWrite';
-import { syncUserSettings } from '../config/syncUserSettings';
+import { addProviderToUserSettings } from '../providers/addToSettings';
 import { readProviders } from '../providers/providerSettings';
-import { userSettingsFile } from '../usage/copilotOtelSettings';
 import type { AlfredCommand } from './command';
 
 /**
@@ -46,20 +41,6 @@ export const addProvider: AlfredCommand = {
     if (!name) return false;
     const { providers, problems } = parseProviders([{ name, protocol: protocol.label as ProviderProtocol, baseUrl: baseUrl.trim(), ...(key.trim() ? { key: key.trim() } : {}), models: 'list' }]);
     if (!providers[0]) throw new Error(problems.map((p) => `${p.key}: ${p.message}`).join('; '));
-    const file = userSettingsFile(extension);
-    let text: string | undefined;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      text = undefined;
-    }
-    const newText = withProviderAdded(text, providers[0]);
-    const written = await confirmAndWrite(host, {
-      files: [{ path: file, newText }],
-      reason: `add the provider ${name}`,
-      title: vscode.l10n.t('Add {0} to Alfred\'s providers', name),
-    });
-    if (written) await syncUserSettings({ 'alfred.providers': (parseJsonc(newText) as Record<string, unknown>)['alfred.providers'] });
-    return written;
+    return addProviderToUserSettings(host, extension, providers[0], { reason: `add the provider ${name}`, title: vscode.l10n.t('Add {0} to Alfred\'s providers', name) });
   },
 };

@@ -1,13 +1,8 @@
-import * as fs from 'node:fs';
-import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { LOCAL_ENDPOINTS, localOffers, type ProbeResult } from '../../core/providers/localFirst';
-import { withProviderAdded } from '../../core/providers/settingsEdit';
 import { listModels } from '../../core/providers/stream';
-import { confirmAndWrite } from '../config/confirmAndWrite';
-import { syncUserSettings } from '../config/syncUserSettings';
 import type { HarnessHost } from '../harnessHost';
-import { userSettingsFile } from '../usage/copilotOtelSettings';
+import { addProviderToUserSettings } from './addToSettings';
 import { readProviders } from './providerSettings';
 
 /** Probes answer fast on loopback; a port nobody listens on is refused at once. */
@@ -40,19 +35,9 @@ export async function offerLocalEndpoints(host: HarnessHost, extension: vscode.E
     const answer = await vscode.window.showInformationMessage(vscode.l10n.t('{0} answers on this machine at {1} ({2}). Local models keep your code here and cost nothing.', offer.endpoint.label, offer.endpoint.baseUrl, models), add, never);
     if (answer === never) await extension.globalState.update(DECLINED_KEY, [...declined, offer.endpoint.baseUrl]);
     if (answer !== add) continue;
-    const file = userSettingsFile(extension);
-    let text: string | undefined;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      text = undefined;
-    }
-    const newText = withProviderAdded(text, offer.suggested);
-    const written = await confirmAndWrite(host, {
-      files: [{ path: file, newText }],
+    await addProviderToUserSettings(host, extension, offer.suggested, {
       reason: `add the local model server ${offer.endpoint.label} as a provider`,
       title: vscode.l10n.t('Add {0} as Alfred\'s provider', offer.endpoint.label),
     });
-    if (written) await syncUserSettings({ 'alfred.providers': (parseJsonc(newText) as Record<string, unknown>)['alfred.providers'] });
   }
 }
