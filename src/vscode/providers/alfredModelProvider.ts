@@ -17,6 +17,8 @@ interface AlfredModelInfo extends vscode.LanguageModelChatInformation {
   readonly offered: OfferedModel;
 }
 
+const LIST_TIMEOUT_MS = 5_000;
+
 /** Set by @alfred, which charges its own requests (with the tool results it already charged taken off). */
 export const CHARGED_BY_CALLER = 'alfred.chargedByCaller';
 
@@ -63,7 +65,8 @@ export class AlfredModelProvider implements vscode.LanguageModelChatProvider<Alf
     const { models } = await offeredModels(providers, {
       list: async (provider, signal) => {
         const key = await this.key(provider);
-        return listModels(provider, key.ok ? key.key : undefined, signal);
+        // The picker waits for this list: an endpoint that does not answer soon is left out, not waited for.
+        return listModels({ ...provider, timeoutMs: Math.min(provider.timeoutMs ?? LIST_TIMEOUT_MS, LIST_TIMEOUT_MS) }, key.ok ? key.key : undefined, signal);
       },
       intentions: (provider, model) => intentionsOf(provider, model),
     }, abort.signal).finally(() => abort.dispose());
