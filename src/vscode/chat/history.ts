@@ -23,7 +23,7 @@ export interface StoredRound {
   results: StoredToolResult[];
 }
 
-/** `refused`: the provider declined (a safety or content refusal, a budget): shown, and no failure for failover. */
+/** `refused`: the model declined (a safety or content refusal its provider reported): shown, and no failure for failover. */
 export type StopReason = 'done' | 'cancelled' | 'budget' | 'rounds' | 'error' | 'refused';
 
 export interface AlfredTurnMetadata {

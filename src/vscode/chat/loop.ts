@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CHARGED_BY_CALLER } from '../providers/alfredModelProvider';
+import { CHARGED_BY_CALLER, refusalOf } from '../providers/alfredModelProvider';
 import type { Harness } from '../../core/harness';
 import type { Outcome } from '../../core/models/failover';
 import { cancellable, raceCancellation } from './cancel';
@@ -97,8 +97,9 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       if (text || calls.length) await charge(input, { text, calls, reported, inputTokens, toolResultTokens, started }, usage);
       if (text) rounds.push({ text, calls: [], results: [] });
       if (isCancellation(err, token)) return end('cancelled', 'cancel');
-      // A provider's refusal is its answer, not an outage: the chain stays where it is.
-      return isRefusal(err) ? end('refused', 'cancel', err) : end('error', 'failure', err);
+      // A model's refusal (Alfred's provider marks it) is its answer, not an outage: the chain stays where it
+      // is. Other `Blocked` errors (a quota, a rate limit) are failures.
+      return refusalOf(err) !== undefined ? end('refused', 'cancel', err) : end('error', 'failure', err);
     }
     newToolResults = [];
     await charge(input, { text, calls, reported, inputTokens, toolResultTokens, started }, usage);
@@ -162,7 +163,3 @@ async function charge(input: LoopInput, r: Received, usage: LoopResult['usage'])
   input.refresh();
 }
 
-/** VS Code's `Blocked` error: the provider declined the request (content policy, safety, a budget). */
-function isRefusal(err: unknown): boolean {
-  return err instanceof vscode.LanguageModelError && err.code === vscode.LanguageModelError.Blocked().code;
-}

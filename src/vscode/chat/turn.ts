@@ -5,6 +5,7 @@ import { personaText } from '../../core/turn/persona';
 import type { HarnessHost } from '../harnessHost';
 import { readChatSettings } from './chatSettings';
 import { rebuildHistory, type AlfredTurnMetadata } from './history';
+import { refusalOf } from '../providers/alfredModelProvider';
 import { runLoop } from './loop';
 import { healAndSelect, recordModelOutcome } from './modelSelection';
 import { packsFor, selectPacks } from './packSelection';
@@ -68,7 +69,7 @@ export async function runTurn(host: HarnessHost, extensionUri: vscode.Uri, reque
     renderFooter(stream, { model: model.id, ...result.usage, budgetLine: line, signal: status.signal });
   }
   if (result.stopped === 'refused') {
-    const message = (result.error as Error)?.message || String(result.error);
+    const message = refusalOf(result.error) ?? String(result.error);
     return { metadata, errorDetails: { message: vscode.l10n.t('The model {0} declined: {1}', model.id, message) } };
   }
   if (result.stopped === 'error') {

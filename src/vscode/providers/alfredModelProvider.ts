@@ -19,6 +19,18 @@ interface AlfredModelInfo extends vscode.LanguageModelChatInformation {
 
 const LIST_TIMEOUT_MS = 5_000;
 
+/**
+ * How a safety or content refusal of an endpoint is told from other `Blocked` errors (a quota, a rate
+ * limit), which are failures to fail over from: a refusal is the model's answer, and it is not.
+ */
+export const REFUSAL_PREFIX = 'Refused by the model: ';
+
+export function refusalOf(err: unknown): string | undefined {
+  const message = err instanceof Error ? err.message : '';
+  const at = message.indexOf(REFUSAL_PREFIX);
+  return at < 0 ? undefined : message.slice(at + REFUSAL_PREFIX.length);
+}
+
 /** Set by @alfred, which charges its own requests (with the tool results it already charged taken off). */
 export const CHARGED_BY_CALLER = 'alfred.chargedByCaller';
 
@@ -91,7 +103,7 @@ export class AlfredModelProvider implements vscode.LanguageModelChatProvider<Alf
         if (part.type === 'text') progress.report(new vscode.LanguageModelTextPart(part.text));
         else if (part.type === 'toolCall') progress.report(new vscode.LanguageModelToolCallPart(part.callId, part.name, (part.input ?? {}) as object));
         else if (part.type === 'usage') usage = part.usage;
-        else if (part.type === 'refusal') throw vscode.LanguageModelError.Blocked(part.message);
+        else if (part.type === 'refusal') throw vscode.LanguageModelError.Blocked(`${REFUSAL_PREFIX}${part.message}`);
       }
     } catch (err) {
       if (err instanceof ProviderError && err.kind === 'cancelled') throw new vscode.CancellationError();
