@@ -13,6 +13,7 @@ import type { Harness } from '../harness';
 import { hookSocketPath } from '../hooks/serverProtocol';
 import { alfredHome } from '../state/paths';
 import type { ProviderConfig } from '../providers/types';
+import type { SandboxStatus } from '../sandbox/status';
 
 export type CheckState = 'ok' | 'warn' | 'fail';
 
@@ -87,13 +88,18 @@ export async function alfredChecks(input: AlfredHealthInput): Promise<DoctorChec
   checks.push(await socketAnswers(input.hookSocket)
     ? { name: 'hook server', state: 'ok', detail: 'a window (or alfred serve) answers hooks without starting Node' }
     : { name: 'hook server', state: 'warn', detail: 'none running: each hook starts the command line (slower, same answers)' });
-  const sandbox = harness.sandboxStatus();
-  checks.push({
-    name: 'sandbox', state: sandbox.state === 'kernel' || sandbox.state === 'off' ? (sandbox.state === 'off' ? 'warn' : 'ok') : sandbox.state === 'refused' ? 'fail' : 'warn',
-    detail: sandbox.state === 'kernel' ? `shell commands run in ${sandbox.kind ?? 'the kernel sandbox'}` : sandbox.state === 'off' ? `off for role ${sandbox.role}` : `none here (${sandbox.why ?? 'unknown'}): ${sandbox.state === 'refused' ? 'shell calls are refused' : 'protected paths are guarded by parsing only'}`,
-  });
+  checks.push(sandboxCheck(harness.sandboxStatus()));
   checks.push(stateWritable(harness.stateDir));
   return checks;
+}
+
+function sandboxCheck(sandbox: SandboxStatus): DoctorCheck {
+  switch (sandbox.state) {
+    case 'kernel': return { name: 'sandbox', state: 'ok', detail: `shell commands run in ${sandbox.kind ?? 'the kernel sandbox'}` };
+    case 'off': return { name: 'sandbox', state: 'warn', detail: `off for role ${sandbox.role}` };
+    case 'refused': return { name: 'sandbox', state: 'fail', detail: `none here (${sandbox.why ?? 'unknown'}): shell calls are refused` };
+    default: return { name: 'sandbox', state: 'warn', detail: `none here (${sandbox.why ?? 'unknown'}): protected paths are guarded by parsing only` };
+  }
 }
 
 function stateWritable(dir: string): DoctorCheck {

@@ -59,6 +59,9 @@ const ALFRED_WORKSPACE_PATHS: readonly string[] = ['.alfred', '.lean-ctx'];
  * Repository files whose content git executes later, outside any sandbox (`core.fsmonitor`, aliases,
  * hooks): protected like governance files, but never created when missing (a folder without git stays so).
  */
+/** Every hook file, once (agents may share one: Copilot in VS Code and the Copilot CLI do), workspace-relative with `/`. */
+export const HOOK_FILES: readonly string[] = [...new Set(GOVERNED_AGENTS.map((a) => a.hookFile))];
+
 export const REPOSITORY_CODE_PATHS: readonly string[] = ['.git/config', '.git/hooks'];
 /** Workspace files VS Code reads settings from, wherever they are. */
 export const WORKSPACE_SETTINGS_GLOBS: readonly string[] = ['**/*.code-workspace'];

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { hasClaudeHooks, hasCodexHooks, isCopilotHookFileGoverning, launcherTarget } from '../hooks/install';
 import type { HookRun } from '../hooks/lastRun';
-import { GOVERNED_AGENTS, type AgentId } from './agents';
+import { GOVERNED_AGENTS, HOOK_FILES, type AgentId } from './agents';
 
 export type HealthState = 'governed' | 'not-governed' | 'not-in-force';
 
@@ -95,7 +95,7 @@ export interface HealthInput {
 
 /** Workspace files the health looks at: every hook file, plus the files that can turn them off. */
 export const HEALTH_WORKSPACE_FILES: readonly string[] = [
-  ...new Set([...GOVERNED_AGENTS.map((a) => a.hookFile), '.claude/settings.local.json', '.codex/config.toml']),
+  ...new Set([...HOOK_FILES, '.claude/settings.local.json', '.codex/config.toml']),
 ];
 /** Home files that can turn an agent's hooks off. */
 export const HEALTH_HOME_FILES: readonly string[] = ['.claude/settings.json', '.codex/config.toml'];

@@ -8,11 +8,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AlfredEvent } from '../events/types';
+import { readIfExists } from '../fs/readIfExists';
 import { lastEvent } from '../events/tail';
 import type { Harness } from '../harness';
 import { lastHookRun, type HookRun } from '../hooks/lastRun';
 import { readLedger } from '../state/ledger';
-import { GOVERNED_AGENTS } from './agents';
+import { HOOK_FILES } from './agents';
 import { HEALTH_HOME_FILES, HEALTH_WORKSPACE_FILES, governanceHealth, type AgentHealth, type VsCodeHookSettings } from './health';
 
 /** A call of Alfred's own tools by an agent, or a command run in a terminal. */
@@ -45,14 +46,6 @@ export interface HealthCache {
   activity?: Activity | null;
 }
 
-function readIfExists(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 function mtime(file: string): string | undefined {
   try {
     return fs.statSync(file).mtime.toISOString();
@@ -69,11 +62,10 @@ export function readHealthFromDisk(harness: Harness, opts: { settings: VsCodeHoo
   const launcher = path.join(launcherDir(home), process.platform === 'win32' ? 'alfred.cmd' : 'alfred');
   const session = readLedger(harness.stateDir)?.session;
   const activity = cache.activity === undefined ? lastActivity(harness.stateDir) : cache.activity ?? undefined;
-  const hookFiles = [...new Set(GOVERNED_AGENTS.map((a) => a.hookFile))];
   return governanceHealth({
     workspaceFiles: Object.fromEntries(HEALTH_WORKSPACE_FILES.map((f) => [f, read(ws, f)])),
     homeFiles: Object.fromEntries(HEALTH_HOME_FILES.map((f) => [f, read(home, f)])),
-    changed: Object.fromEntries(hookFiles.map((f) => [f, mtime(path.join(ws, ...f.split('/')))])),
+    changed: Object.fromEntries(HOOK_FILES.map((f) => [f, mtime(path.join(ws, ...f.split('/')))])),
     settings: opts.settings,
     trusted: opts.trusted,
     launcher: { path: launcher, text: readIfExists(launcher), exists: (f) => fs.existsSync(f) },

@@ -85,9 +85,12 @@ export interface SpoolRead {
  * A workspace that never read starts at the spool's end: what was spent before Alfred saw any of its
  * sessions belongs to none of them.
  */
-export function readNewCopilotUsage(stateDir: string, spool: string, session?: string): Promise<SpoolRead> {
+export async function readNewCopilotUsage(stateDir: string, spool: string, session?: string): Promise<SpoolRead> {
+  // Every Copilot hook comes here: when its session is known and nothing was appended, no lock, no write.
+  if (nothingNew(loadPlace(stateDir), spool, session)) return { records: [], skipped: 0 };
   return withLock(stateDir, () => {
     const place = loadPlace(stateDir);
+    const before = JSON.stringify(place);
     if (session && !place.sessions.includes(session)) place.sessions = [...place.sessions, session].slice(-MAX_SESSIONS);
     const mine = new Set(place.sessions);
     const out: SpoolRead = { records: [], skipped: 0 };
@@ -113,9 +116,17 @@ export function readNewCopilotUsage(stateDir: string, spool: string, session?: s
       }
       if (tail.state) place.tail = tail.state;
     }
-    savePlace(stateDir, place);
+    if (JSON.stringify(place) !== before) savePlace(stateDir, place);
     return out;
   });
+}
+
+/** The session (if any) is already this workspace's, and the spool is the file last read, read to its end. */
+function nothingNew(place: Place, spool: string, session: string | undefined): boolean {
+  if (session ? !place.sessions.includes(session) : place.sessions.length === 0) return !session;
+  if (!place.tail) return false;
+  const st = fs.statSync(spool, { bigint: true, throwIfNoEntry: false });
+  return st !== undefined && String(st.dev) === place.tail.dev && String(st.ino) === place.tail.ino && Number(st.size) === place.tail.offset;
 }
 
 function ensureFile(file: string): void {

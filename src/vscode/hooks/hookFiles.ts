@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GOVERNED_AGENTS, type AgentId } from '../../core/governance/agents';
 
@@ -9,15 +8,4 @@ export function hookFilePath(workspaceFolder: string, agent: AgentId): string {
   return path.join(workspaceFolder, ...row.hookFile.split('/'));
 }
 
-/** Every hook file, once (agents may share one: Copilot in VS Code and the Copilot CLI do), workspace-relative with `/`. */
-export function hookFilesRelative(): string[] {
-  return [...new Set(GOVERNED_AGENTS.map((a) => a.hookFile))];
-}
-
-export function readIfExists(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+export { readIfExists } from '../../core/fs/readIfExists';

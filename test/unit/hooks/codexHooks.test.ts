@@ -5,7 +5,8 @@ import {
 } from '../../../src/core/hooks/install';
 import { canonicalHookEvent } from '../../../src/core/hooks/events';
 import { GOVERNED_AGENTS } from '../../../src/core/governance/agents';
-import { hookFilePath, hookFilesRelative } from '../../../src/vscode/hooks/hookFiles';
+import { HOOK_FILES } from '../../../src/core/governance/agents';
+import { hookFilePath } from '../../../src/vscode/hooks/hookFiles';
 
 type CodexFile = { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ type: string; command: string; timeout: number }> }>> };
 
@@ -82,5 +83,5 @@ test('launcherTarget reads back what launcherScripts wrote, on both systems; a h
 test('hook file paths come from the one table of governed agents', () => {
   for (const agent of GOVERNED_AGENTS) assert.equal(hookFilePath('/ws', agent.id), `/ws/${agent.hookFile}`);
   assert.equal(hookFilePath('/ws', 'codex'), '/ws/.codex/hooks.json');
-  assert.deepEqual(hookFilesRelative(), ['.github/hooks/alfred.json', '.claude/settings.json', '.codex/hooks.json']);
+  assert.deepEqual(HOOK_FILES, ['.github/hooks/alfred.json', '.claude/settings.json', '.codex/hooks.json']);
 });

@@ -9,25 +9,12 @@ import { inspect } from 'node:util';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { anthropicUrl, listAnthropicModels, streamAnthropicMessages } from '../../../src/core/providers/anthropicMessages';
 import type { EndpointConfig } from '../../../src/core/providers/http';
-import { type ChatRequest, ProviderError, type ResponsePart } from '../../../src/core/providers/types';
+import { type ChatRequest, ProviderError } from '../../../src/core/providers/types';
 import { type FakeModelServer, startFakeModelServer } from '../../support/fakeModelServer';
+import { drain } from './drain';
 
 const KEY = 'sk-ant-test-93c1d8e2a7';
 const HELLO: ChatRequest = { model: 'claude-test', messages: [{ role: 'user', parts: [{ type: 'text', text: 'Hello' }] }] };
-
-async function drain(stream: AsyncIterable<ResponsePart>, onPart?: (part: ResponsePart) => void) {
-  const parts: ResponsePart[] = [];
-  try {
-    for await (const part of stream) {
-      parts.push(part);
-      onPart?.(part);
-    }
-  } catch (e) {
-    if (!(e instanceof ProviderError)) throw e;
-    return { parts, error: e };
-  }
-  return { parts, error: undefined };
-}
 
 /** One `event:` + `data:` SSE event, as Anthropic writes them. */
 const ev = (type: string, body: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...body })}\n\n`;

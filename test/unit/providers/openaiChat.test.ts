@@ -7,25 +7,12 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { listOpenAiModels, type OpenAiConfig, streamOpenAiChat } from '../../../src/core/providers/openaiChat';
-import { type ChatRequest, ProviderError, type ResponsePart } from '../../../src/core/providers/types';
+import { type ChatRequest, ProviderError } from '../../../src/core/providers/types';
 import { type FakeModelServer, startFakeModelServer } from '../../support/fakeModelServer';
+import { drain } from './drain';
 
 const KEY = 'sk-test-4f9a0c1e7b2d';
 const HELLO: ChatRequest = { model: 'gpt-test', messages: [{ role: 'user', parts: [{ type: 'text', text: 'Hello' }] }] };
-
-async function drain(stream: AsyncIterable<ResponsePart>, onPart?: (part: ResponsePart) => void) {
-  const parts: ResponsePart[] = [];
-  try {
-    for await (const part of stream) {
-      parts.push(part);
-      onPart?.(part);
-    }
-  } catch (e) {
-    if (!(e instanceof ProviderError)) throw e;
-    return { parts, error: e };
-  }
-  return { parts, error: undefined };
-}
 
 describe('OpenAI-compatible chat completions', () => {
   let server: FakeModelServer;

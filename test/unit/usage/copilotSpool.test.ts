@@ -69,3 +69,19 @@ test('sessions added by hooks at once are all kept (the list is updated under th
   const place = JSON.parse(fs.readFileSync(path.join(state, SPOOL_PLACE_FILE), 'utf8')) as { sessions: string[] };
   assert.deepEqual([...place.sessions].sort(), ['S0', 'S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7']);
 });
+
+test('a hook of a known session with nothing appended writes nothing (the hook path stays read-only)', async () => {
+  const { state, spool } = setup();
+  await readNewCopilotUsage(state, spool, 'S1');
+  appendToSpool(spool, [rec('a', 'S1')]);
+  assert.deepEqual((await readNewCopilotUsage(state, spool, 'S1')).records.map((r) => r.id), ['a']);
+  const file = path.join(state, SPOOL_PLACE_FILE);
+  const written = fs.statSync(file).mtimeMs;
+  fs.utimesSync(file, new Date(0), new Date(0));
+  assert.deepEqual((await readNewCopilotUsage(state, spool, 'S1')).records, []);
+  assert.deepEqual((await readNewCopilotUsage(state, spool)).records, []);
+  assert.equal(fs.statSync(file).mtimeMs, 0, `rewritten (was ${written})`);
+  appendToSpool(spool, [rec('b', 'S1')]);
+  assert.deepEqual((await readNewCopilotUsage(state, spool, 'S1')).records.map((r) => r.id), ['b']);
+  assert.notEqual(fs.statSync(file).mtimeMs, 0, 'a read that moved on is kept');
+});
