@@ -58,7 +58,8 @@ function toolCall(c: Case, format: Format, ws: string): { tool: string; input: R
     return { tool: shellTool, input: format === 'copilot' ? { command: c.shell, explanation: 'x', goal: 'x', mode: 'sync', isBackground: false } : { command: c.shell } };
   }
   if (c.edit !== undefined) {
-    const abs = path.join(ws, c.edit);
+    // `~/…`: a file in the user's home (VS Code's user settings, Alfred's own folder).
+    const abs = c.edit.startsWith('~/') ? path.join(process.env.HOME!, c.edit.slice(2)) : path.join(ws, c.edit);
     if (format === 'copilot') return { tool: 'create_file', input: { filePath: abs, content: c.content } };
     if (format === 'claude') return { tool: 'Write', input: { file_path: abs, content: c.content } };
     return { tool: 'create', input: { path: abs, file_text: c.content } };
