@@ -7,6 +7,16 @@ import { onNotification, requestFromHost, send } from '../shared/host';
 import { t } from '../shared/l10n';
 import './diffBlock';
 
+/** What confirming keeps: a backup only exists for files that exist before the write. */
+export function backupNote(s: ConfirmState): string {
+  const created = s.files.filter((f) => f.change === 'create').length;
+  if (created === 0) return t('Nothing is written until you confirm. The previous versions are kept as a backup in {0}.', s.backupDir);
+  if (created < s.files.length) return t('Nothing is written until you confirm. The previous versions of the existing files are kept as a backup in {0}.', s.backupDir);
+  return created === 1
+    ? t('Nothing is written until you confirm. This is a new file: there is no previous version to back up.')
+    : t('Nothing is written until you confirm. These are new files: there is no previous version to back up.');
+}
+
 /** The confirmation panel: every file's diff, then Confirm or Cancel. Nothing is written before Confirm. */
 export class ConfirmApp extends LitElement {
   static override properties = { state: { state: true }, answered: { state: true } };
@@ -50,7 +60,7 @@ export class ConfirmApp extends LitElement {
     return html`
       <h1>${s.title}</h1>
       <p class="muted">${t('Why: {0}', s.reason)}</p>
-      <p class="muted">${t('Nothing is written until you confirm. The previous versions are kept as a backup in {0}.', s.backupDir)}</p>
+      <p class="muted" id="backup-note">${backupNote(s)}</p>
       <div role="list" aria-label=${t('Files to change')}>${s.files.map((f, i) => this.file(f, i))}</div>
       <div class="actions">
         <vscode-button id="confirm" ?disabled=${this.answered} @click=${() => this.answer(true)}>${t('Confirm')}</vscode-button>

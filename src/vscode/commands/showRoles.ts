@@ -9,8 +9,8 @@ export const showRoles: AlfredCommand = {
     const { roles, problems } = harness.roles();
     const active = harness.activeRole().role.name;
     type Item = vscode.QuickPickItem & { file?: string };
+    // The roles come first with no heading (the title names them); a separator only marks where the problems start.
     const items: Item[] = [
-      { label: vscode.l10n.t('Roles'), kind: vscode.QuickPickItemKind.Separator },
       ...[...roles.values()].map((r) => ({
         label: `${r.name === active ? '$(check)' : '$(shield)'} ${r.name}`,
         description: `${r.source}${r.inherits ? ` · inherits ${r.inherits}` : ''}`,
