@@ -1,14 +1,20 @@
 // One build script, three kinds of bundle: the extension (Node, `vscode` external), the webviews
 // (browser) and the `alfred` command line (a small CommonJS entry that asks the resident hook server,
 // else runs the CommonJS bundle with V8's code cache, so `alfred hook` starts fast; see src/cli/launcher.ts).
-// Usage: node build.mjs [--production] [--watch] [--tests]
+// Usage: node build.mjs [--production] [--watch] [--tests] [--out DIR]
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
+import path from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const withTests = process.argv.includes('--tests');
+// --out DIR: dist/ and media/webview/ go under DIR instead (a test packages the VSIX there, leaving dist/ alone).
+const outIndex = process.argv.indexOf('--out');
+const outRoot = outIndex > 0 ? process.argv[outIndex + 1] : undefined;
+if (outIndex > 0 && !outRoot) throw new Error('--out needs a folder');
+const out = (p) => (outRoot ? path.join(outRoot, p) : p);
 
 const common = {
   bundle: true,
@@ -20,6 +26,23 @@ const common = {
   mainFields: ['module', 'main'],
 };
 
+/**
+ * The o200k tokenizer (2.7 MB of ranks, loaded only when tokens are counted) ships once, as its own
+ * file beside the CLI; the extension and the CLI each require it at run time, by a path relative to
+ * where their bundle lies (the VSIX keeps dist/'s layout), so neither bundle carries a copy.
+ */
+const TOKENIZER_FILE = 'dist/cli/o200k_base.cjs';
+function tokenizerFrom(outdir) {
+  const rel = path.posix.relative(outdir, TOKENIZER_FILE);
+  const target = rel.startsWith('.') ? rel : `./${rel}`;
+  return {
+    name: 'tokenizer-external',
+    setup(build) {
+      build.onResolve({ filter: /^gpt-tokenizer\/encoding\/o200k_base$/ }, () => ({ path: target, external: true }));
+    },
+  };
+}
+
 const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
 /**
@@ -27,7 +50,7 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:
  * CommonJS bundle every `import * as fs` would otherwise copy all of `fs` into a namespace of its own,
  * a few milliseconds of every hook call. proper-lockfile's graceful-fs only queues opens past the fd
  * limit, which a one-shot command never reaches, and its set-up (patching fs, loading streams) costs
- * more, so plain fs stands in. The tokenizer (3 MB, loaded only to count tokens) stays in its own file.
+ * more, so plain fs stands in.
  */
 const cliImports = {
   name: 'cli-imports',
@@ -42,23 +65,25 @@ const cliImports = {
       loader: 'js',
     }));
     build.onResolve({ filter: /^graceful-fs$/ }, () => ({ path: 'fs', external: true }));
-    build.onResolve({ filter: /^gpt-tokenizer\/encoding\/o200k_base$/ }, () => ({ path: './o200k_base.cjs', external: true }));
   },
 };
 
 /** Every `alfred` file: the entry, the CommonJS bundle it runs and the tokenizer. Minified: less to read. */
-const cli = { ...common, outdir: 'dist/cli', platform: 'node', target: 'node20', minify: true };
+const cli = { ...common, outdir: out('dist/cli'), platform: 'node', target: 'node20', minify: true };
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
     ...common,
     entryPoints: { extension: 'src/vscode/extension.ts' },
-    outdir: 'dist',
+    outdir: out('dist'),
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [tokenizerFrom('dist')],
+    // import() of the external tokenizer becomes require(): loaded by Node's CommonJS loader, on demand.
+    supported: { 'dynamic-import': false },
   },
   // CommonJS: a hook call must not pay for starting Node's ES module loader (see src/cli/launcher.ts).
   { ...cli, entryPoints: { alfred: 'src/cli/launcher.ts' }, outExtension: { '.js': '.cjs' }, format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
@@ -67,7 +92,7 @@ const builds = [
     entryPoints: { 'alfred-main': 'src/cli/main.ts' },
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
-    plugins: [cliImports],
+    plugins: [cliImports, tokenizerFrom('dist/cli')],
     // The launcher passes the bundle's file URL; import() becomes require(), which vm.Script can run.
     define: { 'import.meta.url': '__alfredMetaUrl' },
     supported: { 'dynamic-import': false },
@@ -76,7 +101,7 @@ const builds = [
   {
     ...common,
     entryPoints: { dashboard: 'webview/dashboard/main.ts', confirm: 'webview/confirm/main.ts', 'role-editor': 'webview/role-editor/main.ts' },
-    outdir: 'media/webview',
+    outdir: out('media/webview'),
     platform: 'browser',
     format: 'esm',
     target: 'es2022',
@@ -87,7 +112,7 @@ if (withTests) {
   builds.push({
     ...common,
     entryPoints: { index: 'test/integration/index.ts' },
-    outdir: 'dist/test/integration',
+    outdir: out('dist/test/integration'),
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -96,15 +121,15 @@ if (withTests) {
 }
 
 // Stale chunks and maps from an earlier build must not end up in the package.
-for (const dir of ['dist/cli', 'media/webview']) fs.rmSync(dir, { recursive: true, force: true });
+for (const dir of ['dist/cli', 'media/webview']) fs.rmSync(out(dir), { recursive: true, force: true });
 // vscode-elements draws its icons with the codicon font, which the webview loads from the bundle folder.
-fs.mkdirSync('media/webview', { recursive: true });
-for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `media/webview/${f}`);
+fs.mkdirSync(out('media/webview'), { recursive: true });
+for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, out(`media/webview/${f}`));
 
 /** dist/cli/alfred.mjs, the name callers have always run: it only loads the CommonJS entry. */
 function writeMjsEntry() {
-  fs.writeFileSync('dist/cli/alfred.mjs', "#!/usr/bin/env node\n// `alfred`: runs alfred.cjs (src/cli/launcher.ts), which agents' hook launcher calls directly.\nimport { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./alfred.cjs');\n");
-  for (const f of ['alfred.cjs', 'alfred.mjs']) fs.chmodSync(`dist/cli/${f}`, 0o755);
+  fs.writeFileSync(out('dist/cli/alfred.mjs'), "#!/usr/bin/env node\n// `alfred`: runs alfred.cjs (src/cli/launcher.ts), which agents' hook launcher calls directly.\nimport { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./alfred.cjs');\n");
+  for (const f of ['alfred.cjs', 'alfred.mjs']) fs.chmodSync(out(`dist/cli/${f}`), 0o755);
 }
 
 if (watch) {
