@@ -19,7 +19,8 @@ export const serveCommand: CliCommand = {
       return 1;
     }
     const { server } = started;
-    io.out(`alfred serve: answering hook calls on ${server.socketPath} (pid ${process.pid}). Ctrl-C stops.`);
+    const tcp = server.nativePort === undefined ? '' : ` and 127.0.0.1:${server.nativePort}`;
+    io.out(`alfred serve: answering hook calls on ${server.socketPath}${tcp} (pid ${process.pid}). Ctrl-C stops.`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

@@ -3,7 +3,9 @@
  * extension host, or `alfred serve`), so an agent's tool call does not pay for a cold Node start of
  * the whole command line. Listens on `<alfred home>/run/hook.sock` (a named pipe on Windows), one
  * request per connection (src/core/hooks/serverProtocol.ts), each answered by runHook exactly as the
- * command line would. Requests run concurrently: the ledger lock serializes charges.
+ * command line would. Except on Windows it also listens on a loopback TCP port for the bash launcher's
+ * fast path (nativeListener.ts); both listeners hand their requests to one handler, `serve`.
+ * Requests run concurrently: the ledger lock serializes charges.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -13,6 +15,7 @@ import type { Harness } from '../harness';
 import { alfredHome } from '../state/paths';
 import type { HookRunOptions } from './handlers/types';
 import { HarnessCache } from './harnessCache';
+import { NativeHookListener } from './nativeListener';
 import { hookOptionsFromEnv, runHook } from './run';
 import { FORWARDED_ENV, HOOK_PROTOCOL_VERSION, hookSocketPath, MAX_REQUEST_BYTES, type HookRequest, type HookResponse } from './serverProtocol';
 
@@ -59,11 +62,11 @@ export async function startHookServer(opts: HookServerOptions): Promise<HookServ
     for (let attempt = 0; ; attempt++) {
       try {
         fs.linkSync(own, socketPath);
-        return { kind: 'listening', server };
+        return { kind: 'listening', server: await server.listenNative() };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
           fs.renameSync(own, socketPath); // no hard links here: replace the name instead
-          return { kind: 'listening', server };
+          return { kind: 'listening', server: await server.listenNative() };
         }
         if (attempt > 0 || (await answers(socketPath))) {
           await server.close();
@@ -96,6 +99,7 @@ export class HookServer {
   private inode: number | undefined;
   private closed: Promise<void> | undefined;
   private readonly harnesses: HarnessCache;
+  private native: NativeHookListener | undefined;
 
   constructor(readonly socketPath: string, private readonly home: string, private readonly opts: HookServerOptions) {
     this.server = net.createServer((socket) => this.accept(socket));
@@ -120,6 +124,27 @@ export class HookServer {
     });
   }
 
+  /**
+   * Also answers the bash launcher over loopback TCP, once this server owns the socket (so a server
+   * that finds a live one never touches its port file). Without it the Node client still works: a
+   * failure here is not the server's.
+   */
+  async listenNative(): Promise<this> {
+    const native = new NativeHookListener(this.home, (request) => this.serve(request));
+    try {
+      await native.listen();
+      this.native = native;
+    } catch {
+      await native.close();
+    }
+    return this;
+  }
+
+  /** The loopback port of the launcher's fast path, if it listens. */
+  get nativePort(): number | undefined {
+    return this.native?.port;
+  }
+
   /** Still reachable: listening, and the socket file is still this server's (not removed or taken over). */
   ownsSocket(): boolean {
     if (!this.server.listening) return false;
@@ -133,11 +158,12 @@ export class HookServer {
 
   /** Stops listening and removes the socket file if it is still this server's; requests under way finish. */
   close(): Promise<void> {
-    this.closed ??= new Promise((resolve) => {
+    const native = this.native?.close();
+    this.closed ??= new Promise<void>((resolve) => {
       if (process.platform !== 'win32' && this.ownsSocket()) fs.rmSync(this.socketPath, { force: true });
       if (!this.server.listening) return resolve();
       this.server.close(() => resolve());
-    });
+    }).then(() => native);
     return this.closed;
   }
 
@@ -161,13 +187,18 @@ export class HookServer {
     socket.on('data', onData);
   }
 
-  private async answer(line: string): Promise<HookResponse> {
+  private answer(line: string): Promise<HookResponse> {
     let request: HookRequest;
     try {
       request = parseRequest(JSON.parse(line));
     } catch (err) {
-      return { error: `bad request: ${(err as Error).message}` };
+      return Promise.resolve({ error: `bad request: ${(err as Error).message}` });
     }
+    return this.serve(request);
+  }
+
+  /** The one handler of both listeners: runHook, as the command line would run it for this caller. */
+  private async serve(request: HookRequest): Promise<HookResponse> {
     const env = requestEnv(this.opts.env ?? process.env, this.home, request.env);
     try {
       const result = await runHook({

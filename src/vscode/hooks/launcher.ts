@@ -13,7 +13,8 @@ import { launcherScripts } from '../../core/hooks/install';
 export function ensureLauncher(extensionUri: vscode.Uri): string {
   // The CommonJS entry: alfred.mjs would start the ES module loader on every hook call.
   const cli = vscode.Uri.joinPath(extensionUri, 'dist', 'cli', 'alfred.cjs').fsPath;
-  const scripts = launcherScripts(process.execPath, cli);
+  // With bash, hook calls skip the Node start while a hook server runs (the launcher's fast path).
+  const scripts = launcherScripts(process.execPath, cli, { bash: process.platform !== 'win32' && fs.existsSync('/bin/bash') });
   const dir = launcherDir();
   fs.mkdirSync(dir, { recursive: true });
   const write = (name: string, text: string, mode: number) => {

@@ -1,0 +1,121 @@
+/**
+ * The hook server's loopback TCP listener for the bash launcher (protocol: nativeProtocol.ts). It
+ * turns each request into the same HookRequest the Unix socket's JSON carries and hands it to the
+ * server's one handler. It writes `<alfred home>/run/hook.tcp` once listening and removes it on close
+ * while the file is still its own.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fallbackAnswer, hasToken, MAX_HEADER_BYTES, nativeAnswer, parseNativeHeader, PORT_FILE, type NativeHeader } from './nativeProtocol';
+import { HOOK_PROTOCOL_VERSION, type HookRequest, type HookResponse } from './serverProtocol';
+
+/** A launcher sends its whole request at once; one that stalls before the end is dropped. */
+const REQUEST_TIMEOUT_MS = 10_000;
+
+export class NativeHookListener {
+  private readonly server: net.Server;
+  private readonly token = randomBytes(32).toString('hex');
+  /** Sent only by the server, so a process that took over a dead server's port cannot answer. */
+  private readonly proof = randomBytes(32).toString('hex');
+  private written: string | undefined;
+  readonly portFile: string;
+
+  constructor(home: string, private readonly serve: (request: HookRequest) => Promise<HookResponse>) {
+    this.portFile = path.join(home, 'run', PORT_FILE);
+    this.server = net.createServer((socket) => this.accept(socket));
+  }
+
+  /** Listens on an ephemeral loopback port, then publishes it (temp file + rename, mode 0600). */
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(0, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        this.server.on('error', () => undefined);
+        resolve();
+      });
+    });
+    const { port } = this.server.address() as net.AddressInfo;
+    const text = `${port} ${this.token} ${this.proof}\n`;
+    fs.mkdirSync(path.dirname(this.portFile), { recursive: true, mode: 0o700 });
+    const tmp = `${this.portFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    fs.writeFileSync(tmp, text, { mode: 0o600 });
+    fs.renameSync(tmp, this.portFile);
+    this.written = text;
+  }
+
+  get port(): number | undefined {
+    const address = this.server.address();
+    return typeof address === 'object' && address ? address.port : undefined;
+  }
+
+  /** Stops listening; the port file goes only while it is still this listener's. */
+  close(): Promise<void> {
+    if (this.written !== undefined) {
+      try {
+        if (fs.readFileSync(this.portFile, 'utf8') === this.written) fs.rmSync(this.portFile, { force: true });
+      } catch { /* already gone */ }
+      this.written = undefined;
+    }
+    return new Promise((resolve) => (this.server.listening ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private accept(socket: net.Socket): void {
+    let buffer: Buffer = Buffer.alloc(0);
+    let header: NativeHeader | undefined;
+    let bodyStart = 0;
+    const refuse = (reason: string) => {
+      socket.removeAllListeners('data');
+      socket.end(fallbackAnswer(reason));
+    };
+    socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy());
+    socket.on('error', () => socket.destroy());
+    socket.on('data', (chunk: Buffer) => {
+      buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
+      if (!header) {
+        const firstEnd = buffer.indexOf(10);
+        // Nothing runs, and nothing more is read, before the token is right.
+        if (firstEnd === -1 ? buffer.length > MAX_HEADER_BYTES : !hasToken(buffer.subarray(0, firstEnd).toString('latin1'), this.token)) return refuse('not a request from the launcher');
+        const end = buffer.indexOf('\n\n');
+        if (end === -1) return buffer.length > MAX_HEADER_BYTES ? refuse('header too long') : undefined;
+        let text: string;
+        try {
+          text = new TextDecoder('utf-8', { fatal: true }).decode(buffer.subarray(firstEnd + 1, end));
+        } catch {
+          return refuse('the header is not UTF-8');
+        }
+        const parsed = parseNativeHeader(text.split('\n'));
+        if (typeof parsed === 'string') return refuse(parsed);
+        header = parsed;
+        bodyStart = end + 2;
+      }
+      const got = buffer.length - bodyStart;
+      if (got < header.length) return;
+      socket.removeAllListeners('data');
+      if (got > header.length) return refuse('more input than its length');
+      socket.setTimeout(0);
+      void this.answer(header, buffer.subarray(bodyStart).toString('utf8')).then((text) => socket.end(text));
+    });
+  }
+
+  private async answer(header: NativeHeader, stdin: string): Promise<string> {
+    let cwd: string;
+    try {
+      // As process.cwd() in the launcher's place would be: the physical folder.
+      cwd = await fs.promises.realpath(header.cwd);
+    } catch {
+      return fallbackAnswer('cwd is not a folder here');
+    }
+    // As the Node client: the folder given, resolved against the cwd, is also where relative paths start.
+    const processCwd = header.workspace === undefined ? cwd : path.resolve(cwd, header.workspace);
+    const response = await this.serve({
+      v: HOOK_PROTOCOL_VERSION, event: header.event, stdin, processCwd, env: header.env,
+      ...(header.workspace !== undefined ? { workspace: processCwd } : {}),
+    });
+    // The launcher still holds the input: it runs the command line, as the Node client does.
+    if ('error' in response) return fallbackAnswer(`the hook server could not answer (${response.error})`);
+    return nativeAnswer(response, response.pid, this.proof);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The hook server's second wire format, spoken by the bash launcher (`~/.alfred/bin/alfred`, written
+ * from launcherScripts in install.ts) with shell builtins only, so a hook call costs no Node start.
+ *
+ * Request, over loopback TCP: header lines `key value`, then an empty line, then `length` bytes of
+ * hook input:
+ *   alfred-hook 2 <token>
+ *   event <Event>
+ *   cwd <the launcher's $PWD>
+ *   workspace <ALFRED_WORKSPACE>          (only when set)
+ *   env ALFRED_ROLE=<value>               (one line per FORWARDED_ENV variable that is set)
+ *   length <bytes>
+ * Answer: `<exitCode> <pid> <proof>\n`, stdout as the command line prints it, an RS byte (\036),
+ * stderr (RS replaced by a space) — or `fallback <reason>\n` when the hook was not run and the
+ * launcher must run the command line itself. The port, the token and the proof are in
+ * `<alfred home>/run/hook.tcp` (0600): only its reader can ask, and only the server can answer.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { FORWARDED_ENV, MAX_REQUEST_BYTES, type ForwardedEnv } from './serverProtocol';
+
+export const NATIVE_MAGIC = 'alfred-hook 2 ';
+/** The port file's name in `<alfred home>/run`. */
+export const PORT_FILE = 'hook.tcp';
+/** A header is a few paths and names; anything longer is not the launcher. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+export const RS = '\x1e';
+
+export interface NativeHeader {
+  event: string;
+  /** The launcher's $PWD, as it gave it (the server resolves symlinks). */
+  cwd: string;
+  workspace?: string;
+  env: ForwardedEnv;
+  /** Bytes of hook input after the header. */
+  length: number;
+}
+
+const FORWARDED: ReadonlySet<string> = new Set(FORWARDED_ENV);
+const KEYS = new Set(['event', 'cwd', 'workspace', 'env', 'length']);
+
+/** Whether the first line carries exactly `token`, compared in constant time. */
+export function hasToken(firstLine: string, token: string): boolean {
+  if (!firstLine.startsWith(NATIVE_MAGIC)) return false;
+  const given = Buffer.from(firstLine.slice(NATIVE_MAGIC.length));
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The header after its first line (already checked with hasToken), without the empty line that ends
+ * it. A string is the reason it is refused: an unknown or repeated key (a newline smuggled in a value
+ * shows up as one), a NUL, a missing field.
+ */
+export function parseNativeHeader(lines: readonly string[]): NativeHeader | string {
+  const seen = new Set<string>();
+  const env: ForwardedEnv = {};
+  const fields: Record<string, string> = {};
+  for (const line of lines) {
+    if (line.includes('\0')) return 'a NUL in the header';
+    const space = line.indexOf(' ');
+    const key = space === -1 ? line : line.slice(0, space);
+    const value = space === -1 ? '' : line.slice(space + 1);
+    if (!KEYS.has(key)) return `unknown header line "${key.slice(0, 40)}"`;
+    if (key === 'env') {
+      const eq = value.indexOf('=');
+      const name = value.slice(0, eq);
+      if (eq === -1 || !FORWARDED.has(name)) return `env ${name.slice(0, 40)} is not forwarded`;
+      if (seen.has(`env ${name}`)) return `env ${name} given twice`;
+      seen.add(`env ${name}`);
+      env[name as keyof ForwardedEnv] = value.slice(eq + 1);
+      continue;
+    }
+    if (seen.has(key)) return `${key} given twice`;
+    seen.add(key);
+    fields[key] = value;
+  }
+  const { event, cwd, workspace, length } = fields;
+  if (!event) return 'no event';
+  if (!cwd || !cwd.startsWith('/')) return 'cwd must be an absolute path';
+  if (length === undefined || !/^\d{1,10}$/.test(length) || Number(length) > MAX_REQUEST_BYTES) return 'length must be a byte count';
+  return { event, cwd, env, length: Number(length), ...(workspace !== undefined ? { workspace } : {}) };
+}
+
+const asLine = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
+
+/** The bytes the launcher prints: stdout and stderr as the command line prints them (src/cli/io.ts). */
+export function nativeAnswer(result: { stdout: string; stderr: string; exitCode: number }, pid: number, proof: string): string {
+  const out = result.stdout ? asLine(result.stdout) : '';
+  // The launcher splits on the last RS: stdout may hold one, stderr may not.
+  const err = result.stderr ? asLine(result.stderr).replaceAll(RS, ' ') : '';
+  return `${result.exitCode} ${pid} ${proof}\n${out}${RS}${err}`;
+}
+
+export const fallbackAnswer = (reason: string): string => `fallback ${reason.replace(/[\r\n]+/g, ' ')}\n`;
