@@ -31,6 +31,8 @@ export const DASHBOARD_STRINGS: readonly string[] = [
   '{0} more sessions today: alfred usage --since {1} lists them all.', 'Last active (UTC)', 'Model calls', 'Tokens', 'Tool calls',
   '{0} refused', 'No model calls recorded today.', '{0} in ({1} cached), {2} out', 'no model calls reported', 'n/a: no price for the model',
   '{0} measured', '{0} estimated', 'n/a for {0} of {1} (no price)', "Alfred's tools", "an agent's hooks",
+  // the event feed's rows and a limit of 0
+  '{0} (UTC): show the record', 'The record of this event', 'not allowed', 'not allowed · {0} used',
   // role sources
   'builtin', 'project', 'project-lean-ctx', 'user', 'user-lean-ctx',
 ];

@@ -3,6 +3,8 @@ import { eventsNewestFirst } from '../core/events/log';
 import type { AlfredEvent } from '../core/events/types';
 import { utcDay } from '../core/models/spend';
 import { addCharge, noCost, type CostSplit } from '../core/usage/summary';
+import { dimensionText, formatCount, formatUsd } from '../protocol/dashboardFormat';
+import type { BudgetStatus } from '../core/budget/types';
 import type { HarnessHost } from './harnessHost';
 
 /**
@@ -51,6 +53,23 @@ class CostSplits {
 /** Cents, or tenths of a cent for amounts below one. */
 const usd = (n: number): string => `$${n > 0 && n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
 
+/**
+ * The budget line above stays exactly as agents read it (DESIGN.md); these lines say the same for a
+ * person: the display language's separators, and a limit of 0 as "not allowed" rather than `0/0 (0%)`.
+ */
+function dimensionLines(status: BudgetStatus): string[] {
+  const locale = vscode.env.language;
+  const count = (n: number) => formatCount(n, locale);
+  const money = (n: number) => `${status.costEstimated ? '~' : ''}${formatUsd(n, locale)}`;
+  const words = { notAllowed: vscode.l10n.t('not allowed'), notAllowedUsed: vscode.l10n.t('not allowed · {0} used') };
+  const { tokens, shell, cost } = status.dimensions;
+  return [
+    vscode.l10n.t('Context tokens: {0}', dimensionText(tokens, count, words)),
+    vscode.l10n.t('Shell calls: {0}', dimensionText(shell, count, words)),
+    vscode.l10n.t('Cost: {0}', dimensionText(cost, money, words)),
+  ];
+}
+
 /** `$(shield) coder · OK 25%`: the active role and the budget's worst dimension, click to switch role. */
 export class BudgetStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('alfred.status', vscode.StatusBarAlignment.Left, 100);
@@ -83,6 +102,7 @@ export class BudgetStatusBar implements vscode.Disposable {
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**Alfred** · ${vscode.l10n.t('role {0}', active.role.name)} (${active.from})\n\n`);
     tooltip.appendCodeblock(line, 'text');
+    tooltip.appendMarkdown(`\n\n${dimensionLines(status).join('  \n')}`);
     const costs = this.costLines(harness.stateDir, session, status.dimensions.cost.used);
     if (costs.length) tooltip.appendMarkdown(`\n\n${costs.join('  \n')}`);
     if (active.problem) tooltip.appendMarkdown(`\n\n$(warning) ${active.problem}`);

@@ -116,7 +116,7 @@ test('a command typed into VS Code\'s terminal moves the shell count and shows u
     await wb.page.keyboard.type('echo hello');
     await wb.page.keyboard.press('Enter');
 
-    await dashboard.locator('alfred-event-feed li.ShellExecution', { hasText: 'echo hello → exit 0' }).first().waitFor({ timeout: 20_000 });
+    await dashboard.locator('alfred-event-feed li.ShellExecution', { hasText: 'Terminal command echo hello exited with 0' }).first().waitFor({ timeout: 20_000 });
     await wb.page.locator(STATUS_ITEM).and(wb.page.locator(`[aria-label*="| shell ${before + 1}/"]`)).waitFor({ timeout: 10_000 });
     assert.equal(await shellUsed(), before + 1);
     await dashboard.locator('[data-dimension="shell"] .value', { hasText: new RegExp(`^${before + 1} / 100 `) }).waitFor({ timeout: 10_000 });

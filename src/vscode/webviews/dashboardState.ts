@@ -1,15 +1,15 @@
 import type { AlfredEvent } from '../../core/events/types';
-import { summarizeEvent } from '../../core/events/summary';
 import type { Harness } from '../../core/harness';
 import type { BudgetView, DashboardState, EventView } from '../../protocol/dashboard';
 import { completionsView } from './completionViews';
 import { DailySpendTracker, sectionsView } from './dashboardSections';
+import { localizedSummary } from './eventSummary';
 import { GovernanceTracker } from './governanceSection';
 
 const FEED_SIZE = 100;
 
 export function eventView(e: AlfredEvent): EventView {
-  return { id: e.id, ts: e.ts, type: e.type, summary: summarizeEvent(e), json: JSON.stringify(e, null, 2) };
+  return { id: e.id, ts: e.ts, type: e.type, summary: localizedSummary(e), json: JSON.stringify(e, null, 2) };
 }
 
 export function budgetView(harness: Harness): BudgetView {

@@ -119,7 +119,7 @@ describe('alfred events and reset', () => {
     assert.deepEqual(events.map((e) => [e.type, e.tool]), [['ToolCall', 'run_in_terminal'], ['ToolCall', 'Edit']]);
     const text = await run(['events', '--workspace', folder]);
     assert.equal(text.out.length, 3);
-    assert.match(text.out[1]!, /ToolCall +coder +run_in_terminal allowed \(hook:PreToolUse\), 1 shell call$/);
+    assert.match(text.out[1]!, /ToolCall +coder +Allowed run_in_terminal \(hook:PreToolUse\), 1 shell call$/);
   });
 
   it('--tail needs a positive whole number', async () => {

@@ -1,6 +1,8 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { BudgetView, DimensionView } from '../../../src/protocol/dashboard';
+import { dimensionText } from '../../../src/protocol/dashboardFormat';
 import { t } from '../../shared/l10n';
+import { count, dollars } from '../../shared/numbers';
 
 /** One meter per budget dimension, coloured by its signal. Updates in place on every charge. */
 export class BudgetGauges extends LitElement {
@@ -32,27 +34,31 @@ export class BudgetGauges extends LitElement {
   override render() {
     const b = this.budget;
     if (!b) return html`<p>${t('No budget yet: open a folder to govern it.')}</p>`;
-    const money = (n: number) => `${b.costEstimated ? '~' : ''}$${n.toFixed(2)}`;
+    const money = (n: number) => `${b.costEstimated ? '~' : ''}${dollars(n)}`;
     return html`
-      ${this.gauge('tokens', t('Context tokens'), b.dimensions.tokens, String)}
-      ${this.gauge('shell', t('Shell calls'), b.dimensions.shell, String)}
+      ${this.gauge('tokens', t('Context tokens'), b.dimensions.tokens, count)}
+      ${this.gauge('shell', t('Shell calls'), b.dimensions.shell, count)}
       ${this.gauge('cost', b.costEstimated ? t('Cost (estimated)') : t('Cost'), b.dimensions.cost, money)}
       <div class="line" aria-label=${t('Budget line')}>${b.line}</div>
     `;
   }
 
   private gauge(id: string, name: string, d: DimensionView, fmt: (n: number) => string) {
-    const width = Math.min(100, d.percent);
+    // A limit of 0 is a rule (the role does not do this at all), not an empty budget: no bar to fill.
+    const forbidden = d.limit === 0;
+    const width = forbidden ? 0 : Math.min(100, d.percent);
+    const value = dimensionText(d, fmt, { notAllowed: t('not allowed'), notAllowedUsed: t('not allowed · {0} used') });
     return html`
-      <div class="gauge ${d.signal}" data-dimension=${id}>
+      <div class="gauge ${d.signal} ${forbidden ? 'forbidden' : ''}" data-dimension=${id}>
         <div class="label">
           <span class="name">${name}</span>
-          <span class="value">${fmt(d.used)} / ${fmt(d.limit)} (${d.percent}%)${d.signal === 'OK' ? nothing : html` · ${d.signal}`}</span>
+          <span class="value">${value}${d.signal === 'OK' || forbidden ? nothing : html` · ${d.signal}`}</span>
         </div>
+        ${forbidden ? nothing : html`
         <div class="track" role="meter" aria-label=${name} aria-valuemin="0" aria-valuemax="100"
-          aria-valuenow=${width} aria-valuetext="${fmt(d.used)} / ${fmt(d.limit)}, ${d.signal}">
+          aria-valuenow=${width} aria-valuetext="${value}, ${d.signal}">
           <div class="fill" style="width:${width}%"></div>
-        </div>
+        </div>`}
       </div>`;
   }
 }

@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { DailySpendView } from '../../../src/protocol/dashboard';
 import { t } from '../../shared/l10n';
+import { dollars } from '../../shared/numbers';
 
 /** Today's spend (UTC) against alfred.dailyBudgetUsd: a gauge when a cap is set, the amount otherwise. */
 export class DailySpend extends LitElement {
@@ -29,14 +30,14 @@ export class DailySpend extends LitElement {
   override render() {
     const s = this.spend;
     if (!s) return nothing;
-    const money = (n: number) => `${s.estimated ? '~' : ''}$${n.toFixed(2)}`;
+    const money = (n: number) => `${s.estimated ? '~' : ''}${dollars(n)}`;
     if (s.capUsd === null) {
       return html`<div class="label" data-dimension="daily"><span class="name">${t('Spent today')}</span><span class="value">${money(s.spentUsd)}</span></div>
         <p class="note">${t('no daily cap set')}</p>`;
     }
     const percent = s.percent ?? 0;
     const width = Math.min(100, percent);
-    const text = `${money(s.spentUsd)} / $${s.capUsd.toFixed(2)} (${percent}%)`;
+    const text = `${money(s.spentUsd)} / ${dollars(s.capUsd)} (${percent}%)`;
     return html`
       <div class=${s.signal} data-dimension="daily">
         <div class="label"><span class="name">${t('Spent today')}</span><span class="value">${text}${s.signal === 'OK' ? nothing : html` · ${s.signal}`}</span></div>

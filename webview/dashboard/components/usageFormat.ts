@@ -1,10 +1,11 @@
 import type { UsageTotalsView } from '../../../src/protocol/dashboard';
 import { t } from '../../shared/l10n';
+import { count } from '../../shared/numbers';
 
 /** Per-request costs are small: four decimals, as `alfred usage` prints them. */
 export const usd = (n: number): string => `$${n.toFixed(4)}`;
 
-export const tokens = (u: UsageTotalsView): string => t('{0} in ({1} cached), {2} out', u.inputTokens, u.cachedInputTokens, u.outputTokens);
+export const tokens = (u: UsageTotalsView): string => t('{0} in ({1} cached), {2} out', count(u.inputTokens), count(u.cachedInputTokens), count(u.outputTokens));
 
 /**
  * Measured and estimated apart, each labelled; requests whose model has no price add no number, only
