@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { budgetStatus, formatBudgetLine } from '../src/core/budget/status';
 import { decide, type GateInput } from '../src/core/policy/gate';
+import { toolCall } from '../src/core/policy/toolCall';
 import type { Role } from '../src/core/roles/types';
 import { finish, median, nowMs, tempDir, verdict } from './util';
 
@@ -43,8 +44,9 @@ const CALLS: [string, unknown][] = [
   ['fetch_webpage', { urls: ['https://example.com'] }], ['ctx_session', { action: 'budget' }], ['unknown_tool', {}],
   ['execute/runInTerminal', { command: 'ls' }], ['mcp__jira__get_ticket', {}], ['github-list_issues', {}],
 ];
-const inputs: GateInput[] = CALLS.map(([tool, toolInput]) => ({ role, tool, toolInput, budget, budgetLine: formatBudgetLine(budget) }));
-const edit: GateInput = { role, tool: 'replace_string_in_file', toolInput: { filePath: 'src/a.ts' }, budget, protectedPaths };
+// Each call is read once where it enters (policy/toolCall.ts), before the gate: not part of the decision.
+const inputs: GateInput[] = CALLS.map(([tool, toolInput]) => ({ role, call: toolCall(tool, toolInput), budget, budgetLine: formatBudgetLine(budget) }));
+const edit: GateInput = { role, call: toolCall('replace_string_in_file', { filePath: 'src/a.ts' }), budget, protectedPaths };
 if (ALLOWED.length + DENIED.length !== 50) throw new Error('the role must have 50 patterns');
 
 /** Median over `samples` of the mean time per call of `batch` calls of `fn(i)`, in µs. */

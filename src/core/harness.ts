@@ -14,7 +14,7 @@ import type { AlfredEvent, EventType } from './events/types';
 import { chargeModelUsage, type ModelChargeResult, type ModelUsage } from './models/charge';
 import { decide } from './policy/gate';
 import type { GateDecision } from './policy/types';
-import { categoryOf, isNewShellInvocation } from './policy/categories';
+import type { ToolCall } from './policy/toolCall';
 import { detectSandbox, planSandbox, type SandboxPlan } from './sandbox/index';
 import { sandboxStatus, type SandboxStatus } from './sandbox/status';
 import { chargeMeasured, type MeasuredCharge } from './usage/chargeMeasured';
@@ -74,6 +74,21 @@ export interface ActiveRole {
   from: ActiveRoleOrigin;
   /** Set when the requested role does not exist and `coder` stands in for it. */
   problem?: string;
+}
+
+/** Who makes a governed call and how: the path, the model, and what a hook adds. */
+export interface CallOrigin {
+  /** `tool`, `chat`, `hook:PreToolUse`, … */
+  source: string;
+  model?: string;
+  /** For a shell call that will run in a VS Code terminal: the line it will show (not charged twice). */
+  terminalCommand?: string;
+  /** The hook rewrote the command to run in the kernel sandbox. */
+  sandboxed?: boolean;
+  /** The agent session of a hook input. */
+  agentSession?: string;
+  /** Give the agent the budget line at the first hook after a crossing (hooks). */
+  announce?: boolean;
 }
 
 export interface BudgetSnapshot {
@@ -217,49 +232,51 @@ export class Harness {
    * Why a shell call is refused under `sandbox = "required"`: it will not run in the kernel sandbox.
    * `sandboxed` is the caller's word (a hook that rewrote the command); ctx_shell always runs in it when there is one.
    */
-  private sandboxRefusal(role: Role, tool: string, sandboxed: boolean | undefined): string | undefined {
-    if (role.sandbox !== 'required' || categoryOf(tool) !== 'shell' || !isNewShellInvocation(tool)) return undefined;
+  private sandboxRefusal(role: Role, call: ToolCall, sandboxed: boolean | undefined): string | undefined {
+    if (role.sandbox !== 'required' || !call.newShell) return undefined;
     const plan = this.sandboxPlan();
     if (plan.kind === 'refused') return plan.reason;
-    if (sandboxed ?? (tool === 'ctx_shell' && plan.kind === 'sandboxed')) return undefined;
-    return `${tool} cannot be run in the kernel sandbox from here (this agent does not let Alfred rewrite its command), and role ${role.name} requires one (sandbox = "required"). Use ctx_shell, or ask the user to switch role.`;
+    if (sandboxed ?? (call.name === 'ctx_shell' && plan.kind === 'sandboxed')) return undefined;
+    return `${call.name} cannot be run in the kernel sandbox from here (this agent does not let Alfred rewrite its command), and role ${role.name} requires one (sandbox = "required"). Use ctx_shell, or ask the user to switch role.`;
   }
 
   /** What the gate would decide now, with nothing charged or logged (for permission prompts). */
-  preview(call: { tool: string; toolInput?: unknown }): GateDecision {
+  preview(call: ToolCall): GateDecision {
     const { role } = this.activeRole();
     const budget = currentStatus(this.stateDir, role);
-    const sandboxRefusal = this.sandboxRefusal(role, call.tool, undefined);
+    const sandboxRefusal = this.sandboxRefusal(role, call, undefined);
     return decide({
-      role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths: this.protectedPaths(),
+      role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths: this.protectedPaths(),
       ...(sandboxRefusal ? { sandboxRefusal } : {}),
     });
   }
 
   /** The gate, decided and charged atomically across processes; events go onto the bus. */
-  async authorize(call: { tool: string; toolInput?: unknown; source: string; model?: string; terminalCommand?: string; sandboxed?: boolean; agentSession?: string; announce?: boolean }): Promise<AuthorizeResult> {
+  async authorize(call: ToolCall, origin: CallOrigin): Promise<AuthorizeResult> {
     const startedAt = Date.now();
     const { role } = this.activeRole();
     const protectedPaths = this.protectedPaths();
-    const sandboxRefusal = this.sandboxRefusal(role, call.tool, call.sandboxed);
+    const sandboxRefusal = this.sandboxRefusal(role, call, origin.sandboxed);
     const result = await authorize(this.stateDir, {
       role,
-      tool: call.tool,
-      toolInput: call.toolInput,
-      source: call.source,
-      ...(call.terminalCommand ? { terminalCommand: call.terminalCommand } : {}),
-      ...(call.agentSession ? { agentSession: call.agentSession } : {}),
-      ...(call.announce ? { announce: true } : {}),
+      tool: call.name,
+      toolInput: call.input,
+      fingerprint: call.fingerprint,
+      startsSubagent: call.startsSubagent,
+      source: origin.source,
+      ...(origin.terminalCommand ? { terminalCommand: origin.terminalCommand } : {}),
+      ...(origin.agentSession ? { agentSession: origin.agentSession } : {}),
+      ...(origin.announce ? { announce: true } : {}),
       decide: (budget, context) => decide({
-        role, tool: call.tool, toolInput: call.toolInput, budget, budgetLine: formatBudgetLine(budget), protectedPaths, ...context,
+        role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths, ...context,
         ...(sandboxRefusal ? { sandboxRefusal } : {}),
       }),
     });
     this.publish(result.events);
     const { decision } = result;
     await this.tracer.decision({
-      role: role.name, session: result.events[0]?.session ?? null, model: call.model ?? this.opts.pricing?.().model, source: call.source,
-      tool: call.tool, decision: decision.allowed ? 'allow' : 'deny', code: decision.code, reason: decision.reason, input: call.toolInput, startedAt,
+      role: role.name, session: result.events[0]?.session ?? null, model: origin.model ?? this.opts.pricing?.().model, source: origin.source,
+      tool: call.name, decision: decision.allowed ? 'allow' : 'deny', code: decision.code, reason: decision.reason, input: call.input, startedAt,
     });
     return result;
   }
@@ -269,20 +286,21 @@ export class Harness {
    * unless the agent's model requests are measured (`costMeasured`): the next request carries this
    * output and is charged then, so its cost is not added twice.
    */
-  async chargeOutput(call: { tool: string; output: string; source: string; model?: string; costMeasured?: boolean; announce?: boolean }): Promise<GovernResult & { tokens: number }> {
+  async chargeOutput(call: ToolCall, output: string, origin: CallOrigin & { costMeasured?: boolean }): Promise<GovernResult & { tokens: number }> {
     const { role } = this.activeRole();
     const pricing = this.opts.pricing?.() ?? {};
-    const tokens = call.output ? await countTokens(call.output) : 0;
-    const price = priceFor(call.model ?? pricing.model, pricing.overrides, pricing.fallback);
-    const costUsd = call.costMeasured ? 0 : costOf(tokens, 0, price);
+    const tokens = output ? await countTokens(output) : 0;
+    const price = priceFor(origin.model ?? pricing.model, pricing.overrides, pricing.fallback);
+    const costUsd = origin.costMeasured ? 0 : costOf(tokens, 0, price);
     const result = await charge(this.stateDir, {
-      role, tool: call.tool, category: categoryOf(call.tool), tokens, costUsd, estimated: !call.costMeasured && price.estimated, source: call.source,
-      ...(call.announce ? { announce: true } : {}),
+      role, tool: call.name, category: call.category, startsSubagent: call.startsSubagent, tokens, costUsd,
+      estimated: !origin.costMeasured && price.estimated, source: origin.source,
+      ...(origin.announce ? { announce: true } : {}),
     });
     this.publish(result.events);
     const charged = result.events[0]?.charge as { costUsd?: number } | undefined;
     await this.tracer.result({
-      role: role.name, session: result.events[0]?.session ?? null, model: call.model ?? pricing.model, source: call.source, tool: call.tool,
+      role: role.name, session: result.events[0]?.session ?? null, model: origin.model ?? pricing.model, source: origin.source, tool: call.name,
       tokens: { input: tokens, output: 0, cached: 0 }, costUsd: charged?.costUsd ?? 0, estimated: price.estimated,
     });
     return { ...result, tokens };

@@ -105,7 +105,11 @@ export function baseToolName(name: string): string {
   return slash < 0 ? name : name.slice(slash + 1);
 }
 
+/** Table lookups made so far: test/unit/policy/toolCall.test.ts proves a governed call makes one. */
+export const categoryLookups = { count: 0 };
+
 export function categoryOf(name: string): ToolCategory {
+  categoryLookups.count++;
   const base = baseToolName(name.trim());
   const known = EXACT.get(base) ?? FOLDED.get(base.toLowerCase());
   if (known) return known;
@@ -116,50 +120,38 @@ export function categoryOf(name: string): ToolCategory {
   return 'other';
 }
 
-/** A shell-category call that starts something new (and costs one shell invocation). */
 /** Task tools that only talk to sub-agents already running (they start none). */
 const SUBAGENT_HELPERS = new Set(['read_agent', 'write_agent', 'list_agents', 'skill']);
 
-/** A tool call that starts a sub-agent (Copilot's runSubagent, Claude Code's Task, the Copilot CLI's task). */
+/** What a tool's name says about it, from one lookup in the table. */
+export interface ToolKind {
+  /** The name trimmed. */
+  name: string;
+  /** The segment after the last `/`. */
+  base: string;
+  category: ToolCategory;
+  /** A shell-category call that starts something new (and costs one shell invocation). */
+  newShell: boolean;
+  /** A tool call that starts a sub-agent (Copilot's runSubagent, Claude Code's Task, the Copilot CLI's task). */
+  startsSubagent: boolean;
+}
+
+export function toolKind(name: string): ToolKind {
+  const trimmed = name.trim();
+  const base = baseToolName(trimmed);
+  const category = categoryOf(trimmed);
+  const folded = base.toLowerCase();
+  return {
+    name: trimmed, base, category,
+    newShell: category === 'shell' && !HELPERS.has(folded),
+    startsSubagent: category === 'task' && !SUBAGENT_HELPERS.has(folded),
+  };
+}
+
 export function startsSubagent(name: string): boolean {
-  return categoryOf(name) === 'task' && !SUBAGENT_HELPERS.has(baseToolName(name.trim()).toLowerCase());
+  return toolKind(name).startsSubagent;
 }
 
 export function isNewShellInvocation(name: string): boolean {
-  return categoryOf(name) === 'shell' && !HELPERS.has(baseToolName(name.trim()).toLowerCase());
-}
-
-function asRecord(input: unknown): Record<string, unknown> | undefined {
-  if (typeof input === 'string') {
-    // The Copilot CLI may send tool arguments as a JSON string.
-    try {
-      return asRecord(JSON.parse(input));
-    } catch {
-      return undefined;
-    }
-  }
-  return input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : undefined;
-}
-
-function text(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(' ') || undefined;
-  return undefined;
-}
-
-/**
- * The command a shell-category call runs, for logging; undefined for other categories (a `command`
- * key elsewhere, e.g. `memory` or `str_replace_editor`, is a sub-command, not a shell command).
- */
-export function shellCommandOf(name: string, input: unknown): string | undefined {
-  if (categoryOf(name) !== 'shell') return undefined;
-  const args = asRecord(input);
-  if (!args) return undefined;
-  const command = text(args.command) ?? text(args.code) ?? text(args.input);
-  if (command !== undefined) return command;
-  const task = asRecord(args.task);
-  const taskCommand = task && text(task.command);
-  if (taskCommand === undefined) return undefined;
-  const taskArgs = Array.isArray(task?.args) ? task.args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))) : [];
-  return [taskCommand, ...taskArgs].join(' ');
+  return toolKind(name).newShell;
 }

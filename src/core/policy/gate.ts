@@ -5,12 +5,12 @@
 import type { BudgetStatus, Dimension, DimensionStatus } from '../budget/types';
 import { DIMENSIONS } from '../budget/types';
 import type { Role } from '../roles/types';
-import { isNewShellInvocation, KNOWN_TOOLS, shellCommandOf, startsSubagent } from './categories';
-import { inputShapeProblem } from './inputShape';
+import { isNewShellInvocation, KNOWN_TOOLS } from './categories';
 import { DEFAULT_MAX_REPEATED_CALLS, type Repetition } from './repetition';
 import { compilePatterns, toolSubject, type ToolSubject } from './patterns';
 import { alfredMutationIn, alfredVscodeCommandIn } from './selfGovernance';
 import { firstProtectedShellWrite } from './shellProtection';
+import type { ToolCall } from './toolCall';
 import { firstProtected, type ProtectedHit, type ProtectionOptions } from './toolPaths';
 import type { GateDecision } from './types';
 
@@ -18,8 +18,8 @@ export const SESSION_TOOL = 'ctx_session';
 
 export interface GateInput {
   role: Role;
-  tool: string;
-  toolInput?: unknown;
+  /** The call as read at its entry (policy/toolCall.ts): no rule here interprets the input again. */
+  call: ToolCall;
   budget?: BudgetStatus;
   /** The status line (`Budget[coder]: ... → EXHAUSTED`), quoted in a budget refusal. */
   budgetLine?: string;
@@ -33,14 +33,12 @@ export interface GateInput {
 }
 
 export function decide(input: GateInput): GateDecision {
-  const { role } = input;
-  const subject = toolSubject(typeof input.tool === 'string' ? input.tool.trim() : '');
+  const { role, call: subject } = input;
   const category = subject.category;
   const refuse = (code: GateDecision['code'], reason: string): GateDecision =>
     ({ allowed: false, category, shellCharge: 0, code, reason });
   // First, before any rule reads the input: a shape no real tool sends is refused, never walked.
-  const shape = inputShapeProblem(input.toolInput);
-  if (shape) return refuse('invalid-input', `${subject.name || 'This call'} is refused: ${shape}. Send a plain input.`);
+  if (subject.badShape) return refuse('invalid-input', `${subject.name || 'This call'} is refused: ${subject.badShape}. Send a plain input.`);
   // ctx_session stays callable whatever happens, so an agent can always read its budget.
   if (subject.base === SESSION_TOOL) return { allowed: true, category: 'session', shellCharge: 0 };
 
@@ -66,27 +64,25 @@ export function decide(input: GateInput): GateDecision {
       : `Tool ${subject.name} is not allowed for role ${role.name}, which allows only ${listPatterns(allowed)}. ${hint(role, subject)}`;
     return refuse('tool-not-allowed', reason);
   }
-  if (category === 'shell' && input.sandboxRefusal && isNewShellInvocation(subject.name)) return refuse('sandbox-required', input.sandboxRefusal);
+  if (category === 'shell' && input.sandboxRefusal && subject.newShell) return refuse('sandbox-required', input.sandboxRefusal);
   const maxSubagents = role.limits.maxSubagents ?? 0;
-  if (maxSubagents > 0 && startsSubagent(subject.name) && (input.subagentsRunning ?? 0) >= maxSubagents) {
+  if (maxSubagents > 0 && subject.startsSubagent && (input.subagentsRunning ?? 0) >= maxSubagents) {
     return refuse('subagent-limit', `${subject.name} may not start another sub-agent: ${input.subagentsRunning} already run and role ${role.name} allows ${maxSubagents} at once (max_subagents). Wait for one to finish, or do the work yourself.`);
   }
-  const own = category === 'shell' ? mutationOf(shellCommandOf(subject.name, input.toolInput)) : alfredVscodeCommandIn(subject.name, input.toolInput);
+  const own = category === 'shell' ? mutationOf(subject.command) : alfredVscodeCommandIn(subject.name, subject.input);
   if (own) {
     return refuse('self-governance', `${subject.name} may not run ${own}: an agent never changes its own role or budget. Ask the user to do it in VS Code (Alfred: Switch Role, Alfred: Reset Budget).`);
   }
   if (category === 'edit' && input.protectedPaths) {
-    const hit = firstProtected(input.toolInput, input.protectedPaths);
+    const hit = firstProtected(subject.paths, input.protectedPaths);
     if (hit) return refuse('protected-path', protectedReason(subject.name, hit, input.protectedPaths.workspaceFolder));
   }
   if (category === 'shell' && input.protectedPaths) {
     // Best effort (shellWrites.ts): redirections and rm/mv/cp/tee/sed -i targets the line shows.
-    const command = shellCommandOf(subject.name, input.toolInput);
-    const cwd = (input.toolInput as { cwd?: unknown } | undefined)?.cwd;
-    const shot = command === undefined ? undefined : firstProtectedShellWrite(command, input.protectedPaths, typeof cwd === 'string' ? cwd : undefined);
+    const shot = subject.command === undefined ? undefined : firstProtectedShellWrite(subject.command, input.protectedPaths, subject.cwd);
     if (shot) return refuse('protected-path', `${protectedReason(subject.name, shot.hit, input.protectedPaths.workspaceFolder)} (the command writes it through ${shot.write.via})`);
   }
-  return { allowed: true, category, shellCharge: isNewShellInvocation(subject.name) ? 1 : 0 };
+  return { allowed: true, category, shellCharge: subject.newShell ? 1 : 0 };
 }
 
 function mutationOf(command: string | undefined): string | undefined {

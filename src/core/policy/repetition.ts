@@ -25,9 +25,13 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-export function callFingerprint(tool: string, input: unknown): string {
-  // An input the gate refuses for its shape is not walked (it is refused before this matters).
-  const body = inputShapeProblem(input) ? '(refused shape)' : JSON.stringify(canonical(input) ?? null);
+/**
+ * `refusedShape`: the caller checked the shape already; without it the shape is checked here. An
+ * input the gate refuses for its shape is not walked (it is refused before this matters).
+ */
+export function callFingerprint(tool: string, input: unknown, refusedShape?: boolean): string {
+  const refused = refusedShape ?? inputShapeProblem(input) !== undefined;
+  const body = refused ? '(refused shape)' : JSON.stringify(canonical(input) ?? null);
   return createHash('sha256').update(`${tool}\0${body}`).digest('hex').slice(0, 20);
 }
 

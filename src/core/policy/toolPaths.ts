@@ -16,22 +16,15 @@ export const CHECKS_FILE = '.alfred/checks.toml';
 /** The files that set an agent's own rules (governance/agents.ts): an agent editing them could loosen its rules. */
 export const GOVERNANCE_PATHS: readonly string[] = GOVERNANCE_WORKSPACE_PATHS;
 
-function parsed(input: unknown): unknown {
-  if (typeof input !== 'string') return input;
-  try {
-    return JSON.parse(input);
-  } catch {
-    return input; // a bare patch text
-  }
-}
-
 function patchPaths(text: string): string[] {
   return [...text.matchAll(PATCH_LINE)].map((m) => m[1] as string);
 }
 
-/** Every file path a tool input names, in order, without duplicates. */
-export function toolPaths(input: unknown): string[] {
-  const value = parsed(input);
+/**
+ * Every file path a tool input names, in order, without duplicates. `value` is the input already
+ * parsed (policy/toolCall.ts); a string is a bare patch text.
+ */
+export function toolPaths(value: unknown): string[] {
   const found: string[] = [];
   const add = (p: unknown): void => {
     if (typeof p === 'string' && p.trim() !== '' && !found.includes(p)) found.push(p);
@@ -231,9 +224,9 @@ function hardLinkedProtected(abs: string, options: ProtectionOptions): Protected
   return undefined;
 }
 
-/** The first protected path among those a tool input touches. */
-export function firstProtected(input: unknown, options: ProtectionOptions): ProtectedHit | undefined {
-  for (const p of toolPaths(input)) {
+/** The first protected path among those a tool call touches (its `paths`). */
+export function firstProtected(paths: readonly string[], options: ProtectionOptions): ProtectedHit | undefined {
+  for (const p of paths) {
     const hit = isProtected(p, options);
     if (hit) return hit;
   }

@@ -18,6 +18,9 @@ export interface AuthorizeRequest {
   tool: string;
   /** Given to the caller's `decide` through its closure; never written to the log (it may hold secrets). */
   toolInput?: unknown;
+  /** As the caller's ToolCall has them (policy/toolCall.ts); worked out from `tool` and `toolInput` when absent. */
+  fingerprint?: string;
+  startsSubagent?: boolean;
   /** Which path asked: `tool`, `chat`, `hook:PreToolUse`, … */
   source: string;
   /** For a shell call that will run in a VS Code terminal: the line the terminal will show, so its run is not charged twice. */
@@ -63,6 +66,8 @@ export interface ChargeRequest {
   role: Role;
   tool: string;
   category?: ToolCategory;
+  /** As in AuthorizeRequest. */
+  startsSubagent?: boolean;
   /** Tokens in the tool's output (context tokens). */
   tokens: number;
   costUsd: number;
@@ -110,10 +115,10 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
   const { role, tool, source } = req;
   const out = await transact(dir, role.name, (ledger) => {
     const before = budgetStatus(role, ledger.usage, ledger.costEstimated);
-    const recent = [...(ledger.recentCalls ?? []), callFingerprint(tool, req.toolInput)].slice(-MAX_RECENT_CALLS);
+    const recent = [...(ledger.recentCalls ?? []), req.fingerprint ?? callFingerprint(tool, req.toolInput)].slice(-MAX_RECENT_CALLS);
     ledger.recentCalls = recent;
     const decision = req.decide(before, { repetition: repetitionAtEnd(recent), subagentsRunning: ledger.subagentsRunning ?? 0 });
-    if (decision.allowed && startsSubagent(tool)) ledger.subagentsRunning = (ledger.subagentsRunning ?? 0) + 1;
+    if (decision.allowed && (req.startsSubagent ?? startsSubagent(tool))) ledger.subagentsRunning = (ledger.subagentsRunning ?? 0) + 1;
     const shell = decision.allowed ? count(decision.shellCharge) : 0;
     ledger.usage.shell += shell;
     if (shell > 0 && req.terminalCommand) ledger.terminalCharged = rememberCharged(ledger.terminalCharged, req.terminalCommand);
@@ -147,7 +152,7 @@ export async function charge(dir: string, req: ChargeRequest): Promise<GovernRes
   const costUsd = count(req.costUsd);
   const out = await transact(dir, role.name, (ledger) => {
     // A task tool's result: the sub-agent it started has finished.
-    if (startsSubagent(tool) && ledger.subagentsRunning) ledger.subagentsRunning -= 1;
+    if ((req.startsSubagent ?? startsSubagent(tool)) && ledger.subagentsRunning) ledger.subagentsRunning -= 1;
     ledger.usage.tokens += tokens;
     ledger.usage.costUsd += costUsd;
     if (req.estimated && costUsd > 0) ledger.costEstimated = true;

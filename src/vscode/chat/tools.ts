@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
+import { governedCall, GovernedRefusal } from '../../core/governedCall';
 import type { Harness } from '../../core/harness';
 import { rolePermits } from '../../core/policy/gate';
+import { toolCall } from '../../core/policy/toolCall';
 import type { Role } from '../../core/roles/types';
 import { TOOL_CONTRACTS } from '../../core/tools/contracts';
 import { raceCancellation } from './cancel';
@@ -46,43 +48,40 @@ const textResult = (callId: string, text: string): vscode.LanguageModelToolResul
 
 /**
  * Runs one tool call the model asked for. A refusal (by the gate, here or inside Alfred's tools) or
- * a tool's error comes back to the model as the tool result, so it can change course.
+ * a tool's error comes back to the model as the tool result, so it can change course. Alfred's own
+ * tools run the governed call inside `invoke`; their refusal is a GovernedRefusal, told apart from a
+ * failure per call.
  */
 export async function runToolCall(ctx: ToolCallContext, call: vscode.LanguageModelToolCallPart): Promise<ToolCallOutcome> {
-  const { harness } = ctx;
-  const own = isAlfredTool(call.name);
-  if (!own) {
-    const gate = await harness.authorize({ tool: call.name, toolInput: call.input, source: 'chat', model: ctx.model.id });
-    if (!gate.decision.allowed) {
-      const text = gate.decision.reason ?? `${call.name} was refused by role ${gate.status.role}.`;
-      return { part: textResult(call.callId, text), text, refused: true };
+  const invoke = (): Promise<vscode.LanguageModelToolResult> => raceCancellation(
+    vscode.lm.invokeTool(call.name, { input: call.input, toolInvocationToken: ctx.toolInvocationToken }, ctx.token),
+    ctx.token,
+  );
+  if (isAlfredTool(call.name)) {
+    try {
+      const result = await invoke();
+      return { part: new vscode.LanguageModelToolResultPart(call.callId, result.content), text: resultText(result), refused: false };
+    } catch (err) {
+      if (ctx.token.isCancellationRequested) throw err;
+      return failedOrRefused(call, err, GovernedRefusal.isRefusal(err));
     }
   }
-  let result: vscode.LanguageModelToolResult;
-  // Alfred's tools refuse inside invoke: their gate's PolicyViolation tells a refusal from a failure.
-  let violated = false;
-  const stopWatching = harness.bus.on((e) => { if (e.type === 'PolicyViolation' && e.tool === call.name) violated = true; });
-  try {
-    result = await raceCancellation(
-      vscode.lm.invokeTool(call.name, { input: call.input, toolInvocationToken: ctx.toolInvocationToken }, ctx.token),
-      ctx.token,
-    );
-  } catch (err) {
-    if (ctx.token.isCancellationRequested) throw err;
-    // A refusal or a failing tool's message: either way the model learns what happened.
-    const text = (err as Error).message || String(err);
-    return { part: textResult(call.callId, text), text, refused: violated };
-  } finally {
-    stopWatching();
+  const outcome = await governedCall(ctx.harness, toolCall(call.name, call.input), { source: 'chat', model: ctx.model.id }, async () => {
+    const result = await invoke();
+    return { value: result, output: resultText(result) };
+  });
+  if (outcome.kind === 'refused') return failedOrRefused(call, outcome.refusal, true);
+  if (outcome.kind === 'failed') {
+    if (ctx.token.isCancellationRequested) throw outcome.error;
+    return failedOrRefused(call, outcome.error, false);
   }
-  let text = resultText(result);
-  if (own) return { part: new vscode.LanguageModelToolResultPart(call.callId, result.content), text, refused: false };
-  const charged = await harness.chargeOutput({ tool: call.name, output: text, source: 'chat', model: ctx.model.id });
-  const content = [...result.content];
-  if (charged.status.signal !== 'OK') {
-    const warning = `\n\n⚠ ${charged.line}`;
-    text += warning;
-    content.push(new vscode.LanguageModelTextPart(warning));
-  }
-  return { part: new vscode.LanguageModelToolResultPart(call.callId, content), text, refused: false };
+  const content = [...outcome.value.content];
+  if (outcome.warning) content.push(new vscode.LanguageModelTextPart(outcome.warning));
+  return { part: new vscode.LanguageModelToolResultPart(call.callId, content), text: outcome.output + (outcome.warning ?? ''), refused: false };
+}
+
+/** A refusal's or a failing tool's message: either way the model learns what happened. */
+function failedOrRefused(call: vscode.LanguageModelToolCallPart, err: unknown, refused: boolean): ToolCallOutcome {
+  const text = (err as Error).message || String(err);
+  return { part: textResult(call.callId, text), text, refused };
 }

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import { governedCall, GovernedRefusal, type GovernedOutcome } from '../../core/governedCall';
 import type { Harness } from '../../core/harness';
 import { runOperation } from '../../core/operations/lifecycle';
 import { compressShellOutput } from '../../core/policy/compress';
+import { toolCall } from '../../core/policy/toolCall';
 import type { ToolContract } from '../../core/tools/contracts';
 import { validateToolInput } from '../../core/tools/validate';
 import type { HarnessHost } from '../harnessHost';
@@ -32,9 +34,10 @@ export function defineTool<I>(name: string, run: ToolRun<I>): ToolDefinition {
 }
 
 /**
- * Wraps a tool operation in Alfred's rules: validate → gate (decide and charge, atomically) → run →
- * charge the output → append the budget line at WARNING. A refusal is thrown, so the model gets an
- * error result, never a silent success.
+ * Wraps a tool operation in Alfred's rules: validate, then the governed call (core/governedCall.ts:
+ * gate → run → charge the output → the budget line at WARNING). A refusal is thrown as a
+ * GovernedRefusal, so the model gets an error result, never a silent success, and `@alfred` tells it
+ * from a failure.
  */
 export function governedTool(contract: ToolContract, host: HarnessHost, run: ToolRun<Record<string, unknown>>): vscode.LanguageModelTool<Record<string, unknown>> {
   return {
@@ -55,34 +58,32 @@ export function governedTool(contract: ToolContract, host: HarnessHost, run: Too
       const valid = validateToolInput<Record<string, unknown>>(contract.name, options.input);
       if (!valid.ok) {
         await harness.record([{ type: 'ToolCall', phase: 'decision', tool: contract.name, decision: 'deny', code: 'invalid-input', reason: valid.error, source: 'tool' }]);
-        throw new Error(valid.error);
+        throw new GovernedRefusal(valid.error, { tool: contract.name, role: harness.activeRole().role.name, code: 'invalid-input', reason: valid.error });
       }
-      const gate = await harness.authorize({ tool: contract.name, toolInput: valid.value, source: 'tool' });
-      host.refresh();
-      if (!gate.decision.allowed) throw new Error(gate.decision.reason ?? `${contract.name} was refused by role ${gate.status.role}.`);
-
+      const call = toolCall(contract.name, valid.value);
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
-      let output: ToolOutput;
+      let outcome: GovernedOutcome<ToolOutput>;
       try {
-        // exec and write-external calls are persisted as operations before they start (never re-run blindly).
-        output = contract.effect === 'exec' || contract.effect === 'write-external'
-          ? await runOperation(harness, { tool: contract.name, effect: contract.effect, args: valid.value, source: 'tool' },
-            async (op) => run(valid.value, { harness, signal: abort.signal, operationEnv: op.env }))
-          : await run(valid.value, { harness, signal: abort.signal, operationEnv: {} });
+        outcome = await governedCall(harness, call, { source: 'tool' }, async () => {
+          host.refresh();
+          // exec and write-external calls are persisted as operations before they start (never re-run blindly).
+          const output = contract.effect === 'exec' || contract.effect === 'write-external'
+            ? await runOperation(harness, { tool: contract.name, effect: contract.effect, args: valid.value, source: 'tool' },
+              async (op) => run(valid.value, { harness, signal: abort.signal, operationEnv: op.env }))
+            : await run(valid.value, { harness, signal: abort.signal, operationEnv: {} });
+          const compress = contract.effect === 'exec' && harness.activeRole().role.shellPolicy === 'compress';
+          return { value: output, output: compress ? compressShellOutput(output.text, output.data.exitCode as number | null | undefined) : output.text };
+        });
       } finally {
         sub.dispose();
       }
-      let text = output.text;
-      if (contract.effect === 'exec' && harness.activeRole().role.shellPolicy === 'compress') {
-        text = compressShellOutput(text, output.data.exitCode as number | null | undefined);
-      }
-      const charged = await harness.chargeOutput({ tool: contract.name, output: text, source: 'tool' });
       host.refresh();
-      if (charged.status.signal !== 'OK') text += `\n\n⚠ ${charged.line}`;
+      if (outcome.kind === 'refused') throw outcome.refusal;
+      if (outcome.kind === 'failed') throw outcome.error;
       return new vscode.LanguageModelToolResult([
-        new vscode.LanguageModelTextPart(text),
-        vscode.LanguageModelDataPart.json({ tool: contract.name, ...output.data, budget: charged.line }),
+        new vscode.LanguageModelTextPart(outcome.output + (outcome.warning ?? '')),
+        vscode.LanguageModelDataPart.json({ tool: contract.name, ...outcome.value.data, budget: outcome.charged.line }),
       ]);
     },
   };

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { categoryOf, isNewShellInvocation, KNOWN_TOOLS, shellCommandOf } from '../../../src/core/policy/categories';
+import { categoryOf, isNewShellInvocation, KNOWN_TOOLS } from '../../../src/core/policy/categories';
+import { toolCall } from '../../../src/core/policy/toolCall';
+
+/** The command a call runs, as its entry reads it (policy/toolCall.ts). */
+const shellCommandOf = (name: string, input: unknown): string | undefined => toolCall(name, input).command;
 import type { ToolCategory } from '../../../src/core/policy/types';
 
 const expected: Record<ToolCategory, string[]> = {
@@ -84,7 +88,7 @@ describe('isNewShellInvocation', () => {
   });
 });
 
-describe('shellCommandOf', () => {
+describe('the shell command of a tool call', () => {
   it('reads command, REPL code and task command with args', () => {
     assert.equal(shellCommandOf('run_in_terminal', { command: 'npm test', explanation: 'x' }), 'npm test');
     assert.equal(shellCommandOf('Bash', { command: 'ls -la' }), 'ls -la');

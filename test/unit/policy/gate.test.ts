@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { BudgetStatus, Dimension, DimensionStatus, Signal } from '../../../src/core/budget/types';
-import { decide, rolePermits } from '../../../src/core/policy/gate';
+import { decide as gateDecide, rolePermits, type GateInput } from '../../../src/core/policy/gate';
+import { toolCall } from '../../../src/core/policy/toolCall';
 import type { Role, ShellPolicy, ToolRules } from '../../../src/core/roles/types';
 
 function role(name: string, tools: ToolRules, shellPolicy: ShellPolicy = 'track'): Role {
@@ -12,6 +13,11 @@ function role(name: string, tools: ToolRules, shellPolicy: ShellPolicy = 'track'
     name, source: 'builtin', path: `/roles/${name}.toml`, description: name, shellPolicy, sandbox: 'auto', tools, failClosed: false,
     limits: { maxContextTokens: 200000, maxShellInvocations: 10, maxCostUsd: 5, warnAtPercent: 80, blockAtPercent: 100 },
   };
+}
+
+/** The gate on a call read as its entry reads it. */
+function decide({ tool, toolInput, ...rest }: Omit<GateInput, 'call'> & { tool: string; toolInput?: unknown }) {
+  return gateDecide({ ...rest, call: toolCall(tool, toolInput) });
 }
 
 const coder = role('coder', { denied: [] });

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { decide } from '../../../src/core/policy/gate';
+import { toolCall } from '../../../src/core/policy/toolCall';
 import { firstProtectedShellWrite } from '../../../src/core/policy/shellProtection';
 import { shellWrites } from '../../../src/core/policy/shellWrites';
 import type { Role } from '../../../src/core/roles/types';
@@ -81,10 +82,10 @@ describe('protected paths in shell commands', () => {
       name: 'coder', source: 'builtin', path: '/roles/coder.toml', description: 'coder', shellPolicy: 'track', sandbox: 'auto', tools: { denied: [] }, failClosed: false,
       limits: { maxContextTokens: 1000, maxShellInvocations: 10, maxCostUsd: 1, warnAtPercent: 80, blockAtPercent: 100 },
     };
-    const refused = decide({ role, tool: 'run_in_terminal', toolInput: { command: 'rm test/cart.test.js' }, protectedPaths: options });
+    const refused = decide({ role, call: toolCall('run_in_terminal', { command: 'rm test/cart.test.js' }), protectedPaths: options });
     assert.equal(refused.allowed, false);
     assert.equal(refused.code, 'protected-path');
     assert.match(refused.reason!, /test\/cart\.test\.js.*"test\/\*\*".*through rm/);
-    assert.equal(decide({ role, tool: 'ctx_shell', toolInput: { command: 'npm test' }, protectedPaths: options }).allowed, true);
+    assert.equal(decide({ role, call: toolCall('ctx_shell', { command: 'npm test' }), protectedPaths: options }).allowed, true);
   });
 });

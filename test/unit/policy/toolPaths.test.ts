@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { toolCall } from '../../../src/core/policy/toolCall';
 import { firstProtected, isProtected, toolPaths } from '../../../src/core/policy/toolPaths';
 
 describe('toolPaths', () => {
@@ -15,7 +16,7 @@ describe('toolPaths', () => {
     assert.deepEqual(toolPaths({ notebook_path: 'e.ipynb' }), ['e.ipynb']);
     assert.deepEqual(toolPaths({ filePaths: ['f', 'g', 'f'] }), ['f', 'g']);
     assert.deepEqual(toolPaths({ replacements: [{ filePath: 'h' }, { filePath: 'i' }, null, { oldString: 'x' }] }), ['h', 'i']);
-    assert.deepEqual(toolPaths('{"path":"j"}'), ['j']);
+    assert.deepEqual(toolCall('create_file', '{"path":"j"}').paths, ['j']);
     assert.deepEqual(toolPaths(null), []);
     assert.deepEqual(toolPaths({ filePath: 42, path: '  ' }), []);
   });
@@ -113,8 +114,8 @@ describe('isProtected', () => {
   });
 
   it('finds the first protected path of a tool input', () => {
-    assert.equal(firstProtected({ replacements: [{ filePath: 'src/a.ts' }, { filePath: 'tests/b.ts' }] }, opts())?.path, 'tests/b.ts');
-    assert.equal(firstProtected({ filePath: 'src/a.ts' }, opts()), undefined);
+    assert.equal(firstProtected(toolPaths({ replacements: [{ filePath: 'src/a.ts' }, { filePath: 'tests/b.ts' }] }), opts())?.path, 'tests/b.ts');
+    assert.equal(firstProtected(toolPaths({ filePath: 'src/a.ts' }), opts()), undefined);
   });
 });
 
@@ -146,7 +147,7 @@ describe('hard links', () => {
     assert.equal(isProtected('src/launcher', options)?.kind, 'outside-workspace');
     assert.equal(isProtected('src/a.js', options), undefined, 'two ordinary names of one file');
     assert.equal(isProtected('src/b.js', options), undefined);
-    assert.equal(firstProtected({ filePath: path.join(workspace, 'src', 'h.js') }, options)?.kind, 'glob');
+    assert.equal(firstProtected(toolPaths({ filePath: path.join(workspace, 'src', 'h.js') }), options)?.kind, 'glob');
     fs.rmSync(root, { recursive: true, force: true });
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { toolCall } from '../../../src/core/policy/toolCall';
 import { appendTrace, exportTraces, readTraces, traceFiles, type TraceEntry } from '../../../src/core/traces/log';
 import { makeEnv } from '../harness/helpers';
 
@@ -9,8 +10,8 @@ describe('traces', () => {
   it('each governed call leaves a decision and a result trace: model, tool, latency, tokens apart from cost, version; secrets redacted', async () => {
     const env = makeEnv({ version: '9.9.9', pricing: () => ({ model: 'gpt-4o' }), files: { '.env': 'DB_PASSWORD=correct-horse-battery\n' } });
     const h = env.harness;
-    await h.authorize({ tool: 'ctx_shell', toolInput: { command: 'psql --password=correct-horse-battery' }, source: 'tool' });
-    await h.chargeOutput({ tool: 'ctx_shell', output: 'hello world', source: 'tool' });
+    await h.authorize(toolCall('ctx_shell', { command: 'psql --password=correct-horse-battery' }), { source: 'tool' });
+    await h.chargeOutput(toolCall('ctx_shell'), 'hello world', { source: 'tool' });
     const { entries } = readTraces(h.stateDir);
     const [decision, result] = entries;
     assert.equal(decision!.kind, 'decision');
@@ -32,7 +33,7 @@ describe('traces', () => {
   it('a refusal is traced with its code and reason', async () => {
     const env = makeEnv({ files: { '.alfred/roles/ro.toml': '[role]\nname = "ro"\nshell_policy = "deny"\n[limits]\nmax_context_tokens = 10\nmax_shell_invocations = 0\nmax_cost_usd = 1\n' } });
     await env.harness.switchRole('ro', 'test');
-    await env.harness.authorize({ tool: 'run_in_terminal', toolInput: { command: 'ls' }, source: 'hook:PreToolUse' });
+    await env.harness.authorize(toolCall('run_in_terminal', { command: 'ls' }), { source: 'hook:PreToolUse' });
     const last = readTraces(env.harness.stateDir).entries.at(-1)!;
     assert.equal(last.decision, 'deny');
     assert.equal(last.code, 'shell-denied');

@@ -1,5 +1,6 @@
+import { chargeCall, decideCall } from '../../governedCall';
 import type { Harness } from '../../harness';
-import { categoryOf, shellCommandOf } from '../../policy/categories';
+import { toolCall, type ToolCall } from '../../policy/toolCall';
 import type { HookInput } from '../input';
 import { copilotExportOn } from '../../usage/copilotSpool';
 import { denyAnswer, passAnswer, permissionAnswer } from '../output';
@@ -19,24 +20,26 @@ import type { HookHandler } from './types';
 export const preToolUse: HookHandler = async (harness, input, event) => {
   const name = input.format === 'copilot-cli' ? 'preToolUse' : 'PreToolUse';
   if (!input.tool) return denyAnswer(input.format, name, 'Alfred could not tell which tool this is (no tool_name in the hook input), so it refuses it.');
-  const command = shellCommandOf(input.tool, input.toolInput);
-  const sandboxed = command !== undefined && rewritesCommand(input) ? sandboxLine(harness, command) : undefined;
-  const result = await harness.authorize({
-    tool: input.tool, toolInput: input.toolInput, source: `hook:${event}`, ...(input.model ? { model: input.model } : {}),
+  const call = toolCall(input.tool, input.toolInput);
+  const { command } = call;
+  const sandboxed = command !== undefined && rewritesCommand(input, call) ? sandboxLine(harness, command) : undefined;
+  const decided = await decideCall(harness, call, {
+    source: `hook:${event}`, ...(input.model ? { model: input.model } : {}),
     ...(input.sessionId ? { agentSession: input.sessionId } : {}),
     // The command a terminal will show when it runs, so its end there is not charged a second time.
     ...(command !== undefined ? { terminalCommand: sandboxed ?? command, sandboxed: sandboxed !== undefined } : {}),
     announce: true,
   });
-  if (!result.decision.allowed) return denyAnswer(input.format, name, `Alfred (role ${result.status.role}): ${result.decision.reason ?? 'refused'}`);
-  const updatedInput = sandboxed !== undefined ? { ...(input.toolInput as Record<string, unknown>), command: sandboxed } : undefined;
-  return passAnswer(input.format, name, result.announce ? result.line : undefined, updatedInput);
+  if (!decided.allowed) return denyAnswer(input.format, name, `Alfred (role ${decided.refusal.details.role}): ${decided.refusal.details.reason ?? 'refused'}`);
+  const { gate } = decided;
+  const updatedInput = sandboxed !== undefined ? { ...(call.input as Record<string, unknown>), command: sandboxed } : undefined;
+  return passAnswer(input.format, name, gate.announce ? gate.line : undefined, updatedInput);
 };
 
 /** VS Code's agent (not Claude Code or Codex through their own files), a tool whose input has a `command` string. */
-function rewritesCommand(input: HookInput): boolean {
-  const args = input.toolInput;
-  return input.format === 'vscode' && input.agent === undefined && categoryOf(input.tool ?? '') === 'shell'
+function rewritesCommand(input: HookInput, call: ToolCall): boolean {
+  const args = call.input;
+  return input.format === 'vscode' && input.agent === undefined && call.category === 'shell'
     && args !== null && typeof args === 'object' && !Array.isArray(args) && typeof (args as Record<string, unknown>).command === 'string';
 }
 
@@ -53,8 +56,10 @@ export const postToolUse: HookHandler = async (harness, input, event) => {
   // sends it to Alfred; the next request carries this output, so its cost is counted there.
   const costMeasured = (input.agent === 'claude-code' && input.transcriptPath !== undefined)
     || (input.format === 'vscode' && input.agent === undefined && copilotExportOn(harness.env));
-  const result = await harness.chargeOutput({ tool: input.tool, output: input.toolResponse ?? '', source: `hook:${event}`, model: input.model, costMeasured, announce: true });
-  return passAnswer(input.format, name, result.announce ? result.line : undefined);
+  const { charged } = await chargeCall(harness, toolCall(input.tool), input.toolResponse ?? '', {
+    source: `hook:${event}`, ...(input.model ? { model: input.model } : {}), costMeasured, announce: true,
+  });
+  return passAnswer(input.format, name, charged.announce ? charged.line : undefined);
 };
 
 /**
@@ -63,6 +68,6 @@ export const postToolUse: HookHandler = async (harness, input, event) => {
  */
 export const permissionRequest: HookHandler = async (harness, input) => {
   if (!input.tool) return permissionAnswer(undefined);
-  const decision = harness.preview({ tool: input.tool, toolInput: input.toolInput });
+  const decision = harness.preview(toolCall(input.tool, input.toolInput));
   return permissionAnswer(decision.allowed ? undefined : `Alfred (role ${harness.activeRole().role.name}): ${decision.reason ?? 'refused'}`);
 };

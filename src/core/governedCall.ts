@@ -1,0 +1,99 @@
+/**
+ * One governed tool call, the same on every path: the gate decides (and charges a new shell
+ * invocation, atomically), the tool runs, its output is charged, and at WARNING the budget line
+ * comes back with the result. Alfred's LM tools and `@alfred`'s loop run the whole of it; the hooks,
+ * whose halves run in two processes (PreToolUse, PostToolUse), run `decideCall` and `chargeCall`.
+ */
+import type { CallOrigin } from './harness';
+import type { RefusalCode } from './policy/types';
+import type { ToolCall } from './policy/toolCall';
+import type { AuthorizeResult, GovernResult } from './state/govern';
+
+/** What a charged output cost: the tokens counted and the budget after the charge. */
+export type OutputCharge = GovernResult & { tokens: number };
+
+/** The part of the harness a governed call needs. */
+export interface CallGovernor {
+  authorize(call: ToolCall, origin: CallOrigin): Promise<AuthorizeResult>;
+  chargeOutput(call: ToolCall, output: string, origin: CallOrigin & { costMeasured?: boolean }): Promise<OutputCharge>;
+}
+
+const REFUSAL = 'GovernedRefusal';
+
+/**
+ * The gate's refusal of one call, as an error: Alfred's LM tools throw it, so the model gets an error
+ * result. VS Code passes a tool's error to `lm.invokeTool`'s caller with its name and message only,
+ * so `@alfred`'s loop recognises it by name (`isRefusal`), per call.
+ */
+export class GovernedRefusal extends Error {
+  override readonly name = REFUSAL;
+
+  constructor(
+    message: string,
+    readonly details: { tool: string; role: string; code?: RefusalCode; reason?: string },
+  ) {
+    super(message);
+  }
+
+  static fromGate(call: ToolCall, gate: AuthorizeResult): GovernedRefusal {
+    const { reason, code } = gate.decision;
+    return new GovernedRefusal(reason ?? `${call.name} was refused by role ${gate.status.role}.`, {
+      tool: call.name, role: gate.status.role, ...(code ? { code } : {}), ...(reason ? { reason } : {}),
+    });
+  }
+
+  /** A refusal, thrown here or passed through VS Code's tool invocation (which keeps the name). */
+  static isRefusal(err: unknown): boolean {
+    return err instanceof Error && err.name === REFUSAL;
+  }
+}
+
+export type Decided =
+  | { allowed: true; gate: AuthorizeResult }
+  | { allowed: false; gate: AuthorizeResult; refusal: GovernedRefusal };
+
+/** The decision half: the gate, decided and charged atomically. */
+export async function decideCall(harness: CallGovernor, call: ToolCall, origin: CallOrigin): Promise<Decided> {
+  const gate = await harness.authorize(call, origin);
+  return gate.decision.allowed ? { allowed: true, gate } : { allowed: false, gate, refusal: GovernedRefusal.fromGate(call, gate) };
+}
+
+export interface ChargedOutput {
+  charged: OutputCharge;
+  /** Appended to the tool's result when the budget is past OK: the budget line. */
+  warning?: string;
+}
+
+/** The charge half: the output's tokens (and their estimated cost, unless measured) charged. */
+export async function chargeCall(harness: CallGovernor, call: ToolCall, output: string, origin: CallOrigin & { costMeasured?: boolean }): Promise<ChargedOutput> {
+  const charged = await harness.chargeOutput(call, output, origin);
+  return charged.status.signal === 'OK' ? { charged } : { charged, warning: `\n\n⚠ ${charged.line}` };
+}
+
+/** What the tool gave: the text charged and shown to the model, and whatever else the caller keeps. */
+export interface RanTool<T> {
+  output: string;
+  value: T;
+}
+
+export type GovernedOutcome<T> =
+  | { kind: 'refused'; refusal: GovernedRefusal }
+  | { kind: 'ran'; output: string; value: T; charged: OutputCharge; warning?: string }
+  | { kind: 'failed'; error: Error };
+
+/**
+ * authorize → run → charge the output → warning. A refused call never runs; a call whose tool
+ * throws is a failure and charges nothing (the caller decides whether a cancellation ends its turn).
+ */
+export async function governedCall<T>(harness: CallGovernor, call: ToolCall, origin: CallOrigin, run: () => Promise<RanTool<T>>): Promise<GovernedOutcome<T>> {
+  const decided = await decideCall(harness, call, origin);
+  if (!decided.allowed) return { kind: 'refused', refusal: decided.refusal };
+  let ran: RanTool<T>;
+  try {
+    ran = await run();
+  } catch (err) {
+    return { kind: 'failed', error: err instanceof Error ? err : new Error(String(err)) };
+  }
+  const { charged, warning } = await chargeCall(harness, call, ran.output, origin);
+  return { kind: 'ran', output: ran.output, value: ran.value, charged, ...(warning ? { warning } : {}) };
+}
