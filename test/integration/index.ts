@@ -28,6 +28,7 @@ export async function run(): Promise<void> {
   await import('./suites/governance.test');
   await import('./suites/authority.test');
   await import('./suites/providers.test');
+  await import('./suites/walkthrough.test');
 
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} integration test(s) failed`);
