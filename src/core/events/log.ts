@@ -283,7 +283,7 @@ function emitLines(b: Buffer, filled: number, eof: boolean, sink: LineSink): num
  * its lines to the sink. Waits a turn of the event loop between chunks, so a long read never blocks
  * other work for long. False when the file cannot be opened (rotated away meanwhile).
  */
-async function readLines(file: string, buf: { bytes: Buffer }, sink: LineSink): Promise<boolean> {
+async function readLines(file: string, from: number, buf: { bytes: Buffer }, sink: LineSink): Promise<boolean> {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -294,6 +294,7 @@ async function readLines(file: string, buf: { bytes: Buffer }, sink: LineSink): 
   sink.lineNo = 0;
   try {
     let filled = 0;
+    let at = from;
     for (;;) {
       if (filled === buf.bytes.length) { // one line fills the buffer: grow it
         const bigger = Buffer.allocUnsafe(buf.bytes.length * 2);
@@ -301,8 +302,9 @@ async function readLines(file: string, buf: { bytes: Buffer }, sink: LineSink): 
         buf.bytes = bigger;
       }
       const b = buf.bytes;
-      const n = fs.readSync(fd, b, filled, b.length - filled, null);
+      const n = fs.readSync(fd, b, filled, b.length - filled, at);
       filled += n;
+      at += n;
       const pos = emitLines(b, filled, n === 0, sink);
       if (n === 0) return true;
       b.copy(b, 0, pos, filled);
@@ -318,12 +320,26 @@ async function readLines(file: string, buf: { bytes: Buffer }, sink: LineSink): 
  * Streams every line of the log, oldest first, through `scanner`; corrupt lines are skipped and
  * counted, the first MAX_CORRUPT_REPORTS reported. Memory stays flat: one read buffer and its text.
  */
-export async function scanEvents(dir: string, scanner: EventScanner, options: ScanOptions = {}): Promise<Omit<FoldResult<unknown>, 'state'>> {
+export function scanEvents(dir: string, scanner: EventScanner, options: ScanOptions = {}): Promise<Omit<FoldResult<unknown>, 'state'>> {
+  return scanEventParts(eventFiles(dir).map((file) => ({ file, from: 0 })), scanner, options);
+}
+
+/** A file of the log to read from byte `from` on (a line's start, or the end of a torn last line). */
+export interface LogPart {
+  file: string;
+  from: number;
+}
+
+/**
+ * `scanEvents` over the given parts, in order: what the log holds beyond a known place. Line numbers
+ * in corrupt-line reports count from each part's start.
+ */
+export async function scanEventParts(parts: readonly LogPart[], scanner: EventScanner, options: ScanOptions = {}): Promise<Omit<FoldResult<unknown>, 'state'>> {
   const sink = idleSinks.pop() ?? new LineSink();
   sink.start(scanner);
   try {
     const buf = { bytes: Buffer.allocUnsafe(Math.max(1, options.chunkBytes ?? CHUNK_BYTES)) };
-    for (const file of eventFiles(dir)) await readLines(file, buf, sink);
+    for (const { file, from } of parts) await readLines(file, from, buf, sink);
     return { corrupt: sink.corrupt, corruptCount: sink.corruptCount };
   } finally {
     sink.finish();

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { DIMENSIONS, type Dimension, type Signal, type Usage } from '../budget/types';
 import { newEventId, newSessionId, nowIso } from '../events/ids';
 import { ChargeCounts, EventRun, chargeOf, headerValue, matchRun, readCharge } from '../events/lineShape';
-import { EVENTS_FILE, appendEvents, countLines, scanEvents, type EventScanner, type ScanOptions } from '../events/log';
+import { EVENTS_FILE, appendEvents, countLines, rotatedFile, scanEventParts, scanEvents, type EventScanner, type LogPart, type ScanOptions } from '../events/log';
 import type { AlfredEvent, NewEvent } from '../events/types';
 import { withLock } from './lock';
 
@@ -26,6 +26,13 @@ export interface Ledger {
   signals: Record<Dimension, Signal>;
   /** Lines in events.jsonl, so appends know when to rotate without counting. */
   eventLines: number;
+  /**
+   * Where the ledger's fold of the log ends: events.jsonl's size and inode when it was written. A
+   * process killed between appending its events and writing the ledger leaves events beyond it,
+   * which the next transaction folds in (`catchUp`). Absent in a ledger written before Alfred kept it.
+   */
+  eventBytes?: number;
+  eventIno?: number;
   /** Terminal commands a hook already charged, waiting for their terminal run (terminalClaims.ts). */
   terminalCharged?: TerminalClaim[];
   /** Ids of the measured model requests already charged (usage/chargeMeasured.ts), newest last, bounded. */
@@ -79,6 +86,10 @@ function validate(value: unknown): Ledger | string {
   if (typeof l.costEstimated !== 'boolean') return 'bad costEstimated';
   if (!l.signals || !DIMENSIONS.every((d) => SIGNALS.includes(l.signals![d]))) return 'bad signals';
   if (!isCount(l.eventLines) || !Number.isInteger(l.eventLines)) return 'bad eventLines';
+  if ((l.eventBytes !== undefined && !Number.isSafeInteger(l.eventBytes)) || (l.eventIno !== undefined && !isCount(l.eventIno))) {
+    delete l.eventBytes; // an end that cannot be trusted: the ledger is taken as it stands
+    delete l.eventIno;
+  }
   if (l.terminalCharged !== undefined && !Array.isArray(l.terminalCharged)) delete l.terminalCharged;
   if (l.measured !== undefined && !Array.isArray(l.measured)) delete l.measured;
   if (l.recentCalls !== undefined && !Array.isArray(l.recentCalls)) delete l.recentCalls;
@@ -265,18 +276,70 @@ const idleFolds: LedgerFold[] = [];
  * any other line, and the rare lines that open a session or set a signal, are parsed in full and
  * folded by `foldEvent`, so the result is exactly what parsing every line would give.
  */
-export async function foldLedger(dir: string, options: ScanOptions = {}): Promise<Ledger | undefined> {
+export function foldLedger(dir: string, options: ScanOptions = {}): Promise<Ledger | undefined> {
+  return foldFrom(dir, undefined, (fold) => scanEvents(dir, fold, options));
+}
+
+/** Folds what `scan` reads onto `start` (undefined: from nothing) and marks where the log ends now. */
+async function foldFrom(dir: string, start: Ledger | undefined, scan: (fold: LedgerFold) => Promise<unknown>): Promise<Ledger | undefined> {
   const fold = idleFolds.pop() ?? new LedgerFold();
-  fold.begin(undefined);
+  fold.begin(start);
   try {
-    await scanEvents(dir, fold, options);
+    await scan(fold);
     const l = fold.result();
-    if (l) l.eventLines = countLines(path.join(dir, EVENTS_FILE));
+    if (l) markLogEnd(dir, l);
     return l;
   } finally {
     fold.begin(undefined);
     idleFolds.push(fold);
   }
+}
+
+/** Records events.jsonl's lines, size and inode in the ledger: the end of the log it has folded. */
+function markLogEnd(dir: string, ledger: Ledger, lines?: number): void {
+  const file = path.join(dir, EVENTS_FILE);
+  const st = fs.statSync(file, { throwIfNoEntry: false });
+  ledger.eventLines = lines ?? countLines(file);
+  ledger.eventBytes = st?.size ?? 0;
+  if (st) ledger.eventIno = st.ino;
+  else delete ledger.eventIno;
+}
+
+/**
+ * What the log holds beyond the ledger's end of it, told by a stat alone when nothing is (the common
+ * case). Undefined when that end cannot be found (the log removed or rewritten by hand): the ledger
+ * is kept as it stands, as is a ledger that never recorded its end.
+ */
+function partsBeyond(dir: string, ledger: Ledger): LogPart[] | undefined {
+  const { eventBytes: bytes, eventIno: ino } = ledger;
+  if (bytes === undefined) return undefined;
+  const file = path.join(dir, EVENTS_FILE);
+  const now = fs.statSync(file, { throwIfNoEntry: false });
+  if (ino === undefined) {
+    // There was no events.jsonl: whatever is there now came after.
+    if (bytes !== 0) return undefined;
+    return now && now.size > 0 ? [{ file, from: 0 }] : [];
+  }
+  if (now?.ino === ino) {
+    if (now.size === bytes) return [];
+    return now.size > bytes ? [{ file, from: bytes }] : undefined;
+  }
+  // Rotated since: the ledger's file is events.1.jsonl now, and events.jsonl (if any) is all new.
+  const old = rotatedFile(dir, 1);
+  const was = fs.statSync(old, { throwIfNoEntry: false });
+  if (was?.ino !== ino || was.size < bytes) return undefined;
+  return now ? [{ file: old, from: bytes }, { file, from: 0 }] : [{ file: old, from: bytes }];
+}
+
+/**
+ * Folds in the events a killed process appended without writing the ledger (or wrote only in part: a
+ * torn last line is a corrupt line, which the next append ends), so the log stays the truth and no
+ * charge is lost or counted twice. Call under the lock.
+ */
+async function catchUp(dir: string, ledger: Ledger): Promise<Ledger> {
+  const parts = partsBeyond(dir, ledger);
+  if (parts === undefined || parts.length === 0) return ledger;
+  return (await foldFrom(dir, ledger, (fold) => scanEventParts(parts, fold)))!;
 }
 
 export interface TransactResult<T> {
@@ -290,10 +353,13 @@ export interface TransactResult<T> {
 
 export type TransactFn<T> = (ledger: Ledger) => { events: NewEvent[]; result: T } | Promise<{ events: NewEvent[]; result: T }>;
 
-/** Reads the ledger, rebuilding it from the log when it is missing or corrupt. Call under the lock. */
+/**
+ * Reads the ledger, caught up with the log; rebuilt from the log when it is missing or corrupt. Call
+ * under the lock.
+ */
 async function loadLedger(dir: string, problems: string[]): Promise<Ledger | undefined> {
   const { ledger, problem } = readLedgerFile(dir);
-  if (ledger) return ledger;
+  if (ledger) return catchUp(dir, ledger);
   if (problem) problems.push(`${problem}; rebuilt from the event log`);
   return foldLedger(dir);
 }
@@ -323,7 +389,7 @@ async function run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetRea
     }
     const { events, result } = await fn(ledger);
     const all = [...opening, ...events].map((e) => complete(e, ledger, ts));
-    ledger.eventLines = appendEvents(dir, all, ledger.eventLines);
+    markLogEnd(dir, ledger, appendEvents(dir, all, ledger.eventLines));
     writeLedger(dir, ledger);
     return { result, events: all, ledger, problems };
   });

@@ -189,7 +189,11 @@ async function referenceFold(dir: string): Promise<Ledger | undefined> {
       }
     }
   }
-  if (l) l.eventLines = countLines(path.join(dir, EVENTS_FILE));
+  if (l) {
+    // Where the log ends, as the ledger records it.
+    const st = fs.statSync(path.join(dir, EVENTS_FILE), { throwIfNoEntry: false });
+    Object.assign(l, { eventLines: countLines(path.join(dir, EVENTS_FILE)), eventBytes: st?.size ?? 0 }, st ? { eventIno: st.ino } : {});
+  }
   return l;
 }
 

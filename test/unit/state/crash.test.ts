@@ -1,0 +1,124 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { EVENTS_FILE, MAX_LINES, readEvents, rotatedFile } from '../../../src/core/events/log';
+import { authorize } from '../../../src/core/state/govern';
+import { LEDGER_FILE, accountingOf, foldLedger, readLedger, writeLedger } from '../../../src/core/state/ledger';
+import { LOCK_FILE } from '../../../src/core/state/lock';
+import { stateDir } from '../../../src/core/state/paths';
+import { makeRole, shellGate } from '../../fixtures/budget-role';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const CHILD = path.join(ROOT, 'test/fixtures/crash-child.ts');
+
+function freshState(): string {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-home-'));
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-ws-'));
+  return stateDir(ws, { ALFRED_HOME: home });
+}
+
+const shellCall = (dir: string) => authorize(dir, { role: makeRole('coder'), tool: 'run_in_terminal', source: 'test', decide: shellGate });
+
+/** Runs the crash child to `point`; it must die by SIGKILL there, leaving its lock behind. */
+function crashAt(dir: string, point: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, point], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (signal === 'SIGKILL') resolve();
+      else reject(new Error(`the child was not killed at ${point} (exit ${code}): ${out}`));
+    });
+  });
+}
+
+/** The dead child held the lock; nobody else runs, so its lock is removed rather than waited out (10 s). */
+const dropDeadLock = (dir: string): void => fs.rmSync(path.join(dir, LOCK_FILE), { recursive: true, force: true });
+
+async function assertLedgerIsTheLog(dir: string, shell: number): Promise<void> {
+  const ledger = readLedger(dir)!;
+  assert.deepEqual(ledger.usage, { tokens: 0, shell, costUsd: 0 });
+  assert.deepEqual(accountingOf(ledger), accountingOf(await foldLedger(dir)));
+}
+
+// [point, shell calls the log holds after the crash (two before it), what a torn line leaves]
+const POINTS: [string, number][] = [
+  ['before-append', 2], // nothing of it reached the log
+  ['torn-append', 2], // half a line: corrupt, skipped by every reader
+  ['after-append', 3], // in the log, not in the ledger: caught up
+  ['after-ledger', 3],
+];
+
+for (const [point, logged] of POINTS) {
+  test(`killed at ${point}: the next load equals the fold of the log and the next charge counts once`, { timeout: 60_000 }, async () => {
+    const dir = freshState();
+    await shellCall(dir);
+    await shellCall(dir);
+    await crashAt(dir, point);
+    dropDeadLock(dir);
+    const calls = readEvents(dir, { types: ['ToolCall'] }).events;
+    assert.equal(calls.length, logged);
+    const next = await shellCall(dir);
+    assert.equal(next.status.dimensions.shell.used, logged + 1);
+    await assertLedgerIsTheLog(dir, logged + 1);
+    assert.equal(readEvents(dir).corrupt.length, point === 'torn-append' ? 1 : 0);
+    const again = await shellCall(dir);
+    assert.equal(again.status.dimensions.shell.used, logged + 2);
+    await assertLedgerIsTheLog(dir, logged + 2);
+  });
+}
+
+test('killed between a rotation of the log and the ledger write: the rotated events are caught up', { timeout: 60_000 }, async () => {
+  const dir = freshState();
+  await shellCall(dir);
+  await shellCall(dir);
+  const l = readLedger(dir)!;
+  writeLedger(dir, { ...l, eventLines: MAX_LINES }); // as if the file were full: the child's append rotates
+  await crashAt(dir, 'after-append');
+  dropDeadLock(dir);
+  assert.equal(fs.readFileSync(rotatedFile(dir, 1), 'utf8').split('\n').length, 3, 'two lines and the final newline were rotated');
+  assert.equal(fs.readFileSync(path.join(dir, EVENTS_FILE), 'utf8').split('\n').length, 2, 'the child\'s line starts the new file');
+  const next = await shellCall(dir);
+  assert.equal(next.status.dimensions.shell.used, 4);
+  await assertLedgerIsTheLog(dir, 4);
+  assert.equal(readLedger(dir)!.eventLines, 2);
+});
+
+test('killed after a rotation, before its append: nothing is beyond and nothing is counted twice', { timeout: 60_000 }, async () => {
+  const dir = freshState();
+  await shellCall(dir);
+  const l = readLedger(dir)!;
+  writeLedger(dir, { ...l, eventLines: MAX_LINES });
+  await crashAt(dir, 'before-append');
+  dropDeadLock(dir);
+  assert.equal(fs.existsSync(path.join(dir, EVENTS_FILE)), false, 'rotated, not yet appended');
+  const next = await shellCall(dir);
+  assert.equal(next.status.dimensions.shell.used, 2);
+  await assertLedgerIsTheLog(dir, 2);
+});
+
+test('the common case reads no event: a ledger whose end matches the log is taken as it stands', async () => {
+  const dir = freshState();
+  await shellCall(dir);
+  const l = readLedger(dir)!;
+  assert.equal(l.eventBytes, fs.statSync(path.join(dir, EVENTS_FILE)).size);
+  // A ledger that says more than the log holds is believed as long as the log's end matches its own:
+  // nothing beyond, so nothing is read or folded.
+  writeLedger(dir, { ...l, usage: { ...l.usage, shell: 40 } });
+  assert.equal((await shellCall(dir)).status.dimensions.shell.used, 41);
+});
+
+test('a ledger written before its end of the log was recorded is trusted as it stands', async () => {
+  const dir = freshState();
+  await shellCall(dir);
+  const { eventBytes: _b, eventIno: _i, ...old } = readLedger(dir)!;
+  fs.writeFileSync(path.join(dir, LEDGER_FILE), JSON.stringify({ ...old, usage: { ...old.usage, shell: 7 } }));
+  fs.appendFileSync(path.join(dir, EVENTS_FILE), fs.readFileSync(path.join(dir, EVENTS_FILE)));
+  assert.equal((await shellCall(dir)).status.dimensions.shell.used, 8, 'its place in the log is unknown: nothing is folded twice');
+  assert.equal(readLedger(dir)!.eventBytes, fs.statSync(path.join(dir, EVENTS_FILE)).size, 'and from now on it is known');
+});
