@@ -1,5 +1,5 @@
 /** The dashboard webview's messages and the state snapshot it renders. */
-import { command, notification, request } from './ipc';
+import { command, notification } from './ipc';
 
 export type SignalView = 'OK' | 'WARNING' | 'EXHAUSTED';
 
@@ -196,8 +196,9 @@ export interface AgentUsageView {
 export type GovernedAgent = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
 
 /**
- * The whole dashboard. A capability that comes later adds its section as a field here, fills it in
- * dashboardState.ts, and pushes live changes with StatePatchNotification (no full snapshot needed).
+ * The whole dashboard. A capability that comes later adds its fields here and a section to
+ * src/vscode/webviews/dashboardSectionList.ts (the host events it follows, how it computes them);
+ * the host then sends them in the first snapshot and as StatePatchNotification when they change.
  */
 export interface DashboardState {
   workspace: string | null;
@@ -222,22 +223,22 @@ export interface DashboardState {
 }
 
 // webview → host
+/** The page is ready: the host answers with one StateNotification, the whole state. */
 export const ReadyCommand = command<void>('ready');
 export const SwitchRoleCommand = command<{ role: string }>('role/switch');
 export const ResetBudgetCommand = command<void>('budget/reset');
 export const OpenEventLogCommand = command<void>('log/open');
 export const NewRoleCommand = command<void>('role/new');
 export const EditRoleCommand = command<{ role: string }>('role/edit');
-export const GetStateRequest = request<void, DashboardState>('state/get');
 export const VerifyCompletionCommand = command<void>('completion/verify');
 export const ReconcileOperationCommand = command<{ id: string; state: 'succeeded' | 'failed' }>('operation/reconcile');
 /** Runs Alfred: Govern … / Stop Governing … for that agent (the write pipeline asks for confirmation). */
 export const SetGovernanceCommand = command<{ agent: GovernedAgent; govern: boolean }>('governance/set');
 
 // host → webview
+/** The whole state: after ReadyCommand, and when the view is shown again (nothing is sent while it is hidden). */
 export const StateNotification = notification<DashboardState>('state');
-export const BudgetNotification = notification<BudgetView>('budget');
+/** One new event, for the feed (newest first). */
 export const EventNotification = notification<EventView>('event');
-export const DailySpendNotification = notification<DailySpendView>('spend');
-/** Some top-level fields changed (a section's data): merged into the current state. */
+/** One section's fields changed: merged into the current state. */
 export const StatePatchNotification = notification<Partial<DashboardState>>('state/patch');

@@ -1,10 +1,9 @@
 import { LitElement, css, html } from 'lit';
 import {
-  BudgetNotification, DailySpendNotification, EditRoleCommand, EventNotification, NewRoleCommand, StatePatchNotification, GetStateRequest, OpenEventLogCommand, ReadyCommand,
-  ReconcileOperationCommand, ResetBudgetCommand, SetGovernanceCommand, StateNotification, SwitchRoleCommand, VerifyCompletionCommand,
+  EditRoleCommand, EventNotification, NewRoleCommand, StatePatchNotification, OpenEventLogCommand, ReadyCommand, ReconcileOperationCommand, ResetBudgetCommand, SetGovernanceCommand, StateNotification, SwitchRoleCommand, VerifyCompletionCommand,
   type DashboardState, type GovernedAgent,
 } from '../../src/protocol/dashboard';
-import { onNotification, requestFromHost, send } from '../shared/host';
+import { onNotification, send } from '../shared/host';
 import { t } from '../shared/l10n';
 import './components/activePack';
 import './components/agentSessions';
@@ -19,15 +18,14 @@ import './components/roleSwitcher';
 import './components/unknownOperations';
 
 const MAX_EVENTS = 200;
-/** Events that change the agent sessions' rows; the snapshot is asked for again at most this often while they come. */
-const USAGE_EVENTS = new Set(['ModelUsage', 'ToolCall']);
-const USAGE_REFRESH_MS = 3000;
 
-/** The sidebar dashboard: renders the host's snapshot; keeps only UI state of its own. */
+/**
+ * The sidebar dashboard: says it is ready, renders the host's snapshot, and merges the host's patches
+ * (one section's fields) and new events. It keeps only UI state of its own (a filter, what is open).
+ */
 export class DashboardApp extends LitElement {
   static override properties = { state: { state: true } };
   declare state: DashboardState | null;
-  private usageRefresh: ReturnType<typeof setTimeout> | undefined;
 
   static override styles = css`
     :host { display: block; padding: 4px 0 12px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
@@ -47,32 +45,11 @@ export class DashboardApp extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     onNotification(StateNotification, (s) => { this.state = s; });
-    onNotification(BudgetNotification, (b) => { if (this.state) this.state = { ...this.state, budget: b, activeRole: b.role }; });
     onNotification(StatePatchNotification, (p) => { if (this.state) this.state = { ...this.state, ...p }; });
-    onNotification(DailySpendNotification, (d) => { if (this.state) this.state = { ...this.state, dailySpend: d }; });
     onNotification(EventNotification, (e) => {
       if (this.state) this.state = { ...this.state, events: [e, ...this.state.events].slice(0, MAX_EVENTS) };
-      if (USAGE_EVENTS.has(e.type)) this.refreshUsageSoon();
     });
     send(ReadyCommand);
-    void requestFromHost(GetStateRequest).then((s) => { this.state = s; });
-  }
-
-  override disconnectedCallback(): void {
-    clearTimeout(this.usageRefresh);
-    super.disconnectedCallback();
-  }
-
-  /**
-   * The agent sessions come from usage.jsonl and the whole day's log, which the host reads for a
-   * snapshot: a new snapshot is asked for once the model calls and tool calls of a burst are in.
-   */
-  private refreshUsageSoon(): void {
-    if (this.usageRefresh !== undefined) return;
-    this.usageRefresh = setTimeout(() => {
-      this.usageRefresh = undefined;
-      void requestFromHost(GetStateRequest).then((s) => { this.state = s; });
-    }, USAGE_REFRESH_MS);
   }
 
   override render() {

@@ -5,12 +5,8 @@ import type { AlfredEvent } from '../../core/events/types';
 import type { Harness } from '../../core/harness';
 import { readUsage } from '../../core/models/usageLog';
 import { summarizeUsage } from '../../core/usage/summary';
-import type { AgentUsageView, DailySpendView, FailoverView, GovernanceView, PackView } from '../../protocol/dashboard';
+import type { AgentUsageView, DailySpendView, FailoverView, PackView } from '../../protocol/dashboard';
 import { failoverView, packView } from '../chat/dashboardFeed';
-import { GovernanceTracker } from './governanceSection';
-
-/** Settings whose change redraws a section: the daily cap and the failover profiles. */
-export const SECTION_SETTINGS = ['alfred.dailyBudgetUsd', 'alfred.profiles', 'alfred.autopilot', 'alfred.pinnedPacks'];
 
 /**
  * Today's spend for the daily gauge: read from the log at each snapshot (only today's lines are
@@ -73,13 +69,4 @@ export function agentUsageView(harness: Harness | undefined, now = new Date()): 
   const day = utcDayOf(now);
   const summary = summarizeUsage(readUsage(harness.stateDir, day).records, day, toolCallsOn(harness.stateDir, day));
   return { day, sessions: summary.sessions, models: summary.models };
-}
-
-export function sectionsView(harness: Harness | undefined, spend: DailySpendTracker, governance = new GovernanceTracker()): {
-  dailySpend: DailySpendView | null; failover: FailoverView; pack: PackView | null; governance: GovernanceView | null; agentUsage: AgentUsageView | null;
-} {
-  return {
-    dailySpend: spend.view(harness), failover: failoverFromSettings(harness), pack: packFromState(harness), governance: governance.view(harness),
-    agentUsage: agentUsageView(harness),
-  };
 }

@@ -1,8 +1,8 @@
 import type { AlfredEvent } from '../../core/events/types';
 import type { Harness } from '../../core/harness';
-import type { BudgetView, DashboardState, EventView } from '../../protocol/dashboard';
-import { completionsView } from './completionViews';
-import { DailySpendTracker, sectionsView } from './dashboardSections';
+import type { DashboardState, EventView } from '../../protocol/dashboard';
+import { DASHBOARD_SECTIONS, type DashboardSection, type SectionContext } from './dashboardSectionList';
+import { DailySpendTracker } from './dashboardSections';
 import { localizedSummary } from './eventSummary';
 import { GovernanceTracker } from './governanceSection';
 
@@ -12,27 +12,27 @@ export function eventView(e: AlfredEvent): EventView {
   return { id: e.id, ts: e.ts, type: e.type, summary: localizedSummary(e), json: JSON.stringify(e, null, 2) };
 }
 
-export function budgetView(harness: Harness): BudgetView {
-  const { status, line, session } = harness.budget();
-  return { role: status.role, signal: status.signal, line, costEstimated: status.costEstimated, session: session ?? '', dimensions: status.dimensions };
+/** The feed's first page: the newest events, newest first; later ones come one by one. */
+export function feedView(harness: Harness | undefined): EventView[] {
+  return harness ? harness.events({ tail: FEED_SIZE }).events.reverse().map(eventView) : [];
 }
 
-/** The full snapshot the dashboard renders on `ready` and after anything but a single event. */
-export function dashboardState(harness: Harness | undefined, trusted: boolean, spend = new DailySpendTracker(), governance = new GovernanceTracker()): DashboardState {
-  if (!harness) {
-    return { workspace: null, trusted, activeRole: '', budget: null, roles: [], problems: [], events: [], logPath: null, ...completionsView(undefined), ...sectionsView(undefined, spend, governance) };
+/** Each section's state, computed once, for a full snapshot. */
+export function sectionStates(ctx: SectionContext): Array<{ section: DashboardSection; state: Partial<DashboardState> }> {
+  if (ctx.harness) {
+    // A snapshot starts the trackers over from disk; live events keep them current afterwards.
+    ctx.spend.reload(ctx.harness);
+    ctx.governance.reload(ctx.harness);
   }
-  const { roles, problems } = harness.roles();
-  return {
-    workspace: harness.workspaceFolder,
-    trusted,
-    activeRole: harness.activeRole().role.name,
-    budget: budgetView(harness),
-    roles: [...roles.values()].map((r) => ({ name: r.name, source: r.source, description: r.description, shellPolicy: r.shellPolicy, inherits: r.inherits })),
-    problems: problems.map((p) => ({ path: p.path, key: p.key, message: p.message, severity: p.severity })),
-    events: harness.events({ tail: FEED_SIZE }).events.reverse().map(eventView),
-    logPath: harness.logPath,
-    ...completionsView(harness),
-    ...sectionsView(harness, spend, governance),
-  };
+  return DASHBOARD_SECTIONS.map((section) => ({ section, state: section.state(ctx) }));
+}
+
+/** The whole state from its sections' parts and the feed's first page. */
+export function assembleState(harness: Harness | undefined, parts: ReadonlyArray<{ state: Partial<DashboardState> }>): DashboardState {
+  return Object.assign({ events: feedView(harness) }, ...parts.map((p) => p.state)) as DashboardState;
+}
+
+/** The full snapshot the dashboard renders when it is ready: every section's state and the feed. */
+export function dashboardState(harness: Harness | undefined, trusted: boolean, spend = new DailySpendTracker(), governance = new GovernanceTracker()): DashboardState {
+  return assembleState(harness, sectionStates({ harness, trusted, spend, governance }));
 }

@@ -1,20 +1,23 @@
 import * as vscode from 'vscode';
+import type { AlfredEvent } from '../../core/events/types';
 import {
-  BudgetNotification, DailySpendNotification, EditRoleCommand, EventNotification, GetStateRequest,
-  NewRoleCommand, OpenEventLogCommand, ReadyCommand, ReconcileOperationCommand, ResetBudgetCommand, SetGovernanceCommand, StateNotification,
-  StatePatchNotification, SwitchRoleCommand, VerifyCompletionCommand,
+  EditRoleCommand, EventNotification, NewRoleCommand, OpenEventLogCommand, ReadyCommand, ReconcileOperationCommand, ResetBudgetCommand,
+  SetGovernanceCommand, StateNotification, StatePatchNotification, SwitchRoleCommand, VerifyCompletionCommand,
 } from '../../protocol/dashboard';
 import { DASHBOARD_STRINGS } from '../../protocol/dashboardStrings';
 import type { HarnessHost } from '../harnessHost';
-import { HEALTH_SETTINGS } from '../hooks/health';
-import { COMPLETION_EVENTS, completionsView } from './completionViews';
-import { DailySpendTracker, SECTION_SETTINGS, failoverFromSettings, packFromState, sectionsView } from './dashboardSections';
-import { budgetView, dashboardState, eventView } from './dashboardState';
+import { DASHBOARD_SECTIONS, SECTION_SETTINGS, type DashboardSection, type SectionContext } from './dashboardSectionList';
+import { DailySpendTracker } from './dashboardSections';
+import { assembleState, eventView, sectionStates } from './dashboardState';
 import { GOVERNANCE_COMMANDS, GovernanceTracker, watchHookFiles } from './governanceSection';
 import { webviewHtml, webviewOptions } from './html';
 import { MessageRouter } from './messageRouter';
 
-/** The sidebar dashboard: sends a snapshot on `ready`, then small notifications as things change. */
+/**
+ * The sidebar dashboard. The page asks once, when it is ready, and gets the whole state; after that
+ * each section (dashboardSectionList.ts) is recomputed only when a host event it depends on comes,
+ * and sent as a patch of its own fields; the feed receives events one by one.
+ */
 export class DashboardViewProvider implements vscode.WebviewViewProvider {
   static readonly viewId = 'alfred.dashboard';
 
@@ -26,21 +29,38 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
     const strings = Object.fromEntries(DASHBOARD_STRINGS.map((s) => [s, vscode.l10n.t(s)]));
     webview.html = webviewHtml(webview, this.extensionUri, { script: 'dashboard.js', title: 'Alfred', strings });
 
+    const ctx = (): SectionContext => ({ harness: this.host.current, trusted: vscode.workspace.isTrusted, spend, governance });
     const spend = new DailySpendTracker();
     const governance = new GovernanceTracker();
-    let lastGovernance = '';
-    const state = () => {
-      if (this.host.current) {
-        spend.reload(this.host.current);
-        governance.reload(this.host.current);
-      }
-      const s = dashboardState(this.host.current, vscode.workspace.isTrusted, spend, governance);
-      lastGovernance = JSON.stringify(s.governance);
-      return s;
+    /** What each section last sent: a section whose state did not change sends nothing. */
+    const sent = new Map<string, string>();
+    const throttled = new Map<string, ReturnType<typeof setTimeout>>();
+    let folder = this.host.current?.workspaceFolder;
+
+    const router: MessageRouter = new MessageRouter(webview);
+    const snapshot = () => {
+      const parts = sectionStates(ctx());
+      sent.clear();
+      for (const { section, state } of parts) sent.set(section.name, JSON.stringify(state));
+      void router.notify(StateNotification, assembleState(this.host.current, parts));
     };
-    const router: MessageRouter = new MessageRouter(webview)
-      .onCommand(ReadyCommand, () => router.notify(StateNotification, state()))
-      .onRequest(GetStateRequest, state)
+    const push = (s: DashboardSection) => {
+      if (!view.visible) return;
+      const patch = s.state(ctx());
+      const key = JSON.stringify(patch);
+      if (sent.get(s.name) === key) return;
+      sent.set(s.name, key);
+      void router.notify(StatePatchNotification, patch);
+    };
+    const refresh = (s: DashboardSection) => {
+      if (!s.throttleMs) return push(s);
+      if (throttled.has(s.name)) return;
+      throttled.set(s.name, setTimeout(() => { throttled.delete(s.name); push(s); }, s.throttleMs));
+    };
+    const refreshWhere = (test: (s: DashboardSection) => boolean) => DASHBOARD_SECTIONS.filter(test).forEach(refresh);
+
+    router
+      .onCommand(ReadyCommand, snapshot)
       .onCommand(SwitchRoleCommand, ({ role }) => vscode.commands.executeCommand('alfred.switchRole', role))
       .onCommand(ResetBudgetCommand, () => vscode.commands.executeCommand('alfred.resetBudget'))
       .onCommand(OpenEventLogCommand, () => vscode.commands.executeCommand('alfred.openEventLog'))
@@ -50,69 +70,45 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
       .onCommand(ReconcileOperationCommand, ({ id, state }) => vscode.commands.executeCommand('alfred.reconcileOperations', id, state))
       .onCommand(SetGovernanceCommand, ({ agent, govern }) => vscode.commands.executeCommand(GOVERNANCE_COMMANDS[agent][govern ? 'govern' : 'stop']));
 
-    // Hook files change through Alfred's commands, by hand, or with git: the section follows them.
-    const pushGovernance = () => {
-      const g = governance.view(this.host.current);
-      const key = JSON.stringify(g);
-      if (!view.visible || key === lastGovernance) return;
-      lastGovernance = key;
-      void router.notify(StatePatchNotification, { governance: g });
-    };
     let hookFiles: vscode.Disposable | undefined;
     const watchWorkspace = () => {
       hookFiles?.dispose();
-      const folder = this.host.current?.workspaceFolder;
-      hookFiles = folder ? watchHookFiles(folder, pushGovernance) : undefined;
+      hookFiles = folder ? watchHookFiles(folder, () => refreshWhere((s) => s.on.hookFiles === true)) : undefined;
     };
     watchWorkspace();
 
-    let lastRoles = '';
-    let lastChat = '';
-    let hookFilesFolder = this.host.current?.workspaceFolder;
+    const onEvent = (e: AlfredEvent) => {
+      // Every section sees every event, visible or not: its tracker stays current.
+      const changed = DASHBOARD_SECTIONS.filter((s) => s.on.event?.(e, ctx()) === true);
+      if (!view.visible) return;
+      void router.notify(EventNotification, eventView(e));
+      changed.forEach(refresh);
+    };
     const subscriptions = [
       webview.onDidReceiveMessage((m) => router.dispatch(m)),
-      // Budget and events update in place; a change of roles or of the active role sends a snapshot.
-      this.host.onEvent((e) => {
-        const spent = spend.add(e);
-        if (!view.visible) return;
-        void router.notify(EventNotification, eventView(e));
-        if (spent) void router.notify(DailySpendNotification, spend.view(this.host.current)!);
-        if (COMPLETION_EVENTS.has(e.type)) void router.notify(StatePatchNotification, completionsView(this.host.current));
-        if (governance.add(e)) pushGovernance();
-      }),
+      this.host.onEvent(onEvent),
       this.host.onDidChange(() => {
         const harness = this.host.current;
-        if (harness?.workspaceFolder !== hookFilesFolder) {
-          hookFilesFolder = harness?.workspaceFolder;
+        if (harness?.workspaceFolder !== folder) {
+          // Another workspace (or none): another log, other records; the page starts over.
+          folder = harness?.workspaceFolder;
           watchWorkspace();
+          if (view.visible) snapshot();
+          return;
         }
-        if (!view.visible) return;
-        const rolesKey = harness ? JSON.stringify([harness.activeRole().role.name, [...harness.roles().roles.keys()], harness.roles().problems.length]) : '';
-        if (!harness || rolesKey !== lastRoles) {
-          lastRoles = rolesKey;
-          void router.notify(StateNotification, state());
-        } else {
-          void router.notify(BudgetNotification, budgetView(harness));
-          // @alfred's failover health and pack change between turns without a new snapshot.
-          const chat = { failover: failoverFromSettings(harness), pack: packFromState(harness) };
-          const chatKey = JSON.stringify(chat);
-          if (chatKey !== lastChat) {
-            lastChat = chatKey;
-            void router.notify(StatePatchNotification, chat);
-          }
-          pushGovernance();
-        }
+        refreshWhere((s) => s.on.harness === true);
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (view.visible && SECTION_SETTINGS.some((s) => e.affectsConfiguration(s))) void router.notify(StatePatchNotification, sectionsView(this.host.current, spend, governance));
-        // VS Code's own hook settings decide whether Copilot's hooks are in force.
-        else if (HEALTH_SETTINGS.some((s) => e.affectsConfiguration(s))) pushGovernance();
+        if (SECTION_SETTINGS.some((k) => e.affectsConfiguration(k))) refreshWhere((s) => (s.on.settings ?? []).some((k) => e.affectsConfiguration(k)));
       }),
-      view.onDidChangeVisibility(() => { if (view.visible) void router.notify(StateNotification, state()); }),
+      // Nothing is sent while the view is hidden: it catches up when shown again.
+      view.onDidChangeVisibility(() => { if (view.visible) snapshot(); }),
     ];
     view.onDidDispose(() => {
       subscriptions.forEach((s) => s.dispose());
+      throttled.forEach((t) => clearTimeout(t));
       hookFiles?.dispose();
     });
   }
 }
+
