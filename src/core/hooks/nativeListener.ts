@@ -24,7 +24,8 @@ export class NativeHookListener {
 
   constructor(home: string, private readonly serve: (request: HookRequest) => Promise<HookResponse>) {
     this.portFile = path.join(home, 'run', PORT_FILE);
-    this.server = net.createServer((socket) => this.accept(socket));
+    // Half-open: a client that shuts down its sending side after the request still gets the answer.
+    this.server = net.createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
   }
 
   /** Listens on an ephemeral loopback port, then publishes it (temp file + rename, mode 0600). */
@@ -66,12 +67,17 @@ export class NativeHookListener {
     let buffer: Buffer = Buffer.alloc(0);
     let header: NativeHeader | undefined;
     let bodyStart = 0;
+    let complete = false;
     const refuse = (reason: string) => {
+      complete = true;
       socket.removeAllListeners('data');
       socket.end(fallbackAnswer(reason));
     };
     socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy());
     socket.on('error', () => socket.destroy());
+    socket.on('end', () => {
+      if (!complete) socket.destroy();
+    });
     socket.on('data', (chunk: Buffer) => {
       buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
       if (!header) {
@@ -93,6 +99,7 @@ export class NativeHookListener {
       }
       const got = buffer.length - bodyStart;
       if (got < header.length) return;
+      complete = true;
       socket.removeAllListeners('data');
       if (got > header.length) return refuse('more input than its length');
       socket.setTimeout(0);
