@@ -1,6 +1,8 @@
 /**
  * Token counting with the o200k_base encoding. The tokenizer takes ~300 ms to load, and the hook
  * CLI runs on every tool call, so it is imported lazily, only when tokens are actually counted.
+ * In the extension and the CLI bundles this import is a require of the one shipped copy,
+ * dist/cli/o200k_base.cjs (build.mjs), so activation does not load it either.
  */
 type Tokenizer = typeof import('gpt-tokenizer/encoding/o200k_base');
 
