@@ -7,15 +7,12 @@
 import type { CallOrigin } from './harness';
 import type { RefusalCode } from './policy/types';
 import type { ToolCall } from './policy/toolCall';
-import type { AuthorizeResult, GovernResult } from './state/govern';
-
-/** What a charged output cost: the tokens counted and the budget after the charge. */
-export type OutputCharge = GovernResult & { tokens: number };
+import type { AuthorizeResult, ChargeResult } from './state/govern';
 
 /** The part of the harness a governed call needs. */
 export interface CallGovernor {
   authorize(call: ToolCall, origin: CallOrigin): Promise<AuthorizeResult>;
-  chargeOutput(call: ToolCall, output: string, origin: CallOrigin & { costMeasured?: boolean }): Promise<OutputCharge>;
+  chargeOutput(call: ToolCall, output: string, origin: CallOrigin & { costMeasured?: boolean }): Promise<ChargeResult>;
 }
 
 const REFUSAL = 'GovernedRefusal';
@@ -59,7 +56,7 @@ export async function decideCall(harness: CallGovernor, call: ToolCall, origin: 
 }
 
 export interface ChargedOutput {
-  charged: OutputCharge;
+  charged: ChargeResult;
   /** Appended to the tool's result when the budget is past OK: the budget line. */
   warning?: string;
 }
@@ -78,7 +75,7 @@ export interface RanTool<T> {
 
 export type GovernedOutcome<T> =
   | { kind: 'refused'; refusal: GovernedRefusal }
-  | { kind: 'ran'; output: string; value: T; charged: OutputCharge; warning?: string }
+  | { kind: 'ran'; output: string; value: T; charged: ChargeResult; warning?: string }
   | { kind: 'failed'; error: Error };
 
 /**

@@ -4,6 +4,11 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import type { Actor } from './actor';
+import type { CompletionHost } from './completion/verify';
+import type { CallGovernor } from './governedCall';
+import type { HandoffHost } from './handoff/handoff';
+import type { OperationsHost } from './operations/lifecycle';
 import { costOf, priceFor, type ModelPrice, type PriceQuote } from './budget/prices';
 import { formatBudgetLine } from './budget/status';
 import { countTokens } from './budget/tokens';
@@ -23,7 +28,7 @@ import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './rol
 import { moreAuthority } from './roles/authority';
 import { loadRoles, roleFolders, type RoleFolder } from './roles/loader';
 import { DEFAULT_ROLE, type LoadedRoles, type Role, type RoleProblem } from './roles/types';
-import { authorize, charge, currentStatus, observeShell, type AuthorizeResult, type GovernResult, type ObserveShellResult } from './state/govern';
+import { authorize, charge, currentStatus, observeShell, type AuthorizeResult, type ChargeResult, type ObserveShellResult } from './state/govern';
 import { readLedger, recordEvents, resetSession } from './state/ledger';
 import { stateDir } from './state/paths';
 import { readRuntimeRole, writeRuntimeRole } from './state/runtimeRole';
@@ -97,7 +102,8 @@ export interface BudgetSnapshot {
   session?: string;
 }
 
-export class Harness {
+/** One harness, and the narrow parts of it that governed calls, completion, handoffs and operations use. */
+export class Harness implements CallGovernor, CompletionHost, HandoffHost, OperationsHost {
   readonly bus = new EventBus<AlfredEvent>();
   readonly stateDir: string;
   readonly workspaceFolder: string;
@@ -179,6 +185,13 @@ export class Harness {
       problem: `The workspace's settings ask for role ${withWorkspace.role.name}, which has more authority than ${withoutWorkspace.role.name} (${more.join('; ')}). `
         + `Settings from the repository never raise authority: switch to ${withWorkspace.role.name} yourself (Alfred: Switch Role) if you want it.`,
     };
+  }
+
+  /** The active role and its budget session, for records of who did what (the budget itself not computed). */
+  actor(): Actor {
+    const { role } = this.activeRole();
+    const ledger = readLedger(this.stateDir);
+    return { role: role.name, session: ledger?.role === role.name ? ledger.session : null };
   }
 
   /** In what ways switching to `name` would raise the active role's authority (empty: it would not). */
@@ -275,7 +288,7 @@ export class Harness {
     this.publish(result.events);
     const { decision } = result;
     await this.tracer.decision({
-      role: role.name, session: result.events[0]?.session ?? null, model: origin.model ?? this.opts.pricing?.().model, source: origin.source,
+      role: role.name, session: result.session, model: origin.model ?? this.opts.pricing?.().model, source: origin.source,
       tool: call.name, decision: decision.allowed ? 'allow' : 'deny', code: decision.code, reason: decision.reason, input: call.input, startedAt,
     });
     return result;
@@ -286,7 +299,7 @@ export class Harness {
    * unless the agent's model requests are measured (`costMeasured`): the next request carries this
    * output and is charged then, so its cost is not added twice.
    */
-  async chargeOutput(call: ToolCall, output: string, origin: CallOrigin & { costMeasured?: boolean }): Promise<GovernResult & { tokens: number }> {
+  async chargeOutput(call: ToolCall, output: string, origin: CallOrigin & { costMeasured?: boolean }): Promise<ChargeResult> {
     const { role } = this.activeRole();
     const pricing = this.opts.pricing?.() ?? {};
     const tokens = output ? await countTokens(output) : 0;
@@ -298,12 +311,11 @@ export class Harness {
       ...(origin.announce ? { announce: true } : {}),
     });
     this.publish(result.events);
-    const charged = result.events[0]?.charge as { costUsd?: number } | undefined;
     await this.tracer.result({
-      role: role.name, session: result.events[0]?.session ?? null, model: origin.model ?? pricing.model, source: origin.source, tool: call.name,
-      tokens: { input: tokens, output: 0, cached: 0 }, costUsd: charged?.costUsd ?? 0, estimated: price.estimated,
+      role: role.name, session: result.session, model: origin.model ?? pricing.model, source: origin.source, tool: call.name,
+      tokens: { input: tokens, output: 0, cached: 0 }, costUsd: result.charged.costUsd, estimated: price.estimated,
     });
-    return { ...result, tokens };
+    return result;
   }
 
   /** A model's price from the table, the `alfred.prices` overrides, else the fallback (estimated). */

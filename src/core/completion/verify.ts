@@ -5,11 +5,20 @@
  * Used by "Alfred: Verify Completion", `alfred check`, `@alfred /done` and the Stop hook.
  */
 import { randomUUID } from 'node:crypto';
-import type { Harness } from '../harness';
+import type { Actor, RecordEvents } from '../actor';
 import { loadChecksFile, type ChecksProblem } from './checksFile';
 import { appendCompletion, environmentVersions, type CompletionRecord } from './record';
 import { runChecks, type CheckResult } from './runner';
 import { sameSnapshot, shortId, takeSnapshot, type Snapshot } from './snapshot';
+
+/** What verifying uses of the harness: the workspace and state folders, Alfred's version, who acts now, the event log. */
+export interface CompletionHost {
+  readonly workspaceFolder: string;
+  readonly stateDir: string;
+  readonly version: string;
+  actor(): Actor;
+  record: RecordEvents;
+}
 
 export interface VerifyOptions {
   /** Who asks: `command`, `cli`, `chat`, `hook:Stop`, … (kept in the record). */
@@ -35,7 +44,7 @@ export type VerifyOutcome =
   | { kind: 'invalid'; accepted: false; reason: string; checksFile: string; problems: ChecksProblem[] }
   | { kind: 'recorded'; accepted: boolean; reason: string; record: CompletionRecord };
 
-export async function verifyCompletion(harness: Harness, opts: VerifyOptions): Promise<VerifyOutcome> {
+export async function verifyCompletion(harness: CompletionHost, opts: VerifyOptions): Promise<VerifyOutcome> {
   const config = loadChecksFile(harness.workspaceFolder);
   if (config.problems.length > 0) {
     const list = config.problems.map((p) => `${p.path}${p.key ? ` (${p.key})` : ''}: ${p.message}`).join('; ');
@@ -50,8 +59,7 @@ export async function verifyCompletion(harness: Harness, opts: VerifyOptions): P
 
   const id = randomUUID();
   const t0 = Date.now();
-  const role = harness.activeRole().role.name;
-  const session = harness.budget().session ?? null;
+  const { role, session } = harness.actor();
   opts.onProgress?.({ step: 'snapshot', when: 'before' });
   const before = await takeSnapshot(harness.workspaceFolder);
   const checks = await runChecks(config.checks, {

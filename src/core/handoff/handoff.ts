@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { changedFiles, gitState } from '../completion/git';
-import type { Harness } from '../harness';
+import type { Actor } from '../actor';
 import { describeOperation, lastCommand, openOperations } from '../operations/lifecycle';
 import { withLock } from '../state/lock';
 
@@ -32,12 +32,19 @@ export interface Handoff {
   nextStep: string;
 }
 
+/** What handoffs use of the harness: the workspace and state folders, who acts now. */
+export interface HandoffHost {
+  readonly workspaceFolder: string;
+  readonly stateDir: string;
+  actor(): Actor;
+}
+
 export function handoffsPath(stateDir: string): string {
   return path.join(stateDir, HANDOFFS_FILE);
 }
 
 /** Records the workspace's state now with the given next step, and returns it. */
-export async function writeHandoff(harness: Harness, input: { nextStep: string; by: string }): Promise<Handoff> {
+export async function writeHandoff(harness: HandoffHost, input: { nextStep: string; by: string }): Promise<Handoff> {
   const nextStep = input.nextStep.trim();
   if (nextStep === '') throw new Error('A handoff needs a next step: say what the next session should do first.');
   const git = await gitState(harness.workspaceFolder);
@@ -45,7 +52,7 @@ export async function writeHandoff(harness: Harness, input: { nextStep: string; 
   const last = lastCommand(harness.stateDir);
   const handoff: Handoff = {
     version: 1, id: randomUUID(), ts: new Date().toISOString(), by: input.by,
-    role: harness.activeRole().role.name, session: harness.budget().session ?? null,
+    ...harness.actor(),
     git: git !== undefined, ...(git?.branch ? { branch: git.branch } : {}), ...(git?.head ? { head: git.head } : {}),
     changedFiles: changed.slice(0, MAX_FILES),
     ...(last ? {

@@ -4,9 +4,8 @@
  * presented as what an earlier session said, never as fact.
  */
 import { changedFiles, gitState } from '../completion/git';
-import type { Harness } from '../harness';
 import { readOperations } from '../operations/store';
-import { latestHandoff, type Handoff } from './handoff';
+import { latestHandoff, type Handoff, type HandoffHost } from './handoff';
 
 export type ClaimStatus = 'current' | 'stale' | 'unverifiable';
 
@@ -26,7 +25,7 @@ export interface CheckedHandoff {
 }
 
 /** Checks each claim of `handoff` (default: the newest) against the workspace now. */
-export async function checkHandoff(harness: Harness, handoff?: Handoff): Promise<CheckedHandoff | undefined> {
+export async function checkHandoff(harness: Pick<HandoffHost, 'workspaceFolder' | 'stateDir'>, handoff?: Handoff): Promise<CheckedHandoff | undefined> {
   const h = handoff ?? latestHandoff(harness.stateDir).handoff;
   if (!h) return undefined;
   const git = await gitState(harness.workspaceFolder);
@@ -83,7 +82,7 @@ export function renderHandoff(checked: CheckedHandoff): string {
 }
 
 /** The newest handoff, checked and rendered; undefined when none was written. */
-export async function resumeHandoff(harness: Harness): Promise<{ checked: CheckedHandoff; text: string } | undefined> {
+export async function resumeHandoff(harness: Pick<HandoffHost, 'workspaceFolder' | 'stateDir'>): Promise<{ checked: CheckedHandoff; text: string } | undefined> {
   const checked = await checkHandoff(harness);
   return checked ? { checked, text: renderHandoff(checked) } : undefined;
 }

@@ -2,8 +2,15 @@
  * The life of an operation around the call that runs it, the startup sweep that turns interrupted
  * ones `unknown`, and the user's reconciliation of those. Pure core: callers pass the harness.
  */
-import type { Harness } from '../harness';
+import type { Actor, RecordEvents } from '../actor';
 import { createOperation, readOperations, updateOperation, type Operation, type OperationState } from './store';
+
+/** What operations use of the harness: the state folder, who acts now, the event log. */
+export interface OperationsHost {
+  readonly stateDir: string;
+  actor(): Actor;
+  record: RecordEvents;
+}
 
 /** The environment variable a child process finds its operation id in. */
 export const OPERATION_ENV = 'ALFRED_OPERATION_ID';
@@ -27,12 +34,10 @@ export interface OperationRun {
  * starts, then the state its result shows. A throw before anything ran is `failed`.
  */
 export async function runOperation<T extends { data: Record<string, unknown> }>(
-  harness: Harness, call: { tool: string; effect: string; args: Record<string, unknown>; source: string },
+  harness: OperationsHost, call: { tool: string; effect: string; args: Record<string, unknown>; source: string },
   fn: (op: OperationRun) => Promise<T>,
 ): Promise<T> {
-  const op = await createOperation(harness.stateDir, {
-    ...call, role: harness.activeRole().role.name, session: harness.budget().session ?? null,
-  });
+  const op = await createOperation(harness.stateDir, { ...call, ...harness.actor() });
   await updateOperation(harness.stateDir, op.id, 'running', {}, ['pending']);
   let result: T;
   try {
@@ -61,7 +66,7 @@ function alive(pid: number): boolean {
  * At startup: `running` (and never-started `pending`) operations whose process is gone became
  * `unknown` — the window closed or Alfred crashed while they ran. Other live windows keep theirs.
  */
-export async function sweepInterrupted(harness: Harness, isAlive: (pid: number) => boolean = alive): Promise<Operation[]> {
+export async function sweepInterrupted(harness: OperationsHost, isAlive: (pid: number) => boolean = alive): Promise<Operation[]> {
   const stale = readOperations(harness.stateDir).operations.filter((o) => (o.state === 'running' || o.state === 'pending') && (o.pid === process.pid ? false : !isAlive(o.pid)));
   const swept: Operation[] = [];
   for (const o of stale) {
@@ -79,7 +84,7 @@ export async function sweepInterrupted(harness: Harness, isAlive: (pid: number) 
 }
 
 /** The user looked: an unknown operation is marked as it really ended. Never re-runs it. */
-export async function reconcileOperation(harness: Harness, id: string, state: 'succeeded' | 'failed', by: string, note?: string): Promise<Operation> {
+export async function reconcileOperation(harness: OperationsHost, id: string, state: 'succeeded' | 'failed', by: string, note?: string): Promise<Operation> {
   const op = await updateOperation(harness.stateDir, id, state, { reconciledBy: by, note: note ?? `reconciled by ${by}` }, ['unknown']);
   await harness.record([{ type: 'OperationReconciled', operation: id, tool: op.tool, state, by }]);
   return op;

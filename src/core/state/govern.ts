@@ -60,6 +60,15 @@ export interface GovernResult {
 
 export interface AuthorizeResult extends GovernResult {
   decision: GateDecision;
+  /** The budget session the call was decided in. */
+  session: string;
+}
+
+export interface ChargeResult extends GovernResult {
+  /** The budget session charged. */
+  session: string;
+  /** What was charged, as counted (the request's amounts, a negative or non-finite one as 0). */
+  charged: { tokens: number; costUsd: number; estimated: boolean };
 }
 
 export interface ChargeRequest {
@@ -136,17 +145,17 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
       events.push({ type: 'PolicyViolation', tool, category: decision.category, code: decision.code, reason: decision.reason, source });
     }
     events.push(...settled.events);
-    return { events, result: { decision, ...settled, announce } };
+    return { events, result: { decision, ...settled, announce, session: ledger.session } };
   });
-  const { decision, status, line, crossed, announce } = out.result;
-  return { decision, status, line, crossed, ...(announce ? { announce } : {}), events: out.events, problems: out.problems };
+  const { decision, status, line, crossed, announce, session } = out.result;
+  return { decision, status, line, crossed, ...(announce ? { announce } : {}), session, events: out.events, problems: out.problems };
 }
 
 /**
  * Charges a finished call's output tokens and cost, logged as a `ToolCall` event with
  * `phase: 'result'` (the one written by `authorize` has `phase: 'decision'`).
  */
-export async function charge(dir: string, req: ChargeRequest): Promise<GovernResult> {
+export async function charge(dir: string, req: ChargeRequest): Promise<ChargeResult> {
   const { role, tool, source } = req;
   const tokens = count(req.tokens);
   const costUsd = count(req.costUsd);
@@ -162,10 +171,11 @@ export async function charge(dir: string, req: ChargeRequest): Promise<GovernRes
       type: 'ToolCall', phase: 'result', tool, ...(req.category ? { category: req.category } : {}), source,
       charge: { tokens, costUsd, ...(req.estimated && costUsd > 0 ? { estimated: true } : {}) },
     }, ...settled.events];
-    return { events, result: { ...settled, announce } };
+    return { events, result: { ...settled, announce, session: ledger.session } };
   });
-  const { status, line, crossed, announce } = out.result;
-  return { status, line, crossed, ...(announce ? { announce } : {}), events: out.events, problems: out.problems };
+  const { status, line, crossed, announce, session } = out.result;
+  const charged = { tokens, costUsd, estimated: req.estimated && costUsd > 0 };
+  return { status, line, crossed, ...(announce ? { announce } : {}), session, charged, events: out.events, problems: out.problems };
 }
 
 export interface ObserveShellRequest {

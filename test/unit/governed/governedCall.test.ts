@@ -54,8 +54,13 @@ describe('governedCall', () => {
     const ran = await governedCall(env.harness, toolCall('read_file', { filePath: 'a.ts' }), { source: 'chat' }, async () => ({ output: 'hello world', value: 7 }));
     assert.equal(ran.kind, 'ran');
     const r = ran as Extract<GovernedOutcome<number>, { kind: 'ran' }>;
-    assert.deepEqual([r.output, r.value, r.charged.tokens], ['hello world', 7, 2]);
+    assert.deepEqual([r.output, r.value, r.charged.charged.tokens], ['hello world', 7, 2]);
     assert.equal(r.charged.status.signal, 'OK');
+    // The charge says what it charged and in which session; the log agrees.
+    const logged = env.harness.events({ types: ['ToolCall'] }).events.filter((e) => e.phase === 'result');
+    assert.deepEqual(r.charged.charged, { tokens: 2, costUsd: 0.000006, estimated: true }, 'no model: the fallback price, estimated');
+    assert.deepEqual(logged.map((e) => [e.session, e.charge]), [[r.charged.session, r.charged.charged]]);
+    assert.deepEqual(env.harness.actor(), { role: 'tiny', session: r.charged.session });
     assert.equal(r.warning, undefined);
     const again = await governedCall(env.harness, toolCall('read_file', { filePath: 'b.ts' }), { source: 'chat' }, async () => ({ output: 'hello world', value: 8 }));
     const line = env.harness.budget().line;
