@@ -1,4 +1,4 @@
-/** Shared by the benchmarks: medians, one result line each, and the exit code. */
+/** Shared by the benchmarks: medians and percentiles, one result line each, and the exit code. */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,6 +10,12 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The nearest-rank percentile (`p` in 0..100). */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;

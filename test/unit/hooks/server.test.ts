@@ -193,7 +193,8 @@ describe('the socket', () => {
       assert.equal(fs.statSync(path.dirname(server.socketPath)).mode & 0o777, 0o700);
       assert.equal(fs.statSync(server.socketPath).mode & 0o777, 0o600);
       assert.ok(fs.statSync(server.socketPath).isSocket());
-      assert.deepEqual(fs.readdirSync(path.dirname(server.socketPath)), ['hook.sock']);
+      // And the port file of the launcher's fast path, the same mode (nativeServer.test.ts).
+      assert.deepEqual(fs.readdirSync(path.dirname(server.socketPath)).sort(), ['hook.sock', 'hook.tcp']);
     } finally {
       await server.close();
     }
@@ -314,7 +315,9 @@ describe('alfred serve', () => {
       serve.once('exit', (code) => reject(new Error(`alfred serve exited ${code}`)));
     });
     const socketPath = defaultHookSocketPath(serveEnv);
-    assert.equal(out, `alfred serve: answering hook calls on ${socketPath} (pid ${serve.pid}). Ctrl-C stops.\n`);
+    const portFile = path.join(path.dirname(socketPath), 'hook.tcp');
+    const port = fs.readFileSync(portFile, 'utf8').split(' ')[0];
+    assert.equal(out, `alfred serve: answering hook calls on ${socketPath} and 127.0.0.1:${port} (pid ${serve.pid}). Ctrl-C stops.\n`);
 
     const second = spawnSync(process.execPath, [CLI, 'serve'], { env: serveEnv, encoding: 'utf8' });
     assert.equal(second.status, 1);
@@ -329,5 +332,6 @@ describe('alfred serve', () => {
     assert.equal(code, 0);
     assert.match(out, /alfred serve: stopped\.\n$/);
     assert.equal(fs.existsSync(socketPath), false);
+    assert.equal(fs.existsSync(portFile), false);
   });
 });
