@@ -66,6 +66,8 @@ test('the sidebar opens the dashboard with the budget gauges and the roles', asy
     await frame.getByText('Context tokens').waitFor();
     assert.ok(await frame.getByText('Shell calls').isVisible());
     await frame.getByText(/^Budget\[coder\]: tokens 0\/200000/).waitFor();
+    // The gauges group digits as the display language does; the line keeps its exact form.
+    assert.equal((await frame.locator('[data-dimension="tokens"] .value').innerText()).trim(), '0 / 200,000 (0%)');
     const options = await frame.locator('alfred-role-switcher vscode-option').allTextContents();
     assert.ok(options.some((o) => o.includes('security-auditor')), `roles: ${options.join(', ')}`);
   });
@@ -78,6 +80,24 @@ test('switching role from the palette shows in the status bar', async () => {
   });
 });
 
+test('the reviewer\'s shell limit of 0 reads "not allowed", and the switch reads as a sentence in the feed', async () => {
+  await withScreenshot(wb.page, 'limit-zero', async () => {
+    const frame = await dashboardFrame(wb.page);
+    await frame.locator('[data-dimension="shell"] .value', { hasText: 'not allowed' }).waitFor({ timeout: 10_000 });
+    assert.equal((await frame.locator('[data-dimension="shell"] .value').innerText()).trim(), 'not allowed');
+    assert.equal(await frame.locator('[data-dimension="shell"] [role="meter"]').count(), 0, 'no gauge to fill for a limit of 0');
+    assert.equal((await frame.locator('[data-dimension="tokens"] .value').innerText()).trim(), '0 / 150,000 (0%)');
+    await frame.locator('alfred-event-feed li.RoleChanged', { hasText: 'Role changed from coder to reviewer' }).first().waitFor({ timeout: 10_000 });
+    // The status bar's tooltip: the exact line for agents, then the same for a person.
+    await wb.page.locator(STATUS_ITEM).hover();
+    const hover = wb.page.locator('.monaco-hover', { hasText: 'Shell calls: not allowed' });
+    await hover.waitFor({ timeout: 10_000 });
+    assert.match(await hover.innerText(), /Budget\[reviewer\]: tokens 0\/150000 \(0%\) \| shell 0\/0 \(0%\)/);
+    assert.match(await hover.innerText(), /Context tokens: 0 \/ 150,000 \(0%\)/);
+    await wb.page.mouse.move(600, 300);
+  });
+});
+
 test('a Copilot hook refusal from another process shows up live in the dashboard', async () => {
   await withScreenshot(wb.page, 'hook-refusal', async () => {
     const cli = path.join(wb.extensionDir, 'dist', 'cli', 'alfred.mjs');
@@ -86,6 +106,34 @@ test('a Copilot hook refusal from another process shows up live in the dashboard
     assert.equal(JSON.parse(out).hookSpecificOutput.permissionDecision, 'deny');
     const frame = await dashboardFrame(wb.page);
     await frame.locator('alfred-event-feed li.PolicyViolation', { hasText: 'run_in_terminal' }).first().waitFor({ timeout: 10_000 });
+    // A sentence, not JSON; the record itself opens from the keyboard.
+    const row = frame.locator('alfred-event-feed li.ToolCall', { hasText: 'Refused run_in_terminal:' }).first();
+    await row.waitFor({ timeout: 10_000 });
+    assert.doesNotMatch(await row.locator('.sentence').innerText(), /[{}]/);
+    assert.equal(await row.locator('pre').isVisible(), false);
+    await row.locator('summary').focus();
+    await wb.page.keyboard.press('Enter');
+    await row.locator('pre').waitFor({ state: 'visible', timeout: 5_000 });
+    assert.match(await row.locator('pre').innerText(), /"decision": "deny"/);
+  });
+});
+
+test('the review panel of a file that does not exist yet says there is nothing to back up', async () => {
+  await withScreenshot(wb.page, 'review-new-file', async () => {
+    await runCommand(wb.page, 'Alfred: Govern Copilot Agent Sessions');
+    const offer = wb.page.locator('.monaco-dialog-box');
+    await offer.waitFor({ timeout: 15_000 });
+    await offer.getByRole('button', { name: 'Hooks only' }).click();
+    // The panel's document is one of the page's frames: the one that shows the note.
+    let panel: import('playwright-core').Frame | undefined;
+    for (let i = 0; i < 150 && !panel; i++) {
+      for (const f of wb.page.frames()) if (await f.locator('alfred-confirm #backup-note').count().catch(() => 0)) panel = f;
+      if (!panel) await wb.page.waitForTimeout(100);
+    }
+    assert.ok(panel, 'the review panel opened');
+    assert.equal((await panel.locator('alfred-confirm #backup-note').innerText()).trim(),
+      'Nothing is written until you confirm. This is a new file: there is no previous version to back up.');
+    await panel.locator('vscode-button#cancel').click();
   });
 });
 

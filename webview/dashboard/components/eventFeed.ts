@@ -21,7 +21,7 @@ export class EventFeed extends LitElement {
     summary { cursor: pointer; list-style: none; display: grid; grid-template-columns: 16px auto 1fr; column-gap: 4px; align-items: baseline; }
     summary::-webkit-details-marker { display: none; }
     summary:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
-    .chevron { transition: transform 100ms ease-out; align-self: center; }
+    .chevron { transition: transform 100ms ease-out; align-self: start; }
     details[open] .chevron { transform: rotate(90deg); }
     .time { color: var(--vscode-descriptionForeground); font-variant-numeric: tabular-nums; }
     .sentence { min-width: 0; overflow-wrap: anywhere; }
