@@ -4,11 +4,12 @@
  * `vm.Script` with V8's code cache, kept in ${ALFRED_HOME:-~/.alfred}/cache/. The first run of a
  * command writes it; a missing, stale or rejected cache only means compiling from source, as without one.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Script } from 'node:vm';
+import { atomicWrite } from '../core/fs/atomicWrite';
 
 // Loaded only when the command line runs: a served hook call needs neither.
 const load = createRequire(__filename);
@@ -56,17 +57,16 @@ const STALE_MS = 7 * 24 * 3600_000;
 /** At exit, when every function this command ran is compiled: written whole or not at all. */
 function writeCacheAtExit(script: Script, cache: CacheFile): void {
   process.once('exit', () => {
-    const tmp = `${cache.file}.${process.pid}.tmp`;
     try {
       mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
-      writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-      renameSync(tmp, cache.file);
+      // No fsync: a cache lost with a power cut is compiled again.
+      atomicWrite(cache.file, script.createCachedData(), { fsync: false });
       for (const name of readdirSync(cache.dir)) {
         const other = join(cache.dir, name);
         if (name.startsWith('cli-') && !name.startsWith(cache.stamp) && Date.now() - statSync(other).mtimeMs > STALE_MS) rmSync(other, { force: true });
       }
     } catch {
-      rmSync(tmp, { force: true });
+      // No cache this time: the next run compiles from source again.
     }
   });
 }

@@ -3,12 +3,10 @@
  * `<stateDir>/completions.jsonl` (outside the workspace, where agents' tools cannot write).
  * Appended under the state lock; corrupt lines are skipped and reported, never fatal.
  */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { CorruptLine } from '../events/types';
+import { appendJsonLines, readJsonLines, type CorruptLine } from '../fs/jsonLines';
 import { withLock } from '../state/lock';
-import { appendJsonLines } from '../state/jsonl';
 import type { CheckResult } from './runner';
 import type { Snapshot } from './snapshot';
 
@@ -72,27 +70,10 @@ export interface CompletionsRead {
 
 /** The records, newest first (at most `limit`); readers take no lock. */
 export function readCompletions(stateDir: string, limit?: number): CompletionsRead {
-  const file = completionsPath(stateDir);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return { records: [], corrupt: [] };
-  }
-  const records: CompletionRecord[] = [];
-  const corrupt: CorruptLine[] = [];
-  text.split('\n').forEach((raw, i) => {
-    if (raw.trim() === '') return;
-    try {
-      const value = JSON.parse(raw) as Partial<CompletionRecord>;
-      if (!value || typeof value !== 'object' || typeof value.id !== 'string' || typeof value.accepted !== 'boolean' || !Array.isArray(value.checks) || !value.snapshot) {
-        corrupt.push({ file, line: i + 1, message: 'not a completion record' });
-      } else {
-        records.push(value as CompletionRecord);
-      }
-    } catch (err) {
-      corrupt.push({ file, line: i + 1, message: `not valid JSON: ${(err as Error).message}` });
-    }
+  const { records, corrupt } = readJsonLines(completionsPath(stateDir), (v) => {
+    const value = v as Partial<CompletionRecord> | null;
+    const ok = value && typeof value === 'object' && typeof value.id === 'string' && typeof value.accepted === 'boolean' && Array.isArray(value.checks) && value.snapshot;
+    return ok ? (value as CompletionRecord) : 'not a completion record';
   });
   records.reverse();
   return { records: limit === undefined ? records : records.slice(0, limit), corrupt };

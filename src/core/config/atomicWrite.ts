@@ -4,8 +4,8 @@
  * over the targets. If a rename fails, the files already replaced are put back from their previous
  * versions (read from the backup), and the error names the file that failed.
  */
-import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { tempPathFor } from '../fs/atomicWrite';
 import type { ConfigFs } from './fsOps';
 
 export interface FileWrite {
@@ -24,10 +24,6 @@ export interface PreviousVersion {
 
 export const DEFAULT_FILE_MODE = 0o644;
 export const SECRET_FILE_MODE = 0o600;
-
-export function tempPathFor(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.alfred-tmp`);
-}
 
 export class WriteFailedError extends Error {
   /** `unchanged`: every target still holds its previous text (nothing written, or all rolled back). */

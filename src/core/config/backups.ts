@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { atomicWrite, renameRetrying, writeNewFile } from '../fs/atomicWrite';
 import type { WriteRequest } from './types';
 
 export const BACKUPS_DIR = 'backups';
@@ -74,7 +75,7 @@ export function createBackup(stateDir: string, input: BackupInput, opts: { now?:
       if (f.text !== null) {
         entry.stored = `${i}-${path.basename(f.path)}`;
         // Backups may hold secrets: only the user may read them.
-        fs.writeFileSync(path.join(tmp, entry.stored), f.text, { mode: 0o600 });
+        writeNewFile(path.join(tmp, entry.stored), f.text, 0o600);
       }
       return entry;
     });
@@ -82,8 +83,8 @@ export function createBackup(stateDir: string, input: BackupInput, opts: { now?:
       version: 1, id, createdAt: now.toISOString(), reason: input.reason,
       ...(input.title ? { title: input.title } : {}), pinned: false, files,
     };
-    fs.writeFileSync(path.join(tmp, MANIFEST), JSON.stringify(manifest, null, 2) + '\n', { mode: 0o600 });
-    fs.renameSync(tmp, path.join(root, id));
+    writeNewFile(path.join(tmp, MANIFEST), JSON.stringify(manifest, null, 2) + '\n', 0o600);
+    renameRetrying(tmp, path.join(root, id));
     pruneBackups(stateDir, opts.keep ?? KEEP_UNPINNED);
     return manifest;
   } catch (err) {
@@ -147,10 +148,7 @@ export function getBackup(stateDir: string, id: string): BackupManifest {
 /** Pins (kept forever) or unpins a backup; the manifest is replaced atomically. */
 export function setPinned(stateDir: string, id: string, pinned: boolean): BackupManifest {
   const manifest = { ...getBackup(stateDir, id), pinned };
-  const file = path.join(backupsDir(stateDir), id, MANIFEST);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n', { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  atomicWrite(path.join(backupsDir(stateDir), id, MANIFEST), JSON.stringify(manifest, null, 2) + '\n');
   if (!pinned) pruneBackups(stateDir);
   return manifest;
 }

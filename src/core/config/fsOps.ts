@@ -3,6 +3,7 @@
  * fail at a chosen moment (between writing the temporary files and renaming them, say).
  */
 import * as fs from 'node:fs';
+import { renameRetrying, syncDir, writeNewFile } from '../fs/atomicWrite';
 
 export interface ConfigFs {
   /** The file's text, or null when it does not exist. */
@@ -52,31 +53,15 @@ export const nodeConfigFs: ConfigFs = {
     fs.mkdirSync(dir, { recursive: true });
   },
   writeDurable(file, text, mode) {
-    const fd = fs.openSync(file, 'wx', mode);
-    try {
-      fs.writeFileSync(fd, text, 'utf8');
-      // open() applies the umask; the mode asked for is the one the file must end up with.
-      fs.fchmodSync(fd, mode);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    writeNewFile(file, text, mode);
   },
   rename(from, to) {
-    fs.renameSync(from, to);
+    renameRetrying(from, to);
   },
   remove(file) {
     fs.rmSync(file, { force: true });
   },
   syncDir(dir) {
-    let fd: number | undefined;
-    try {
-      fd = fs.openSync(dir, 'r');
-      fs.fsyncSync(fd);
-    } catch {
-      // Some filesystems (and Windows) cannot fsync a folder; the rename itself is still atomic.
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd);
-    }
+    syncDir(dir);
   },
 };

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { appendJsonLines } from '../state/jsonl';
+import { appendJsonLines } from '../fs/jsonLines';
 import type { AlfredEvent, CorruptLine, EventType } from './types';
 
 export const EVENTS_FILE = 'events.jsonl';

@@ -27,8 +27,4 @@ export type AlfredEvent = EventBase & Record<string, unknown>;
 export type NewEvent = { type: EventType } & Record<string, unknown>;
 
 /** A line of the log that could not be read; reported, never fatal. */
-export interface CorruptLine {
-  file: string;
-  line: number;
-  message: string;
-}
+export type { CorruptLine } from '../fs/jsonLines';

@@ -4,10 +4,10 @@
  * pending operations, the next step. Kept in `<stateDir>/handoffs.jsonl`, newest last.
  */
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { changedFiles, gitState } from '../completion/git';
 import type { Actor } from '../actor';
+import { appendJsonLines, readJsonLines } from '../fs/jsonLines';
 import { describeOperation, lastCommand, openOperations } from '../operations/lifecycle';
 import { withLock } from '../state/lock';
 
@@ -64,28 +64,19 @@ export async function writeHandoff(harness: HandoffHost, input: { nextStep: stri
     pendingOperations: openOperations(harness.stateDir).map((o) => ({ id: o.id, state: o.state, summary: describeOperation(o) })),
     nextStep,
   };
-  await withLock(harness.stateDir, () => fs.appendFileSync(handoffsPath(harness.stateDir), JSON.stringify(handoff) + '\n', { mode: 0o600 }));
+  await withLock(harness.stateDir, () => appendJsonLines(handoffsPath(harness.stateDir), [handoff]));
   return handoff;
 }
 
-/** The newest handoff, or undefined; corrupt lines are skipped (and counted). */
+/** The newest handoff, or undefined; corrupt lines after it are skipped (and counted). */
 export function latestHandoff(stateDir: string): { handoff?: Handoff; corrupt: number } {
-  let text: string;
-  try {
-    text = fs.readFileSync(handoffsPath(stateDir), 'utf8');
-  } catch {
-    return { corrupt: 0 };
-  }
-  let corrupt = 0;
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    try {
-      const h = JSON.parse(lines[i] as string) as Handoff;
-      if (h && h.version === 1 && typeof h.nextStep === 'string' && Array.isArray(h.changedFiles)) return { handoff: h, corrupt };
-      corrupt++;
-    } catch {
-      corrupt++;
-    }
-  }
-  return { corrupt };
+  let newest = 0;
+  const { records, corrupt } = readJsonLines(handoffsPath(stateDir), (v, line) => {
+    const h = v as Handoff | null;
+    if (!(h && h.version === 1 && typeof h.nextStep === 'string' && Array.isArray(h.changedFiles))) return 'not a handoff';
+    newest = line;
+    return h;
+  });
+  const handoff = records.at(-1);
+  return { ...(handoff ? { handoff } : {}), corrupt: corrupt.filter((c) => c.line > newest).length };
 }

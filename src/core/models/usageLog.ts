@@ -7,7 +7,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spentToday } from '../budget/dailySpend';
-import type { CorruptLine } from '../events/types';
+import { atomicWrite } from '../fs/atomicWrite';
+import { readJsonLines, type CorruptLine } from '../fs/jsonLines';
 import { withLock } from '../state/lock';
 import { dueNotices, spendStatus, utcDay, type SpendNotice, type SpendNoticed, type SpendStatus, type UsageRecord } from './spend';
 
@@ -31,30 +32,11 @@ function isRecord(v: unknown): v is UsageRecord {
  * unreadable lines are skipped and reported, never fatal.
  */
 export function readUsage(dir: string, day?: string): { records: UsageRecord[]; corrupt: CorruptLine[] } {
-  const file = path.join(dir, USAGE_FILE);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return { records: [], corrupt: [] };
-  }
-  const records: UsageRecord[] = [];
-  const corrupt: CorruptLine[] = [];
-  const lines = text.split('\n');
-  lines.forEach((line, i) => {
-    if (!line.trim()) return;
+  const { records, corrupt } = readJsonLines(path.join(dir, USAGE_FILE), (v) => (isRecord(v) ? v : 'not a usage record'), {
     // Records are written with "ts" first: a cheap filter before JSON.parse.
-    if (day && line.startsWith('{"ts":"') && !line.startsWith(`{"ts":"${day}`)) return;
-    try {
-      const v: unknown = JSON.parse(line);
-      if (!isRecord(v)) throw new Error('not a usage record');
-      if (!day || utcDay(v.ts) === day) records.push(v);
-    } catch (err) {
-      // A line cut short by a crash is the last one; it is not worth a report while being written.
-      corrupt.push({ file, line: i + 1, message: (err as Error).message });
-    }
+    skip: day ? (line) => line.startsWith('{"ts":"') && !line.startsWith(`{"ts":"${day}`) : undefined,
   });
-  return { records, corrupt };
+  return { records: day ? records.filter((r) => utcDay(r.ts) === day) : records, corrupt };
 }
 
 /** Today's spend (every charge of the UTC day, from the event log) against the cap, for display (no lock). */
@@ -81,7 +63,7 @@ export function takeSpendNotices(dir: string, capUsd: number, now: Date = new Da
     const { corrupt: _c, ...status } = dailySpend(dir, capUsd, now);
     if (status.level === 'off') return { status, notices: [] };
     const { notices, noticed } = dueNotices(readNoticed(dir), status);
-    if (notices.length) fs.writeFileSync(path.join(dir, SPEND_FILE), JSON.stringify(noticed) + '\n', { mode: 0o600 });
+    if (notices.length) atomicWrite(path.join(dir, SPEND_FILE), JSON.stringify(noticed) + '\n');
     return { status, notices };
   });
 }

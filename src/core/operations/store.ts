@@ -6,11 +6,10 @@
  * unknown operation is never re-run by Alfred: the user looks and reconciles it.
  */
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CorruptLine } from '../events/types';
+import { atomicWrite } from '../fs/atomicWrite';
+import { appendJsonLines, readJsonLines, type CorruptLine } from '../fs/jsonLines';
 import { withLock } from '../state/lock';
-import { appendJsonLines } from '../state/jsonl';
 
 export const OPERATIONS_FILE = 'operations.jsonl';
 /** Past this many lines the file is compacted to the latest state of each operation. */
@@ -56,39 +55,18 @@ export interface OperationsRead {
 
 /** Folds the log into each operation's latest state; readers take no lock. */
 export function readOperations(stateDir: string): OperationsRead {
-  const file = operationsPath(stateDir);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return { operations: [], corrupt: [], lines: 0 };
-  }
   const byId = new Map<string, Operation>();
-  const corrupt: CorruptLine[] = [];
-  let lines = 0;
-  text.split('\n').forEach((raw, i) => {
-    if (raw.trim() === '') return;
-    lines++;
-    let line: Line;
-    try {
-      line = JSON.parse(raw) as Line;
-    } catch (err) {
-      corrupt.push({ file, line: i + 1, message: `not valid JSON: ${(err as Error).message}` });
-      return;
-    }
-    if (!line || typeof line.op !== 'string' || typeof line.state !== 'string') {
-      corrupt.push({ file, line: i + 1, message: 'not an operation record' });
-      return;
-    }
+  // Folded line by line: a state change needs the operation its earlier lines created.
+  const { records, corrupt } = readJsonLines(operationsPath(stateDir), (value) => {
+    const line = value as Line | null;
+    if (!line || typeof line.op !== 'string' || typeof line.state !== 'string') return 'not an operation record';
     const { op, ts, ...change } = line;
     const prev = byId.get(op);
-    if (!prev && typeof line.tool !== 'string') {
-      corrupt.push({ file, line: i + 1, message: `state change of unknown operation ${op}` });
-      return;
-    }
+    if (!prev && typeof line.tool !== 'string') return `state change of unknown operation ${op}`;
     byId.set(op, { ...(prev ?? { createdAt: ts }), ...change, id: op, updatedAt: ts } as Operation);
+    return line;
   });
-  return { operations: [...byId.values()], corrupt, lines };
+  return { operations: [...byId.values()], corrupt, lines: records.length + corrupt.length };
 }
 
 function appendLines(stateDir: string, lines: readonly Line[]): void {
@@ -100,10 +78,7 @@ function compact(stateDir: string, operations: readonly Operation[]): void {
   const finished = operations.filter((o) => FINISHED.includes(o.state));
   const dropped = new Set(finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED)).map((o) => o.id));
   const kept = operations.filter((o) => !dropped.has(o.id));
-  const file = operationsPath(stateDir);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, kept.map(({ id, updatedAt, ...rest }) => JSON.stringify({ op: id, ts: updatedAt, ...rest }) + '\n').join(''), { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  atomicWrite(operationsPath(stateDir), kept.map(({ id, updatedAt, ...rest }) => JSON.stringify({ op: id, ts: updatedAt, ...rest }) + '\n').join(''));
 }
 
 export interface NewOperation {

@@ -7,6 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { atomicWrite } from '../fs/atomicWrite';
 
 export const SANDBOX_SCRIPT = `#!/bin/sh
 # Written by Alfred: runs one command in the kernel sandbox Alfred planned for a workspace
@@ -29,9 +30,7 @@ function writeIfChanged(file: string, text: string, mode: number): void {
     // missing: written below
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text, { mode });
-  fs.renameSync(tmp, file);
+  atomicWrite(file, text, { mode });
 }
 
 /**

@@ -11,6 +11,7 @@ import { newEventId, newSessionId, nowIso } from '../events/ids';
 import { ChargeCounts, EventRun, chargeOf, headerValue, matchRun, readCharge } from '../events/lineShape';
 import { EVENTS_FILE, appendEvents, countLines, rotatedFile, scanEventParts, scanEvents, type EventScanner, type LogPart, type ScanOptions } from '../events/log';
 import type { AlfredEvent, NewEvent } from '../events/types';
+import { atomicWrite } from '../fs/atomicWrite';
 import { withLock } from './lock';
 
 export const LEDGER_FILE = 'ledger.json';
@@ -127,19 +128,11 @@ export function readLedger(dir: string): Ledger | undefined {
 }
 
 /**
- * Atomic: a temporary file in the same folder, then rename over the old one. No fsync: this runs on
- * every tool call, and after a power loss the ledger can be rebuilt from the log.
+ * Atomic. No fsync: this runs on every tool call, and after a power loss the ledger can be rebuilt
+ * from the log.
  */
 export function writeLedger(dir: string, ledger: Ledger): void {
-  const file = path.join(dir, LEDGER_FILE);
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    fs.writeFileSync(tmp, JSON.stringify(ledger, null, 2) + '\n', { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
+  atomicWrite(path.join(dir, LEDGER_FILE), JSON.stringify(ledger, null, 2) + '\n', { fsync: false });
 }
 
 /** What a charge adds to: a ledger, or a fold's running totals. */

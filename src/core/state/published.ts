@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { atomicWrite } from '../fs/atomicWrite';
 
 export const PRICING_FILE = 'pricing.json';
 export const PROVIDERS_FILE = 'providers.json';
@@ -17,9 +18,7 @@ export function publishJson(stateDir: string, name: string, value: unknown): voi
   } catch {
     // Not there yet.
   }
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  atomicWrite(file, text);
 }
 
 /** A reader of a published value, re-read when the file changes; `fallback` when nothing was published. */

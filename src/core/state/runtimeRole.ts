@@ -1,6 +1,7 @@
 /** The runtime role switch, persisted per workspace in the state folder, shared by the extension and `alfred`. */
 import fs from 'node:fs';
 import path from 'node:path';
+import { atomicWrite } from '../fs/atomicWrite';
 
 export const RUNTIME_FILE = 'runtime.json';
 
@@ -20,14 +21,12 @@ export function readRuntimeRole(dir: string): RuntimeRole | undefined {
   }
 }
 
-/** Atomic (temporary file, then rename) so a reader never sees half a file. `undefined` clears it. */
+/** Atomic, so a reader never sees half a file. `undefined` clears it. */
 export function writeRuntimeRole(dir: string, value: RuntimeRole | undefined): void {
   const file = path.join(dir, RUNTIME_FILE);
   if (!value) {
     fs.rmSync(file, { force: true });
     return;
   }
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${JSON.stringify(value)}\n`, { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  atomicWrite(file, `${JSON.stringify(value)}\n`);
 }

@@ -1,11 +1,12 @@
 /**
  * `<stateDir>/traces.jsonl`: one trace entry a line, rotated by size to traces.1.jsonl …
- * traces.KEEP.jsonl. Appends are single O_APPEND writes without the lock (a trace must never slow a
- * tool call much); only rotation takes the state lock.
+ * traces.KEEP.jsonl. Appends are single O_APPEND writes (fs/jsonLines.ts) without the lock (a trace
+ * must never slow a tool call much); only rotation takes the state lock.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CorruptLine } from '../events/types';
+import { atomicWrite } from '../fs/atomicWrite';
+import { appendJsonLines, readJsonLines, type CorruptLine } from '../fs/jsonLines';
 import { withLock } from '../state/lock';
 
 export const TRACES_FILE = 'traces.jsonl';
@@ -58,7 +59,7 @@ export function traceFiles(stateDir: string): string[] {
 
 export async function appendTrace(stateDir: string, entry: TraceEntry, maxBytes = MAX_TRACE_BYTES): Promise<void> {
   const file = traceFile(stateDir);
-  fs.appendFileSync(file, JSON.stringify(entry) + '\n', { mode: 0o600 });
+  appendJsonLines(file, [entry]);
   if (fs.statSync(file).size < maxBytes) return;
   await withLock(stateDir, () => {
     // Another process may have rotated while this one waited.
@@ -87,22 +88,12 @@ export function readTraces(stateDir: string): TracesRead {
   const entries: TraceEntry[] = [];
   const corrupt: CorruptLine[] = [];
   for (const file of traceFiles(stateDir)) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      continue; // rotated away meanwhile
-    }
-    text.split('\n').forEach((raw, i) => {
-      if (raw.trim() === '') return;
-      try {
-        const e = JSON.parse(raw) as TraceEntry;
-        if (e && typeof e === 'object' && typeof e.ts === 'string' && typeof e.kind === 'string') entries.push(e);
-        else corrupt.push({ file, line: i + 1, message: 'not a trace entry' });
-      } catch (err) {
-        corrupt.push({ file, line: i + 1, message: `not valid JSON: ${(err as Error).message}` });
-      }
+    const read = readJsonLines(file, (value) => {
+      const e = value as TraceEntry | null;
+      return e && typeof e === 'object' && typeof e.ts === 'string' && typeof e.kind === 'string' ? e : 'not a trace entry';
     });
+    entries.push(...read.records);
+    corrupt.push(...read.corrupt);
   }
   return { entries, corrupt };
 }
@@ -113,11 +104,9 @@ export function tracesAsJsonl(stateDir: string): { text: string; count: number; 
   return { text: entries.map((e) => JSON.stringify(e) + '\n').join(''), count: entries.length, corrupt };
 }
 
-/** Writes every readable entry to `dest` as JSONL (atomically: a temporary file, then rename). */
+/** Writes every readable entry to `dest` as JSONL, atomically. */
 export function exportTraces(stateDir: string, dest: string): { count: number; corrupt: CorruptLine[] } {
   const { text, count, corrupt } = tracesAsJsonl(stateDir);
-  const tmp = `${dest}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
-  fs.renameSync(tmp, dest);
+  atomicWrite(dest, text);
   return { count, corrupt };
 }

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { atomicWrite } from '../fs/atomicWrite';
 import type { FailoverState } from '../models/failover';
 import { withLock } from '../state/lock';
 
@@ -70,15 +71,7 @@ export function updateChatState<T>(dir: string, fn: (state: ChatState) => T): Pr
   return withLock(dir, () => {
     const { state, problem } = readChatState(dir);
     const result = fn(state);
-    const file = path.join(dir, CHAT_STATE_FILE);
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    try {
-      fs.writeFileSync(tmp, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
-      fs.renameSync(tmp, file);
-    } catch (err) {
-      fs.rmSync(tmp, { force: true });
-      throw err;
-    }
+    atomicWrite(path.join(dir, CHAT_STATE_FILE), JSON.stringify(state, null, 2) + '\n');
     return { state, result, ...(problem ? { problem } : {}) };
   });
 }

@@ -7,6 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { atomicWrite } from '../fs/atomicWrite';
 import { ClaudeTranscriptReader, type ClaudeTranscriptState, type TranscriptUsage } from './claudeTranscript';
 import { FileTail, type TailState } from './tail';
 import type { ModelUsageRecord } from './types';
@@ -29,10 +30,7 @@ function load(stateDir: string): Places {
 
 function save(stateDir: string, places: Places): void {
   const kept = Object.entries(places).sort((a, b) => b[1].at.localeCompare(a[1].at)).slice(0, MAX_TRANSCRIPTS);
-  const file = path.join(stateDir, TRANSCRIPTS_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(Object.fromEntries(kept)), { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  atomicWrite(path.join(stateDir, TRANSCRIPTS_FILE), JSON.stringify(Object.fromEntries(kept)));
 }
 
 export function usageRecordOf(r: TranscriptUsage, now: string): ModelUsageRecord {

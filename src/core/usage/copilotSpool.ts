@@ -11,7 +11,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { appendJsonLines } from '../state/jsonl';
+import { atomicWrite } from '../fs/atomicWrite';
+import { appendJsonLines } from '../fs/jsonLines';
 import { withLock } from '../state/lock';
 import { alfredHome } from '../state/paths';
 import { FileTail, type TailState } from './tail';
@@ -59,10 +60,7 @@ function loadPlace(stateDir: string): Place {
 }
 
 function savePlace(stateDir: string, place: Place): void {
-  const file = path.join(stateDir, SPOOL_PLACE_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(place), { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  atomicWrite(path.join(stateDir, SPOOL_PLACE_FILE), JSON.stringify(place));
 }
 
 function isRecord(v: unknown): v is ModelUsageRecord {

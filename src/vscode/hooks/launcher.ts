@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { atomicWrite } from '../../core/fs/atomicWrite';
 import { launcherDir } from '../../core/governance/readHealth';
 import { launcherScripts } from '../../core/hooks/install';
 
@@ -22,9 +23,7 @@ export function ensureLauncher(extensionUri: vscode.Uri): string {
     let current: string | undefined;
     try { current = fs.readFileSync(file, 'utf8'); } catch { /* first time */ }
     if (current === text) return;
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, text, { mode });
-    fs.renameSync(tmp, file);
+    atomicWrite(file, text, { mode });
   };
   write('alfred', scripts.posix, 0o755);
   write('alfred.cmd', scripts.windows, 0o644);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { formatOutcome } from '../../completion/report';
 import { verifyCompletion } from '../../completion/verify';
+import { atomicWrite } from '../../fs/atomicWrite';
 import { withLock } from '../../state/lock';
 import { allowStopAnswer, blockStopAnswer } from '../output';
 import type { HookHandler } from './types';
@@ -26,9 +27,7 @@ async function setBlocks(dir: string, session: string, blocks: number): Promise<
   await withLock(dir, () => {
     const counts = { ...readCounts(dir), [session]: { blocks, ts: new Date().toISOString() } };
     const kept = Object.entries(counts).sort((a, b) => b[1].ts.localeCompare(a[1].ts)).slice(0, KEEP_SESSIONS);
-    const tmp = path.join(dir, `${FILE}.${process.pid}.tmp`);
-    fs.writeFileSync(tmp, JSON.stringify(Object.fromEntries(kept)));
-    fs.renameSync(tmp, path.join(dir, FILE));
+    atomicWrite(path.join(dir, FILE), JSON.stringify(Object.fromEntries(kept)));
   });
 }
 

@@ -1,0 +1,82 @@
+/**
+ * JSON-lines files (one JSON value a line): appended in one write under the caller's lock, read whole
+ * with every unusable line skipped and reported, never fatal.
+ */
+import * as fs from 'node:fs';
+
+/** A line that could not be used, and why. */
+export interface CorruptLine {
+  file: string;
+  /** 1-based, counting blank lines. */
+  line: number;
+  message: string;
+}
+
+/**
+ * Appends records to a JSON-lines file (created 0600) in one write. A writer that crashed mid-line
+ * left no newline: the new records start on a fresh line, so only that torn line is lost. Writers
+ * without a common lock at worst leave a blank line, which readers pass over.
+ */
+export function appendJsonLines(file: string, records: readonly unknown[]): void {
+  if (records.length === 0) return;
+  let data = records.map((r) => JSON.stringify(r) + '\n').join('');
+  const fd = fs.openSync(file, 'a+', 0o600);
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      fs.readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 10) data = '\n' + data;
+    }
+    fs.appendFileSync(fd, data);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * What a line's value is: the record, or a string saying why the value is not one. Called on each
+ * parsed line in file order (`line` 1-based), so a reader may fold as it goes.
+ */
+export type LineCheck<T extends object> = (value: unknown, line: number) => T | string;
+
+export interface JsonLinesRead<T extends object> {
+  records: T[];
+  corrupt: CorruptLine[];
+}
+
+export interface ReadJsonLinesOptions {
+  /** Lines to pass over before parsing (neither record nor corrupt), e.g. another day's. */
+  skip?: (raw: string) => boolean;
+}
+
+/** Reads a JSON-lines file; a missing or unreadable file reads as empty (rotated away meanwhile). */
+export function readJsonLines<T extends object>(file: string, check: LineCheck<T>, options: ReadJsonLinesOptions = {}): JsonLinesRead<T> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { records: [], corrupt: [] };
+  }
+  return parseJsonLines(text, file, check, options);
+}
+
+/** `readJsonLines` of text already read; `file` names it in the reports. */
+export function parseJsonLines<T extends object>(text: string, file: string, check: LineCheck<T>, options: ReadJsonLinesOptions = {}): JsonLinesRead<T> {
+  const records: T[] = [];
+  const corrupt: CorruptLine[] = [];
+  text.split('\n').forEach((raw, i) => {
+    if (raw.trim() === '' || options.skip?.(raw)) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (err) {
+      corrupt.push({ file, line: i + 1, message: `not valid JSON: ${(err as Error).message}` });
+      return;
+    }
+    const checked = check(value, i + 1);
+    if (typeof checked === 'string') corrupt.push({ file, line: i + 1, message: checked });
+    else records.push(checked);
+  });
+  return { records, corrupt };
+}
