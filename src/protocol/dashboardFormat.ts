@@ -9,9 +9,9 @@ export function formatCount(n: number, locale: string): string {
   return numberFormat(locale, 0).format(Math.round(n));
 }
 
-/** Dollars with two decimals (four below a cent, so a small charge is not shown as $0.00). */
+/** Dollars with two decimals, as the budget line writes them. */
 export function formatUsd(n: number, locale: string): string {
-  return `$${numberFormat(locale, n > 0 && n < 0.01 ? 4 : 2).format(n)}`;
+  return `$${numberFormat(locale, 2).format(n)}`;
 }
 
 const formats = new Map<string, Intl.NumberFormat>();

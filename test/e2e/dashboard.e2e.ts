@@ -58,8 +58,10 @@ test('the gauges show what hooks in another process charged, and the daily cap w
     const { tokens, shell } = budget.dimensions;
     assert.ok(tokens!.used > 0 && shell!.used === 1, JSON.stringify(budget));
     // The gauges follow the ledger other processes wrote, live.
-    await dashboard.locator('[data-dimension="tokens"] .value', { hasText: `${tokens!.used} / ${tokens!.limit} (${tokens!.percent}%)` }).waitFor({ timeout: 10_000 });
-    assert.equal(await gaugeText('shell'), `1 / ${shell!.limit} (${shell!.percent}%)`);
+    // The gauges group digits as the display language (English here) does.
+    const n = (v: number) => v.toLocaleString('en');
+    await dashboard.locator('[data-dimension="tokens"] .value', { hasText: `${n(tokens!.used)} / ${n(tokens!.limit)} (${tokens!.percent}%)` }).waitFor({ timeout: 10_000 });
+    assert.equal(await gaugeText('shell'), `1 / ${n(shell!.limit)} (${shell!.percent}%)`);
     assert.match(await gaugeText('cost'), /^~?\$0\.\d\d \/ ~?\$5\.00/);
     await dashboard.getByText('no daily cap set').waitFor();
     // A daily cap set in the workspace's settings turns the amount into a gauge, without a reload.
@@ -90,17 +92,17 @@ test('the agent sessions show what a Claude Code session spent today: measured, 
     assert.equal((await row.locator('.head .name').innerText()).trim(), 'Claude Code');
     assert.equal((await row.locator('code.id').innerText()).trim(), '5c1f0e2a');
     assert.equal((await row.locator('.models').innerText()).trim(), 'claude-sonnet-4-5-20250929, acme-large-2');
-    assert.equal(await field('tokens'), '60656 in (50660 cached), 860 out');
+    assert.equal(await field('tokens'), '60,656 in (50,660 cached), 860 out');
     assert.equal(await field('cost'), '$0.0517 measured · $0.0000 estimated · n/a for 2 of 5 (no price)');
     assert.equal(await field('tools'), '2');
     assert.equal(await field('shell'), '1');
     // Per model: the unpriced one shows its tokens and no cost.
     const sonnet = dashboard.locator('alfred-models-today li[data-model="claude-sonnet-4-5-20250929"]');
     assert.deepEqual([await field('calls', sonnet), await field('tokens', sonnet), await field('cost', sonnet)],
-      ['3', '55936 in (48510 cached), 623 out', '$0.0517 measured · $0.0000 estimated']);
+      ['3', '55,936 in (48,510 cached), 623 out', '$0.0517 measured · $0.0000 estimated']);
     const unpriced = dashboard.locator('alfred-models-today li[data-model="acme-large-2"]');
     assert.deepEqual([await field('calls', unpriced), await field('tokens', unpriced), await field('cost', unpriced)],
-      ['2', '4720 in (2150 cached), 237 out', 'n/a: no price for the model']);
+      ['2', '4,720 in (2,150 cached), 237 out', 'n/a: no price for the model']);
     // The command line says the same.
     assert.match(alfred(['usage', '--since', today]), new RegExp(`session ${session} \\(claude-transcript\\) .*: 5 model calls · 60656 in \\(50660 cached\\), 860 out · \\$0\\.0517 measured \\(2 of 5 without a price: n/a\\) · 2 tool calls, 1 shell call`));
     // The status bar's tooltip splits the session's cost: the transcript's requests measured, the rest estimated.
