@@ -16,9 +16,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EVENTS_FILE } from '../src/core/events/log';
+import { EVENTS_FILE } from '../src/core/events/format';
 import { launcherScripts } from '../src/core/hooks/install';
-import { foldLedger, writeLedger, type Ledger } from '../src/core/state/ledger';
+import { foldLedger } from '../src/core/state/ledgerFold';
+import { writeLedger, type Ledger } from '../src/core/state/ledgerFormat';
 import { stateDir } from '../src/core/state/paths';
 import { finish, median, nowMs, percentile, sessionEvents, tempDir, verdict, writeEventFile } from './util';
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EVENTS_FILE, KEEP_ROTATED, rotatedFile } from '../src/core/events/log';
+import { EVENTS_FILE, KEEP_ROTATED, rotatedFile } from '../src/core/events/format';
 import type { AlfredEvent } from '../src/core/events/types';
 
 export function median(values: readonly number[]): number {

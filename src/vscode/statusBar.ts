@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { eventsNewestFirst } from '../core/events/log';
+import { eventsNewestFirst } from '../core/events/read';
 import type { AlfredEvent } from '../core/events/types';
 import { utcDay } from '../core/models/spend';
 import { addCharge, noCost, type CostSplit } from '../core/usage/summary';

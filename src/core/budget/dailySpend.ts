@@ -4,7 +4,7 @@
  * (tool calls, and model requests where they are charged), so nothing is counted twice. Advisory
  * (DESIGN.md, Daily spend cap): a signal to colour the gauge, never a refusal.
  */
-import { eventsNewestFirst } from '../events/log';
+import { eventsNewestFirst } from '../events/read';
 import type { AlfredEvent } from '../events/types';
 import { percentOf, signalFor } from './status';
 import type { Signal } from './types';

@@ -1,5 +1,5 @@
 /**
- * The lines Alfred writes to the event log, read without JSON.parse. `complete()` (state/ledger.ts)
+ * The lines Alfred writes to the event log, read without JSON.parse. `complete()` (state/ledgerStore.ts)
  * and `appendEvents` write every event through JSON.stringify as `{"id","ts","type","session","role",
  * ...payload}`, and every event that charges has its `charge` last. One regular expression checks
  * that a run of such lines is valid JSON, one object a line, each of that shape, all of one session

@@ -3,7 +3,7 @@
  * the event is recent, bounded when it is not (the dashboard asks this on every snapshot).
  */
 import * as fs from 'node:fs';
-import { eventFiles, parseEventLine } from './log';
+import { eventFiles, parseEventLine } from './format';
 import type { AlfredEvent } from './types';
 
 export interface LastEventOptions {

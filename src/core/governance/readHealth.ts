@@ -12,7 +12,7 @@ import { readIfExists } from '../fs/readIfExists';
 import { lastEvent } from '../events/tail';
 import type { Harness } from '../harness';
 import { lastHookRun, type HookRun } from '../hooks/lastRun';
-import { readLedger } from '../state/ledger';
+import { readLedger } from '../state/ledgerFormat';
 import { HOOK_FILES } from './agents';
 import { HEALTH_HOME_FILES, HEALTH_WORKSPACE_FILES, governanceHealth, type AgentHealth, type VsCodeHookSettings } from './health';
 

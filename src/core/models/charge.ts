@@ -6,7 +6,7 @@ import { costOfUsage, type PriceQuote } from '../budget/prices';
 import type { NewEvent } from '../events/types';
 import type { Role } from '../roles/types';
 import { settle, type GovernResult } from '../state/govern';
-import { transact } from '../state/ledger';
+import { transact } from '../state/ledgerStore';
 import type { UsageRecord } from './spend';
 import { appendUsage } from './usageLog';
 

@@ -11,7 +11,7 @@ import { appendUsage } from '../models/usageLog';
 import type { UsageRecord } from '../models/spend';
 import type { Role } from '../roles/types';
 import { settle, type GovernResult } from '../state/govern';
-import { transact } from '../state/ledger';
+import { transact } from '../state/ledgerStore';
 import type { ModelUsageRecord } from './types';
 
 /** Ids remembered: far more than the requests between two reads of one source. */

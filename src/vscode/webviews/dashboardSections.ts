@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { addToDay, dailySpendStatus, spentToday, utcDayOf, type DaySpent } from '../../core/budget/dailySpend';
-import { eventsNewestFirst } from '../../core/events/log';
+import { eventsNewestFirst } from '../../core/events/read';
 import type { AlfredEvent } from '../../core/events/types';
 import type { Harness } from '../../core/harness';
 import { readUsage } from '../../core/models/usageLog';

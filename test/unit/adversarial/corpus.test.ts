@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { readEvents } from '../../../src/core/events/log';
+import { readEvents } from '../../../src/core/events/read';
 import { openWorkspaceHarness } from '../../../src/core/hooks/openWorkspace';
 import { startHookServer, type HookServer } from '../../../src/core/hooks/server';
 import type { HookRequest, HookResponse } from '../../../src/core/hooks/serverProtocol';

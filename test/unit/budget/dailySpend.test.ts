@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { addToDay, dailySpendStatus, spentToday } from '../../../src/core/budget/dailySpend';
-import { EVENTS_FILE, rotatedFile } from '../../../src/core/events/log';
+import { EVENTS_FILE, rotatedFile } from '../../../src/core/events/format';
 import type { AlfredEvent } from '../../../src/core/events/types';
 
 let n = 0;

@@ -5,7 +5,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { newEventId, nowIso } from '../../../src/core/events/ids';
-import { EVENTS_FILE, KEEP_ROTATED, MAX_LINES, appendEvents, countLines, eventFiles, foldEvents, parseEventLine, readEvents, rotatedFile, scanEvents } from '../../../src/core/events/log';
+import { appendEvents, countLines } from '../../../src/core/events/append';
+import { EVENTS_FILE, KEEP_ROTATED, MAX_LINES, eventFiles, parseEventLine, rotatedFile } from '../../../src/core/events/format';
+import { readEvents } from '../../../src/core/events/read';
+import { foldEvents, scanEvents } from '../../../src/core/events/scan';
 import type { AlfredEvent, EventType } from '../../../src/core/events/types';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-log-'));

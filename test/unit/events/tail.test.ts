@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { newEventId } from '../../../src/core/events/ids';
-import { EVENTS_FILE, rotatedFile } from '../../../src/core/events/log';
+import { EVENTS_FILE, rotatedFile } from '../../../src/core/events/format';
 import { lastEvent } from '../../../src/core/events/tail';
 import type { AlfredEvent, EventType } from '../../../src/core/events/types';
 import { hookRunOf, lastHookRun } from '../../../src/core/hooks/lastRun';

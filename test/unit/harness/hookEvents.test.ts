@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
-import { readEvents } from '../../../src/core/events/log';
+import { readEvents } from '../../../src/core/events/read';
 import { handleHook } from '../../../src/core/hooks/handle';
 import { parseHookInput } from '../../../src/core/hooks/input';
 import { denyReason, makeEnv } from './helpers';

@@ -11,12 +11,12 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { readEvents } from '../../../src/core/events/log';
+import { readEvents } from '../../../src/core/events/read';
 import { launcherScripts, launcherTarget } from '../../../src/core/hooks/install';
 import { PORT_FILE } from '../../../src/core/hooks/nativeProtocol';
 import { openWorkspaceHarness } from '../../../src/core/hooks/openWorkspace';
 import { startHookServer, type HookServer, type HookServerOptions } from '../../../src/core/hooks/server';
-import { readLedger } from '../../../src/core/state/ledger';
+import { readLedger } from '../../../src/core/state/ledgerFormat';
 import { alfredHome, stateDir } from '../../../src/core/state/paths';
 import { isolateEnv, newWorkspace } from '../cli/helpers';
 

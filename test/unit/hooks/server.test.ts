@@ -10,11 +10,11 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { readEvents } from '../../../src/core/events/log';
+import { readEvents } from '../../../src/core/events/read';
 import { openWorkspaceHarness } from '../../../src/core/hooks/openWorkspace';
 import { defaultHookSocketPath, startHookServer, type HookServer, type HookServerOptions } from '../../../src/core/hooks/server';
 import type { HookRequest, HookResponse } from '../../../src/core/hooks/serverProtocol';
-import { readLedger } from '../../../src/core/state/ledger';
+import { readLedger } from '../../../src/core/state/ledgerFormat';
 import { stateDir } from '../../../src/core/state/paths';
 import { isolateEnv, newWorkspace, run } from '../cli/helpers';
 

@@ -4,10 +4,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { priceFor } from '../../../src/core/budget/prices';
-import { readEvents } from '../../../src/core/events/log';
+import { readEvents } from '../../../src/core/events/read';
 import { chargeModelUsage } from '../../../src/core/models/charge';
 import { readUsage } from '../../../src/core/models/usageLog';
-import { foldLedger, readLedger } from '../../../src/core/state/ledger';
+import { foldLedger } from '../../../src/core/state/ledgerFold';
+import { readLedger } from '../../../src/core/state/ledgerFormat';
 import { makeRole } from '../../fixtures/budget-role';
 
 const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-charge-'));

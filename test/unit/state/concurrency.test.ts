@@ -4,8 +4,9 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EVENTS_FILE, readEvents } from '../../../src/core/events/log';
-import { readLedger } from '../../../src/core/state/ledger';
+import { EVENTS_FILE } from '../../../src/core/events/format';
+import { readEvents } from '../../../src/core/events/read';
+import { readLedger } from '../../../src/core/state/ledgerFormat';
 import { stateDir } from '../../../src/core/state/paths';
 
 const ROOT = path.resolve(__dirname, '../../..');

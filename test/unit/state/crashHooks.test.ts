@@ -4,8 +4,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readEvents } from '../../../src/core/events/log';
-import { accountingOf, foldLedger, readLedger, recordEvents } from '../../../src/core/state/ledger';
+import { readEvents } from '../../../src/core/events/read';
+import { foldLedger } from '../../../src/core/state/ledgerFold';
+import { accountingOf, readLedger } from '../../../src/core/state/ledgerFormat';
+import { recordEvents } from '../../../src/core/state/ledgerStore';
 import { stateDir } from '../../../src/core/state/paths';
 
 const ROOT = path.resolve(__dirname, '../../..');

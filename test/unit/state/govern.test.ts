@@ -4,10 +4,12 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readEvents } from '../../../src/core/events/log';
+import { readEvents } from '../../../src/core/events/read';
 import type { GateDecision } from '../../../src/core/policy/types';
 import { authorize, charge, currentStatus } from '../../../src/core/state/govern';
-import { accountingOf, foldLedger, readLedger, resetSession } from '../../../src/core/state/ledger';
+import { foldLedger } from '../../../src/core/state/ledgerFold';
+import { accountingOf, readLedger } from '../../../src/core/state/ledgerFormat';
+import { resetSession } from '../../../src/core/state/ledgerStore';
 import { stateDir } from '../../../src/core/state/paths';
 import { makeRole, shellGate } from '../../fixtures/budget-role';
 

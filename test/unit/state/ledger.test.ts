@@ -7,10 +7,12 @@ import * as readline from 'node:readline';
 import { DIMENSIONS, type Dimension } from '../../../src/core/budget/types';
 import { newEventId } from '../../../src/core/events/ids';
 import { MAX_RUN } from '../../../src/core/events/lineShape';
-import { EVENTS_FILE, KEEP_ROTATED, MAX_LINES, countLines, eventFiles, parseEventLine, readEvents, rotatedFile } from '../../../src/core/events/log';
-import {
-  LEDGER_FILE, foldLedger, newLedger, readLedger, recordEvents, resetSession, transact, writeLedger, type Ledger,
-} from '../../../src/core/state/ledger';
+import { countLines } from '../../../src/core/events/append';
+import { EVENTS_FILE, KEEP_ROTATED, MAX_LINES, eventFiles, parseEventLine, rotatedFile } from '../../../src/core/events/format';
+import { readEvents } from '../../../src/core/events/read';
+import { foldLedger } from '../../../src/core/state/ledgerFold';
+import { LEDGER_FILE, newLedger, readLedger, writeLedger, type Ledger } from '../../../src/core/state/ledgerFormat';
+import { recordEvents, resetSession, transact } from '../../../src/core/state/ledgerStore';
 import { stateDir } from '../../../src/core/state/paths';
 
 /** A fresh state folder under a temporary ALFRED_HOME, as the extension and CLI compute it. */

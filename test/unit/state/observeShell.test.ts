@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { readEvents } from '../../../src/core/events/log';
+import { readEvents } from '../../../src/core/events/read';
 import { observeShell } from '../../../src/core/state/govern';
-import { readLedger } from '../../../src/core/state/ledger';
+import { readLedger } from '../../../src/core/state/ledgerFormat';
 import { makeRole } from '../../fixtures/budget-role';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-observe-'));

@@ -1,0 +1,49 @@
+/**
+ * Appends to the event log. Writers hold the state lock (state/lock.ts); rotation happens here, before
+ * a batch that would take events.jsonl past MAX_LINES.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { appendJsonLines } from '../fs/jsonLines';
+import { EVENTS_FILE, KEEP_ROTATED, MAX_LINES, rotatedFile } from './format';
+import type { AlfredEvent } from './types';
+
+/** Lines in a file (a last line without its newline counts). 0 when the file is missing. */
+export function countLines(file: string): number {
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(file);
+  } catch {
+    return 0;
+  }
+  let n = 0;
+  for (let i = data.indexOf(10); i !== -1; i = data.indexOf(10, i + 1)) n++;
+  return data.length > 0 && data[data.length - 1] !== 10 ? n + 1 : n;
+}
+
+/** events.jsonl → events.1.jsonl, events.1 → events.2, …; the oldest beyond KEEP_ROTATED is dropped. */
+export function rotate(dir: string): void {
+  fs.rmSync(rotatedFile(dir, KEEP_ROTATED), { force: true });
+  for (let n = KEEP_ROTATED - 1; n >= 1; n--) {
+    if (fs.existsSync(rotatedFile(dir, n))) fs.renameSync(rotatedFile(dir, n), rotatedFile(dir, n + 1));
+  }
+  const current = path.join(dir, EVENTS_FILE);
+  if (fs.existsSync(current)) fs.renameSync(current, rotatedFile(dir, 1));
+}
+
+/**
+ * Appends a batch in one write; call it under the state lock. `currentLines` is the line count of
+ * events.jsonl as the ledger tracks it (counted from the file when not given). Rotates first when
+ * the batch would take the file past MAX_LINES. Returns the file's new line count.
+ */
+export function appendEvents(dir: string, events: readonly AlfredEvent[], currentLines?: number): number {
+  const file = path.join(dir, EVENTS_FILE);
+  let lines = currentLines ?? countLines(file);
+  if (events.length === 0) return lines;
+  if (lines > 0 && lines + events.length > MAX_LINES) {
+    rotate(dir);
+    lines = 0;
+  }
+  appendJsonLines(file, events);
+  return lines + events.length;
+}

@@ -1,0 +1,85 @@
+/**
+ * Transactions on the ledger: under the state lock, read it (caught up with the log), let the caller
+ * change it and return events, append those to the log, write the ledger.
+ */
+import * as path from 'node:path';
+import { newEventId, nowIso } from '../events/ids';
+import { appendEvents, countLines } from '../events/append';
+import { EVENTS_FILE } from '../events/format';
+import type { AlfredEvent, NewEvent } from '../events/types';
+import { catchUp, foldLedger, markLogEnd } from './ledgerFold';
+import { newLedger, readLedgerFile, writeLedger, type Ledger } from './ledgerFormat';
+import { withLock } from './lock';
+
+export interface TransactResult<T> {
+  result: T;
+  /** Every event written, in order, complete (id, ts, session, role): push these onto the bus. */
+  events: AlfredEvent[];
+  ledger: Ledger;
+  /** Problems met and worked around (a corrupt ledger), for the caller to report. */
+  problems: string[];
+}
+
+export type TransactFn<T> = (ledger: Ledger) => { events: NewEvent[]; result: T } | Promise<{ events: NewEvent[]; result: T }>;
+
+/**
+ * Reads the ledger, caught up with the log; rebuilt from the log when it is missing or corrupt. Call
+ * under the lock.
+ */
+async function loadLedger(dir: string, problems: string[]): Promise<Ledger | undefined> {
+  const { ledger, problem } = readLedgerFile(dir);
+  if (ledger) return catchUp(dir, ledger);
+  if (problem) problems.push(`${problem}; rebuilt from the event log`);
+  return foldLedger(dir);
+}
+
+function complete(e: NewEvent, ledger: Ledger, ts: string): AlfredEvent {
+  const { type, id: _id, ts: _ts, session: _s, role: _r, ...payload } = e;
+  return { id: newEventId(), ts, type, session: ledger.session, role: ledger.role, ...payload };
+}
+
+async function run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason?: string): Promise<TransactResult<T>> {
+  return withLock(dir, async () => {
+    const problems: string[] = [];
+    const prev = await loadLedger(dir, problems);
+    // One timestamp for the batch, so a new session's startedAt equals its first event's ts (and fold agrees).
+    const ts = nowIso();
+    const lines = () => prev?.eventLines ?? countLines(path.join(dir, EVENTS_FILE));
+    let ledger: Ledger;
+    const opening: NewEvent[] = [];
+    if (resetReason !== undefined) {
+      ledger = newLedger(roleName, lines(), ts);
+      opening.push({ type: 'BudgetReset', reason: resetReason, previousSession: prev?.session, previousRole: prev?.role, previousUsage: prev?.usage });
+    } else if (!prev || prev.role !== roleName) {
+      ledger = newLedger(roleName, lines(), ts);
+      if (prev) opening.push({ type: 'RoleChanged', from: prev.role, to: roleName, previousSession: prev.session });
+    } else {
+      ledger = prev;
+    }
+    const { events, result } = await fn(ledger);
+    const all = [...opening, ...events].map((e) => complete(e, ledger, ts));
+    markLogEnd(dir, ledger, appendEvents(dir, all, ledger.eventLines));
+    writeLedger(dir, ledger);
+    return { result, events: all, ledger, problems };
+  });
+}
+
+/**
+ * The one way to change the ledger: under the lock, read it (a new session when there is none or
+ * its role is not `roleName`, with a `RoleChanged` event unless it is the very first), let `fn`
+ * change usage and signals and return events, complete and append those events, write the ledger.
+ * If `fn` throws, nothing is written.
+ */
+export function transact<T>(dir: string, roleName: string, fn: TransactFn<T>): Promise<TransactResult<T>> {
+  return run(dir, roleName, fn);
+}
+
+/** Starts a new session for `roleName` with zero usage, recorded as a `BudgetReset` event. */
+export async function resetSession(dir: string, roleName: string, reason: string): Promise<TransactResult<void>> {
+  return run(dir, roleName, () => ({ events: [], result: undefined }), reason);
+}
+
+/** Appends events (ConfigWritten, CheckRun, …) to the log as part of the current session. */
+export async function recordEvents(dir: string, roleName: string, events: NewEvent[]): Promise<AlfredEvent[]> {
+  return (await run(dir, roleName, () => ({ events, result: undefined }))).events;
+}
