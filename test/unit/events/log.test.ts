@@ -7,7 +7,7 @@ import * as readline from 'node:readline';
 import { newEventId, nowIso } from '../../../src/core/events/ids';
 import { appendEvents, countLines } from '../../../src/core/events/append';
 import { EVENTS_FILE, KEEP_ROTATED, MAX_LINES, eventFiles, parseEventLine, rotatedFile } from '../../../src/core/events/format';
-import { readEvents } from '../../../src/core/events/read';
+import { eventsNewestFirst, readEvents } from '../../../src/core/events/read';
 import { foldEvents, scanEvents } from '../../../src/core/events/scan';
 import type { AlfredEvent, EventType } from '../../../src/core/events/types';
 
@@ -161,4 +161,17 @@ test('a fast path folds runs of whole lines; the rest are parsed and reported, n
   assert.deepEqual(parsed, [1, 5]);
   assert.deepEqual(result.corrupt.map((c) => c.line), [2, 5]);
   assert.equal(result.corruptCount, 2);
+});
+
+test('every reader breaks lines alike (\\n, \\r\\n, a lone \\r): the same events, the same corrupt line numbers', async () => {
+  const dir = tmp();
+  const [a, b, c] = [ev(1), ev(2), ev(3)];
+  fs.writeFileSync(path.join(dir, EVENTS_FILE), `${JSON.stringify(a)}\r${JSON.stringify(b)}\r\nnot json\n${JSON.stringify(c)}\rtorn{`);
+  const whole = readEvents(dir);
+  assert.deepEqual(ns(whole.events), [1, 2, 3]);
+  assert.deepEqual(ns([...eventsNewestFirst(dir)]), [3, 2, 1]);
+  const scanned = await foldEvents(dir, (acc: number[], e) => [...acc, e.n as number], []);
+  assert.deepEqual(scanned.state, [1, 2, 3]);
+  assert.deepEqual(whole.corrupt.map((x) => x.line), [3, 5]);
+  assert.deepEqual(scanned.corrupt.map((x) => x.line), [3, 5]);
 });
