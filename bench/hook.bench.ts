@@ -85,9 +85,10 @@ type Name = Way | 'bare';
 type Times = Record<Name, number[]>;
 
 /** One hook call through `launcher`; with `expect`, also checks (through ALFRED_HOOK_DEBUG) which way it was answered. */
-function hookCall(launcher: string, input: string, env: NodeJS.ProcessEnv, cwd: string, expect?: RegExp): number {
+function hookCall(launcher: string, input: () => string, env: NodeJS.ProcessEnv, cwd: string, expect?: RegExp): number {
+  const text = input();
   const t0 = nowMs();
-  const r = spawnSync(launcher, ['hook', 'PreToolUse'], { input, env: expect ? { ...env, ALFRED_HOOK_DEBUG: '1' } : env, cwd, encoding: 'utf8' });
+  const r = spawnSync(launcher, ['hook', 'PreToolUse'], { input: text, env: expect ? { ...env, ALFRED_HOOK_DEBUG: '1' } : env, cwd, encoding: 'utf8' });
   const ms = nowMs() - t0;
   // Allowed: no decision (the command may come back rewritten into the kernel sandbox).
   if (r.status !== 0 || /permissionDecision/.test(r.stdout)) throw new Error(`alfred hook PreToolUse exited ${r.status}: ${r.stdout} ${r.stderr}`);
@@ -137,10 +138,12 @@ async function main(): Promise<void> {
   const state = {} as Record<Way, { dir: string; ledger: Ledger }>;
   for (const w of WAYS) state[w] = await seedState(ws, envs[w].ALFRED_HOME!);
 
-  const input = JSON.stringify({
+  // A different command each call: Alfred stops an agent that repeats one call many times in a row.
+  let calls = 0;
+  const input = () => JSON.stringify({
     timestamp: new Date().toISOString(), hook_event_name: 'PreToolUse', session_id: 'bench-session', cwd: ws,
     transcript_path: path.join(home, 'transcript.json'), tool_name: 'run_in_terminal',
-    tool_input: { command: 'npm test -- --reporter=dot', explanation: 'Run the unit tests', isBackground: false }, tool_use_id: 'toolu_01',
+    tool_input: { command: `npm test -- --reporter=dot --grep=case${++calls}`, explanation: 'Run the unit tests', isBackground: false }, tool_use_id: `toolu_${calls}`,
   });
   const launcherOf: Record<Way, string> = { native: launchers.bash, nodeClient: launchers.sh, inProcess: launchers.bash };
   const expected: Record<Way, RegExp> = {

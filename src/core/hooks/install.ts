@@ -170,41 +170,45 @@ export function hasCodexHooks(text: string | undefined): boolean {
  * could stand in for `read` or `printf`) out.
  */
 const FAST_PATH = String.raw`alfred_ask() {
-  local LC_ALL=C home=${'$'}{ALFRED_HOME:-${'$'}HOME/.alfred} port token proof req k code pid mark rest
-  [[ -n ${'$'}{ALFRED_HOME:-${'$'}HOME} ]] || { alfred_why='no HOME'; return 1; }
-  [[ ${'$'}home == /* ]] || home=${'$'}PWD/${'$'}home
-  { IFS=' ' read -r port token proof < "${'$'}home/run/hook.tcp"; } 2>/dev/null || { alfred_why='no hook.tcp'; return 1; }
-  [[ ${'$'}port =~ ^[0-9]{1,5}${'$'} && ${'$'}token =~ ^[0-9a-f]{64}${'$'} && ${'$'}proof =~ ^[0-9a-f]{64}${'$'} ]] || { alfred_why='unreadable hook.tcp'; return 1; }
-  req="alfred-hook 2 ${'$'}token"${'$'}'\n'"event ${'$'}1"${'$'}'\n'"cwd ${'$'}PWD"${'$'}'\n'
-  [[ -n ${'$'}{ALFRED_WORKSPACE+x} ]] && req+="workspace ${'$'}ALFRED_WORKSPACE"${'$'}'\n'
-  for k in ALFRED_ROLE LEAN_CTX_ROLE ALFRED_STOP_MAX_BLOCKS; do [[ -n ${'$'}{!k+x} ]] && req+="env ${'$'}k=${'$'}{!k}"${'$'}'\n'; done
+  local LC_ALL=C home=\${ALFRED_HOME:-$HOME/.alfred} port token proof req k code pid mark head rest
+  [[ -n \${ALFRED_HOME:-$HOME} ]] || { alfred_why='no HOME'; return 1; }
+  [[ $home == /* ]] || home=$PWD/$home
+  { IFS=' ' read -r port token proof < "$home/run/hook.tcp"; } 2>/dev/null || { alfred_why='no hook.tcp'; return 1; }
+  [[ $port =~ ^[0-9]{1,5}$ && $token =~ ^[0-9a-f]{64}$ && $proof =~ ^[0-9a-f]{64}$ ]] || { alfred_why='unreadable hook.tcp'; return 1; }
+  req="alfred-hook 2 $token"$'\n'"event $1"$'\n'"cwd $PWD"$'\n'
+  [[ -n \${ALFRED_WORKSPACE+x} ]] && req+="workspace $ALFRED_WORKSPACE"$'\n'
+  for k in ALFRED_ROLE LEAN_CTX_ROLE ALFRED_STOP_MAX_BLOCKS; do [[ -n \${!k+x} ]] && req+="env $k=\${!k}"$'\n'; done
   # A newline in a value would be a header line of its own: such a call is the command line's.
-  [[ ${'$'}PWD${'$'}{ALFRED_WORKSPACE-}${'$'}{ALFRED_ROLE-}${'$'}{LEAN_CTX_ROLE-}${'$'}{ALFRED_STOP_MAX_BLOCKS-} == *${'$'}'\n'* ]] && { alfred_why='a newline in a path or variable'; return 1; }
-  { exec 3<>"/dev/tcp/127.0.0.1/${'$'}port"; } 2>/dev/null || { alfred_why="nothing listens on port ${'$'}port"; return 1; }
+  [[ $PWD\${ALFRED_WORKSPACE-}\${ALFRED_ROLE-}\${LEAN_CTX_ROLE-}\${ALFRED_STOP_MAX_BLOCKS-} == *$'\n'* ]] && { alfred_why='a newline in a path or variable'; return 1; }
+  { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || { alfred_why="nothing listens on port $port"; return 1; }
   alfred_input=
   if [[ -c /dev/stdin ]]; then :  # a terminal or /dev/null: no input, as the command line reads it
   elif ((BASH_VERSINFO[0] >= 5)); then IFS= read -r -N 999999999 alfred_input
-  else alfred_input=${'$'}(cat; printf x); alfred_input=${'$'}{alfred_input%x}
+  else alfred_input=$(cat; printf x); alfred_input=\${alfred_input%x}
   fi
-  { printf '%s' "${'$'}req" "length ${'$'}{#alfred_input}" ${'$'}'\n\n' "${'$'}alfred_input" >&3; } 2>/dev/null || { alfred_why='the request could not be sent'; return 1; }
-  IFS=' ' read -r -t 15 code pid mark <&3
-  if [[ ${'$'}code == fallback ]]; then alfred_why="the server did not run it: ${'$'}pid ${'$'}mark"; return 1; fi
-  IFS= read -r -d '' -t 15 rest <&3
+  req+="length \${#alfred_input}"$'\n\n'$alfred_input
+  { printf '%s' "$req" >&3; } 2>/dev/null || { alfred_why='the request could not be sent'; return 1; }
+  # Waits at most 15 s for the answer to start; the server writes it whole: the rest is read in blocks
+  # (with -t bash reads byte by byte, two system calls each).
+  IFS= read -r -N 1 -t 15 head <&3 && IFS= read -r -N 999999999 rest <&3
   exec 3<&-
+  rest=$head$rest head=\${rest%%$'\n'*}
+  if [[ $head == fallback* ]]; then alfred_why="the server did not run it: \${head#fallback }"; return 1; fi
+  rest=\${rest#*$'\n'} code=\${head%% *} head=\${head#* } pid=\${head%% *} mark=\${head#* }
   # Only the server knows the proof: an answer without it (or cut short) is no answer.
-  [[ ${'$'}code =~ ^[0-9]{1,3}${'$'} && ${'$'}mark == "${'$'}proof" && ${'$'}rest == *${'$'}'\036'* ]] || { alfred_why='no complete answer'; return 1; }
-  [[ -n ${'$'}{ALFRED_HOOK_DEBUG-} ]] && printf "alfred hook: answered by the hook server (pid %s) on the launcher's fast path\n" "${'$'}pid" >&2
-  printf '%s' "${'$'}{rest%${'$'}'\036'*}"
-  printf '%s' "${'$'}{rest##*${'$'}'\036'}" >&2
-  exit "${'$'}code"
+  [[ $code =~ ^[0-9]{1,3}$ && $mark == "$proof" && $rest == *$'\036'* ]] || { alfred_why='no complete answer'; return 1; }
+  [[ -n \${ALFRED_HOOK_DEBUG-} ]] && printf "alfred hook: answered by the hook server (pid %s) on the launcher's fast path\n" "$pid" >&2
+  printf '%s' "\${rest%$'\036'*}"
+  printf '%s' "\${rest##*$'\036'}" >&2
+  exit "$code"
 }
-if [[ ${'$'}# == 2 && ${'$'}1 == hook && ${'$'}2 =~ ^[A-Za-z]+${'$'} && ${'$'}2 != Stop && ${'$'}2 != agentStop && ${'$'}{ALFRED_HOOK_SERVER-} != off ]]; then
-  alfred_ask "${'$'}2"
-  [[ -n ${'$'}{ALFRED_HOOK_DEBUG-} ]] && printf "alfred hook: no answer on the launcher's fast path (%s); running the command line\n" "${'$'}alfred_why" >&2
+if [[ $# == 2 && $1 == hook && $2 =~ ^[A-Za-z]+$ && $2 != Stop && $2 != agentStop && \${ALFRED_HOOK_SERVER-} != off ]]; then
+  alfred_ask "$2"
+  [[ -n \${ALFRED_HOOK_DEBUG-} ]] && printf "alfred hook: no answer on the launcher's fast path (%s); running the command line\n" "$alfred_why" >&2
   # The input already read goes to the command line through a pipe.
-  [[ -n ${'$'}{alfred_input+x} ]] && exec 0< <(printf '%s' "${'$'}alfred_input")
+  [[ -n \${alfred_input+x} ]] && exec 0< <(printf '%s' "$alfred_input")
 fi
-`;
+`.replaceAll('\\${', '${'); // `\${` stands for `${`, which a template literal reads as its own
 
 /**
  * The launcher scripts `~/.alfred/bin/alfred` (POSIX) and `alfred.cmd` (Windows). With `bash` (pass
