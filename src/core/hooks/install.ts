@@ -189,8 +189,10 @@ const FAST_PATH = String.raw`alfred_ask() {
   req+="length \${#alfred_input}"$'\n\n'$alfred_input
   { printf '%s' "$req" >&3; } 2>/dev/null || { alfred_why='the request could not be sent'; return 1; }
   # Waits at most 15 s for the answer to start; the server writes it whole: the rest is read in blocks
-  # (with -t bash reads byte by byte, two system calls each).
-  IFS= read -r -N 1 -t 15 head <&3 && IFS= read -r -N 999999999 rest <&3
+  # (with -t bash reads byte by byte, two system calls each; bash before 4.1, as macOS has, has no -N).
+  if IFS= read -r -n 1 -t 15 head <&3; then
+    if ((BASH_VERSINFO[0] >= 5)); then IFS= read -r -N 999999999 rest <&3; else IFS= read -r -d '' rest <&3; fi
+  fi
   exec 3<&-
   rest=$head$rest head=\${rest%%$'\n'*}
   if [[ $head == fallback* ]]; then alfred_why="the server did not run it: \${head#fallback }"; return 1; fi
