@@ -65,8 +65,10 @@ export class NativeHookListener {
 
   private accept(socket: net.Socket): void {
     let buffer: Buffer = Buffer.alloc(0);
+    // The body in the chunks it came in (joined once: a large input is not copied again on each chunk).
+    const body: Buffer[] = [];
+    let bodySize = 0;
     let header: NativeHeader | undefined;
-    let bodyStart = 0;
     let complete = false;
     const refuse = (reason: string) => {
       complete = true;
@@ -79,8 +81,11 @@ export class NativeHookListener {
       if (!complete) socket.destroy();
     });
     socket.on('data', (chunk: Buffer) => {
-      buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
-      if (!header) {
+      if (header) {
+        body.push(chunk);
+        bodySize += chunk.length;
+      } else {
+        buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
         const firstEnd = buffer.indexOf(10);
         // Nothing runs, and nothing more is read, before the token is right.
         if (firstEnd === -1 ? buffer.length > MAX_HEADER_BYTES : !hasToken(buffer.subarray(0, firstEnd).toString('latin1'), this.token)) return refuse('not a request from the launcher');
@@ -95,15 +100,15 @@ export class NativeHookListener {
         const parsed = parseNativeHeader(text.split('\n'));
         if (typeof parsed === 'string') return refuse(parsed);
         header = parsed;
-        bodyStart = end + 2;
+        body.push(buffer.subarray(end + 2));
+        bodySize = buffer.length - end - 2;
       }
-      const got = buffer.length - bodyStart;
-      if (got < header.length) return;
+      if (bodySize < header.length) return;
       complete = true;
       socket.removeAllListeners('data');
-      if (got > header.length) return refuse('more input than its length');
+      if (bodySize > header.length) return refuse('more input than its length');
       socket.setTimeout(0);
-      void this.answer(header, buffer.subarray(bodyStart).toString('utf8')).then((text) => socket.end(text));
+      void this.answer(header, Buffer.concat(body).toString('utf8')).then((text) => socket.end(text));
     });
   }
 
