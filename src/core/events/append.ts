@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { renameRetrying } from '../fs/atomicWrite';
 import { appendJsonLines } from '../fs/jsonLines';
 import { EVENTS_FILE, KEEP_ROTATED, MAX_LINES, rotatedFile } from './format';
 import type { AlfredEvent } from './types';
@@ -21,14 +22,17 @@ export function countLines(file: string): number {
   return data.length > 0 && data[data.length - 1] !== 10 ? n + 1 : n;
 }
 
-/** events.jsonl → events.1.jsonl, events.1 → events.2, …; the oldest beyond KEEP_ROTATED is dropped. */
+/**
+ * events.jsonl → events.1.jsonl, events.1 → events.2, …; the oldest beyond KEEP_ROTATED is dropped.
+ * Renames are retried on Windows, where a reader holding a file open refuses them for a moment.
+ */
 export function rotate(dir: string): void {
   fs.rmSync(rotatedFile(dir, KEEP_ROTATED), { force: true });
   for (let n = KEEP_ROTATED - 1; n >= 1; n--) {
-    if (fs.existsSync(rotatedFile(dir, n))) fs.renameSync(rotatedFile(dir, n), rotatedFile(dir, n + 1));
+    if (fs.existsSync(rotatedFile(dir, n))) renameRetrying(rotatedFile(dir, n), rotatedFile(dir, n + 1));
   }
   const current = path.join(dir, EVENTS_FILE);
-  if (fs.existsSync(current)) fs.renameSync(current, rotatedFile(dir, 1));
+  if (fs.existsSync(current)) renameRetrying(current, rotatedFile(dir, 1));
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { atomicWrite } from '../fs/atomicWrite';
+import { atomicWrite, renameRetrying } from '../fs/atomicWrite';
 import { appendJsonLines, readJsonLines, type CorruptLine } from '../fs/jsonLines';
 import { withLock } from '../state/lock';
 
@@ -72,9 +72,9 @@ export async function appendTrace(stateDir: string, entry: TraceEntry, maxBytes 
     if (size < maxBytes) return;
     fs.rmSync(traceFile(stateDir, KEEP_TRACE_FILES), { force: true });
     for (let n = KEEP_TRACE_FILES - 1; n >= 1; n--) {
-      if (fs.existsSync(traceFile(stateDir, n))) fs.renameSync(traceFile(stateDir, n), traceFile(stateDir, n + 1));
+      if (fs.existsSync(traceFile(stateDir, n))) renameRetrying(traceFile(stateDir, n), traceFile(stateDir, n + 1));
     }
-    fs.renameSync(file, traceFile(stateDir, 1));
+    renameRetrying(file, traceFile(stateDir, 1));
   });
 }
 

@@ -11,7 +11,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { atomicWrite } from '../fs/atomicWrite';
+import { atomicWrite, renameRetrying } from '../fs/atomicWrite';
 import { appendJsonLines } from '../fs/jsonLines';
 import { withLock } from '../state/lock';
 import { alfredHome } from '../state/paths';
@@ -41,7 +41,7 @@ export function appendToSpool(file: string, records: readonly ModelUsageRecord[]
   if (records.length === 0) return;
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   try {
-    if (fs.statSync(file).size > ROTATE_BYTES) fs.renameSync(file, `${file}.1`);
+    if (fs.statSync(file).size > ROTATE_BYTES) renameRetrying(file, `${file}.1`);
   } catch {
     // No spool yet.
   }
