@@ -5,7 +5,8 @@
  * its own copy of that state: answered by the resident hook server (`alfred serve`, as the extension
  * runs it) through the bash launcher's fast path (no Node start); answered by the server through the
  * Node client (a launcher without the fast path); and without a server (the bash launcher finds no
- * port, the client no socket, and the command line runs in process). Targets, against a bare
+ * port, the client no socket, and the command line runs in process), also through the launcher
+ * without the fast path, as before it, for comparison. Targets, against a bare
  * `node -e 0` spawned in turn in the same run (each order in rotation): the fast path's median at
  * most 0.25×, no server at most 1.5×.
  *
@@ -79,7 +80,7 @@ function startServer(cli: string, env: NodeJS.ProcessEnv, cwd: string): Promise<
   });
 }
 
-const WAYS = ['native', 'nodeClient', 'inProcess'] as const;
+const WAYS = ['native', 'nodeClient', 'inProcess', 'inProcessSh'] as const;
 type Way = (typeof WAYS)[number];
 type Name = Way | 'bare';
 type Times = Record<Name, number[]>;
@@ -103,7 +104,7 @@ function bareNode(env: NodeJS.ProcessEnv): number {
   return nowMs() - t0;
 }
 
-/** The four in turn, the order rotating each round; the warm-up writes the CLI's code cache. */
+/** All in turn, the order rotating each round; the warm-up writes the CLI's code cache. */
 function measure(runs: Record<Name, () => number>): Times {
   const names = Object.keys(runs) as Name[];
   const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Times;
@@ -145,17 +146,19 @@ async function main(): Promise<void> {
     transcript_path: path.join(home, 'transcript.json'), tool_name: 'run_in_terminal',
     tool_input: { command: `npm test -- --reporter=dot --grep=case${++calls}`, explanation: 'Run the unit tests', isBackground: false }, tool_use_id: `toolu_${calls}`,
   });
-  const launcherOf: Record<Way, string> = { native: launchers.bash, nodeClient: launchers.sh, inProcess: launchers.bash };
+  const launcherOf: Record<Way, string> = { native: launchers.bash, nodeClient: launchers.sh, inProcess: launchers.bash, inProcessSh: launchers.sh };
   const expected: Record<Way, RegExp> = {
     native: /^alfred hook: answered by the hook server \(pid \d+\) on the launcher's fast path\n$/,
     nodeClient: /^alfred hook: answered by the hook server \(pid \d+\)\n$/,
     inProcess: /no answer on the launcher's fast path \(no hook\.tcp\).*\n.*no answer from the hook server \(ENOENT\); running in this process\n$/,
+    inProcessSh: /^alfred hook: no answer from the hook server \(ENOENT\); running in this process\n$/,
   };
   const runsIn = (envOf: Record<Way, NodeJS.ProcessEnv>): Record<Name, () => number> => ({
     bare: () => bareNode(envOf.native),
     native: () => hookCall(launcherOf.native, input, envOf.native, ws),
     nodeClient: () => hookCall(launcherOf.nodeClient, input, envOf.nodeClient, ws),
     inProcess: () => hookCall(launcherOf.inProcess, input, envOf.inProcess, ws),
+    inProcessSh: () => hookCall(launcherOf.inProcessSh, input, envOf.inProcessSh, ws),
   });
   const check = () => { for (const w of WAYS) hookCall(launcherOf[w], input, clean[w], ws, expected[w]); };
   const servers: ChildProcess[] = [];
@@ -179,10 +182,11 @@ async function main(): Promise<void> {
     native: 'through the hook server, on the bash launcher\'s fast path',
     nodeClient: 'through the hook server, by the Node client (launcher without the fast path)',
     inProcess: 'without a server, in process',
+    inProcessSh: 'without a server, in process, through the launcher without the fast path (as before it)',
   };
   console.log(`alfred hook PreToolUse, spawning the launcher file: ${RUNS} runs each after ${WARMUP} warm-up runs, on a 10,000-event log; the ledgers charged ${WAYS.map((w) => `${shell[w]} (${w})`).join(', ')} shell calls`);
   if (asCalled) for (const w of WAYS) console.log(`alfred hook PreToolUse ${label[w]}, with ${inherited.join(', ')} as set here (no target): ${describe(asCalled, w)}`);
-  console.log(`alfred hook PreToolUse ${label.nodeClient} (no target): ${describe(result, 'nodeClient')}`);
+  for (const w of ['nodeClient', 'inProcessSh'] as const) console.log(`alfred hook PreToolUse ${label[w]} (no target): ${describe(result, w)}`);
   verdict(`alfred hook PreToolUse ${label.native}`, `${describe(result, 'native')} | target ≤ ${NATIVE_TARGET}×`, ratio(result, 'native') <= NATIVE_TARGET);
   verdict(`alfred hook PreToolUse ${label.inProcess}`, `${describe(result, 'inProcess')} | target ≤ ${NO_SERVER_TARGET}×`, ratio(result, 'inProcess') <= NO_SERVER_TARGET);
   finish();
