@@ -18,7 +18,11 @@ export interface GovernedAgent {
   workspacePaths: readonly string[];
   /** Home-relative paths that do the same for every workspace. */
   homePaths: readonly string[];
+  /** The commands that write and remove the hook file (agents that share a hook file share them). */
+  commands: { govern: string; stop: string };
 }
+
+const COPILOT_COMMANDS = { govern: 'alfred.governCopilot', stop: 'alfred.stopGoverningCopilot' };
 
 export const GOVERNED_AGENTS: readonly GovernedAgent[] = [
   {
@@ -28,6 +32,7 @@ export const GOVERNED_AGENTS: readonly GovernedAgent[] = [
     // Hook files, custom agents, and the workspace settings that turn hooks off or approve tools.
     workspacePaths: ['.github/hooks', '.github/agents', '.vscode'],
     homePaths: ['.copilot'],
+    commands: COPILOT_COMMANDS,
   },
   {
     id: 'copilot-cli',
@@ -35,6 +40,7 @@ export const GOVERNED_AGENTS: readonly GovernedAgent[] = [
     hookFile: '.github/hooks/alfred.json',
     workspacePaths: ['.github/hooks', '.github/agents'],
     homePaths: ['.copilot'],
+    commands: COPILOT_COMMANDS,
   },
   {
     id: 'claude-code',
@@ -43,6 +49,7 @@ export const GOVERNED_AGENTS: readonly GovernedAgent[] = [
     // settings.json and settings.local.json hold hooks and permissions; agents/ defines sub-agents.
     workspacePaths: ['.claude'],
     homePaths: ['.claude'],
+    commands: { govern: 'alfred.governClaudeCode', stop: 'alfred.stopGoverningClaudeCode' },
   },
   {
     id: 'codex',
@@ -50,8 +57,16 @@ export const GOVERNED_AGENTS: readonly GovernedAgent[] = [
     hookFile: '.codex/hooks.json',
     workspacePaths: ['.codex'],
     homePaths: ['.codex'],
+    commands: { govern: 'alfred.governCodex', stop: 'alfred.stopGoverningCodex' },
   },
 ];
+
+/** An agent's row. */
+export function governedAgent(id: AgentId): GovernedAgent {
+  const row = GOVERNED_AGENTS.find((a) => a.id === id);
+  if (!row) throw new Error(`unknown agent ${id}`);
+  return row;
+}
 
 /** Alfred's own rule files in the workspace: roles (its own and lean-ctx's), checks, packs. */
 const ALFRED_WORKSPACE_PATHS: readonly string[] = ['.alfred', '.lean-ctx'];

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { governedAgent } from '../../core/governance/agents';
 import { withClaudeHooks } from '../../core/hooks/install';
 import { confirmAndWrite } from '../config/confirmAndWrite';
 import { hookFilePath, readIfExists } from '../hooks/hookFiles';
@@ -10,7 +11,7 @@ import type { AlfredCommand } from './command';
  * user's own settings and comments), so one role file governs Claude-format agents in the terminal too.
  */
 export const governClaudeCode: AlfredCommand = {
-  id: 'alfred.governClaudeCode',
+  id: governedAgent('claude-code').commands.govern,
   async run({ host, extension }) {
     const harness = host.require();
     ensureLauncher(extension.extensionUri);

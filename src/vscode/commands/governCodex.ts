@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { governedAgent } from '../../core/governance/agents';
 import { codexHookFile } from '../../core/hooks/install';
 import { confirmAndWrite } from '../config/confirmAndWrite';
 import { hookFilePath, readIfExists } from '../hooks/hookFiles';
@@ -11,7 +12,7 @@ import type { AlfredCommand } from './command';
  * and for the Codex CLI, so one role file governs Codex too.
  */
 export const governCodex: AlfredCommand = {
-  id: 'alfred.governCodex',
+  id: governedAgent('codex').commands.govern,
   async run({ host, extension }) {
     const harness = host.require();
     ensureLauncher(extension.extensionUri);

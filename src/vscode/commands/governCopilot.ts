@@ -1,5 +1,6 @@
 import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
+import { governedAgent } from '../../core/governance/agents';
 import { copilotHookFile } from '../../core/hooks/install';
 import { COPILOT_OTEL_SETTINGS } from '../../core/usage/copilotOtelEdit';
 import { confirmAndWrite, type FileChange } from '../config/confirmAndWrite';
@@ -16,7 +17,7 @@ import type { AlfredCommand } from './command';
  * export towards Alfred (user settings), without which Copilot's model spend cannot be measured.
  */
 export const governCopilot: AlfredCommand = {
-  id: 'alfred.governCopilot',
+  id: governedAgent('copilot').commands.govern,
   async run({ host, extension }) {
     const harness = host.require();
     ensureLauncher(extension.extensionUri);

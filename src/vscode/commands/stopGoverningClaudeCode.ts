@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { governedAgent } from '../../core/governance/agents';
 import { hasClaudeHooks, withoutClaudeHooks } from '../../core/hooks/install';
 import { confirmAndWrite } from '../config/confirmAndWrite';
 import { hookFilePath, readIfExists } from '../hooks/hookFiles';
@@ -6,7 +7,7 @@ import type { AlfredCommand } from './command';
 
 /** Alfred: Stop Governing Claude Code — removes only Alfred's entries from `.claude/settings.json`. */
 export const stopGoverningClaudeCode: AlfredCommand = {
-  id: 'alfred.stopGoverningClaudeCode',
+  id: governedAgent('claude-code').commands.stop,
   async run({ host }) {
     const file = hookFilePath(host.require().workspaceFolder, 'claude-code');
     const text = readIfExists(file);

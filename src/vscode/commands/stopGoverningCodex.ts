@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { governedAgent } from '../../core/governance/agents';
 import { hasCodexHooks, withoutCodexHooks } from '../../core/hooks/install';
 import { confirmAndWrite } from '../config/confirmAndWrite';
 import { hookFilePath, readIfExists } from '../hooks/hookFiles';
@@ -6,7 +7,7 @@ import type { AlfredCommand } from './command';
 
 /** Alfred: Stop Governing Codex — removes only Alfred's entries from `.codex/hooks.json` (the file goes when nothing else is left). */
 export const stopGoverningCodex: AlfredCommand = {
-  id: 'alfred.stopGoverningCodex',
+  id: governedAgent('codex').commands.stop,
   async run({ host }) {
     const file = hookFilePath(host.require().workspaceFolder, 'codex');
     const text = readIfExists(file);

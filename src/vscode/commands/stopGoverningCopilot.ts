@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
+import { governedAgent } from '../../core/governance/agents';
 import { confirmAndWrite } from '../config/confirmAndWrite';
 import { hookFilePath, readIfExists } from '../hooks/hookFiles';
 import type { AlfredCommand } from './command';
 
 /** Alfred: Stop Governing Copilot — removes `.github/hooks/alfred.json` through the write pipeline. */
 export const stopGoverningCopilot: AlfredCommand = {
-  id: 'alfred.stopGoverningCopilot',
+  id: governedAgent('copilot').commands.stop,
   async run({ host }) {
     const file = hookFilePath(host.require().workspaceFolder, 'copilot');
     if (readIfExists(file) === undefined) {

@@ -9,7 +9,7 @@ import type { HarnessHost } from '../harnessHost';
 import { DASHBOARD_SECTIONS, SECTION_SETTINGS, type DashboardSection, type SectionContext } from './dashboardSectionList';
 import { DailySpendTracker } from './dashboardSections';
 import { assembleState, eventView, sectionStates } from './dashboardState';
-import { GOVERNANCE_COMMANDS, GovernanceTracker, watchHookFiles } from './governanceSection';
+import { governanceCommand, GovernanceTracker, watchHookFiles } from './governanceSection';
 import { webviewHtml, webviewOptions } from './html';
 import { MessageRouter } from './messageRouter';
 
@@ -68,7 +68,7 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
       .onCommand(EditRoleCommand, ({ role }) => vscode.commands.executeCommand('alfred.editRole', role))
       .onCommand(VerifyCompletionCommand, () => vscode.commands.executeCommand('alfred.verifyCompletion'))
       .onCommand(ReconcileOperationCommand, ({ id, state }) => vscode.commands.executeCommand('alfred.reconcileOperations', id, state))
-      .onCommand(SetGovernanceCommand, ({ agent, govern }) => vscode.commands.executeCommand(GOVERNANCE_COMMANDS[agent][govern ? 'govern' : 'stop']));
+      .onCommand(SetGovernanceCommand, ({ agent, govern }) => vscode.commands.executeCommand(governanceCommand(agent, govern)));
 
     let hookFiles: vscode.Disposable | undefined;
     const watchWorkspace = () => {

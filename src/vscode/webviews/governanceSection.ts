@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AlfredEvent } from '../../core/events/types';
-import type { AgentId } from '../../core/governance/agents';
+import { governedAgent, type AgentId } from '../../core/governance/agents';
 import { HEALTH_WORKSPACE_FILES, type AgentHealth } from '../../core/governance/health';
 import type { Harness } from '../../core/harness';
 import { hookRunOf, lastHookRun, type HookRun } from '../../core/hooks/lastRun';
@@ -11,15 +11,12 @@ import { issueText, stateText } from '../hooks/healthText';
 import { sandboxText } from '../hooks/sandboxText';
 import { copilotOtelPointsAt, otlpEndpoint } from '../usage/copilotOtelSettings';
 
-/** The commands the section's buttons run: agents that share a hook file share its commands. */
-export const GOVERNANCE_COMMANDS: Readonly<Record<AgentId, { govern: string; stop: string }>> = {
-  copilot: { govern: 'alfred.governCopilot', stop: 'alfred.stopGoverningCopilot' },
-  'copilot-cli': { govern: 'alfred.governCopilot', stop: 'alfred.stopGoverningCopilot' },
-  'claude-code': { govern: 'alfred.governClaudeCode', stop: 'alfred.stopGoverningClaudeCode' },
-  codex: { govern: 'alfred.governCodex', stop: 'alfred.stopGoverningCodex' },
-};
+/** The command a row's button runs, from the one table of governed agents. */
+export function governanceCommand(agent: AgentId, govern: boolean): string {
+  return governedAgent(agent).commands[govern ? 'govern' : 'stop'];
+}
 
-/** The protocol's agent ids are the core's (the other way round, GOVERNANCE_COMMANDS[agent] checks it). */
+/** The protocol's agent ids are the core's. */
 const protocolId = (id: AgentId): GovernedAgent => id;
 
 export function agentView(row: AgentHealth): AgentGovernanceView {

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { GOVERNED_AGENTS, governedAgent, type AgentId } from '../../../src/core/governance/agents';
+
+const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+  contributes: { commands: Array<{ command: string }> };
+};
+const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
+
+test('every governed agent\'s govern and stop commands are contributed by the manifest', () => {
+  const missing = GOVERNED_AGENTS.flatMap((a) => [a.commands.govern, a.commands.stop]).filter((id) => !contributed.has(id));
+  assert.deepEqual(missing, []);
+});
+
+test('agents that share a hook file share its commands, and agents with their own file have their own', () => {
+  const byFile = new Map<string, string>();
+  const byCommands = new Map<string, string>();
+  for (const a of GOVERNED_AGENTS) {
+    const commands = `${a.commands.govern} ${a.commands.stop}`;
+    assert.equal(byFile.get(a.hookFile) ?? commands, commands, `${a.id} shares ${a.hookFile} but not its commands`);
+    assert.equal(byCommands.get(commands) ?? a.hookFile, a.hookFile, `${a.id} shares commands with an agent of another hook file`);
+    byFile.set(a.hookFile, commands);
+    byCommands.set(commands, a.hookFile);
+  }
+  assert.deepEqual(governedAgent('copilot-cli').commands, { govern: 'alfred.governCopilot', stop: 'alfred.stopGoverningCopilot' });
+  assert.deepEqual(governedAgent('codex').commands, { govern: 'alfred.governCodex', stop: 'alfred.stopGoverningCodex' });
+});
+
+test('an unknown agent is an error, not a silent first row', () => {
+  assert.throws(() => governedAgent('cursor' as AgentId), /unknown agent cursor/);
+});
