@@ -34,7 +34,7 @@ function rng(seed: number): () => number {
   };
 }
 
-test(`rounds of ${HOOKS} concurrent alfred hook PreToolUse, ${KILLED} killed at random moments: the ledger stays the fold of the log`, { timeout: 180_000 }, async () => {
+test(`rounds of ${HOOKS} concurrent alfred hook PreToolUse, ${KILLED} killed at random moments: the ledger stays the fold of the log`, { timeout: 180_000 }, async (t) => {
   const cli = buildCli();
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-home-'));
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-ws-'));
@@ -43,6 +43,7 @@ test(`rounds of ${HOOKS} concurrent alfred hook PreToolUse, ${KILLED} killed at 
   const seed = Date.now();
   const random = rng(seed);
   let killedInTotal = 0;
+  let behind = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const runs = Array.from({ length: HOOKS }, (_, i) => {
       const child = spawn(process.execPath, [cli, 'hook', 'PreToolUse'], { cwd: ws, env, stdio: ['pipe', 'ignore', 'ignore'] });
@@ -56,12 +57,14 @@ test(`rounds of ${HOOKS} concurrent alfred hook PreToolUse, ${KILLED} killed at 
     const signals = await Promise.all(runs.map((r) => r.done));
     killedInTotal += signals.filter((s) => s === 'SIGKILL').length;
 
+    const allowed = readEvents(dir, { types: ['ToolCall'] }).events.filter((e) => e.decision === 'allow').length;
+    if (readLedger(dir)?.usage.shell !== allowed) behind++;
     // The next transaction (here one that adds no event) catches the ledger up; a dead holder's lock is waited out.
     await recordEvents(dir, 'coder', []);
     const ledger = readLedger(dir)!;
-    const allowed = readEvents(dir, { types: ['ToolCall'] }).events.filter((e) => e.decision === 'allow').length;
     assert.equal(ledger.usage.shell, allowed, `round ${round} (seed ${seed}): one shell call per allowed ToolCall in the log`);
     assert.deepEqual(accountingOf(ledger), accountingOf(await foldLedger(dir)), `round ${round} (seed ${seed})`);
   }
   assert.ok(killedInTotal > 0, 'some hooks were killed before they finished');
+  t.diagnostic(`seed ${seed}: ${killedInTotal} hooks killed; the ledger was behind the log after ${behind} of ${ROUNDS} rounds`);
 });
