@@ -30,7 +30,8 @@ function load(stateDir: string): Places {
 
 function save(stateDir: string, places: Places): void {
   const kept = Object.entries(places).sort((a, b) => b[1].at.localeCompare(a[1].at)).slice(0, MAX_TRANSCRIPTS);
-  atomicWrite(path.join(stateDir, TRANSCRIPTS_FILE), JSON.stringify(Object.fromEntries(kept)));
+  // No fsync (this runs in hooks): a place lost with a power cut is read again, and the ledger's ids charge each request once.
+  atomicWrite(path.join(stateDir, TRANSCRIPTS_FILE), JSON.stringify(Object.fromEntries(kept)), { fsync: false });
 }
 
 export function usageRecordOf(r: TranscriptUsage, now: string): ModelUsageRecord {

@@ -60,7 +60,8 @@ function loadPlace(stateDir: string): Place {
 }
 
 function savePlace(stateDir: string, place: Place): void {
-  atomicWrite(path.join(stateDir, SPOOL_PLACE_FILE), JSON.stringify(place));
+  // No fsync (this runs in hooks): a place lost with a power cut is read again, and the ledger's ids charge each record once.
+  atomicWrite(path.join(stateDir, SPOOL_PLACE_FILE), JSON.stringify(place), { fsync: false });
 }
 
 function isRecord(v: unknown): v is ModelUsageRecord {
