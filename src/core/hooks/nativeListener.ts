@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { atomicWrite } from '../fs/atomicWrite';
 import { fallbackAnswer, hasToken, MAX_HEADER_BYTES, nativeAnswer, parseNativeHeader, PORT_FILE, type NativeHeader } from './nativeProtocol';
 import { HOOK_PROTOCOL_VERSION, type HookRequest, type HookResponse } from './serverProtocol';
 
@@ -41,9 +42,8 @@ export class NativeHookListener {
     const { port } = this.server.address() as net.AddressInfo;
     const text = `${port} ${this.token} ${this.proof}\n`;
     fs.mkdirSync(path.dirname(this.portFile), { recursive: true, mode: 0o700 });
-    const tmp = `${this.portFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    fs.writeFileSync(tmp, text, { mode: 0o600 });
-    fs.renameSync(tmp, this.portFile);
+    // Lost in a crash, it only costs the fast path until the next start: no need to wait for the disk.
+    atomicWrite(this.portFile, text, { mode: 0o600, fsync: false });
     this.written = text;
   }
 
