@@ -16,6 +16,7 @@
  * `<alfred home>/run/hook.tcp` (0600): only its reader can ask, and only the server can answer.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { canonicalHookEvent } from './events';
 import { FORWARDED_ENV, MAX_REQUEST_BYTES, type ForwardedEnv } from './serverProtocol';
 
 export const NATIVE_MAGIC = 'alfred-hook 2 ';
@@ -76,6 +77,8 @@ export function parseNativeHeader(lines: readonly string[]): NativeHeader | stri
   }
   const { event, cwd, workspace, length } = fields;
   if (!event) return 'no event';
+  // As the launcher: Stop's checks run in the agent's own process and environment, never here.
+  if (canonicalHookEvent(event) === 'Stop') return 'Stop runs in the agent\'s process';
   if (!cwd || !cwd.startsWith('/')) return 'cwd must be an absolute path';
   if (length === undefined || !/^\d{1,10}$/.test(length) || Number(length) > MAX_REQUEST_BYTES) return 'length must be a byte count';
   return { event, cwd, env, length: Number(length), ...(workspace !== undefined ? { workspace } : {}) };

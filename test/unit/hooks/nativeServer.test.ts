@@ -183,7 +183,7 @@ describe('the launcher\'s fast path', { skip }, () => {
       assert.equal(await refusedRaw(folder, `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n\r\n${request(token!, folder)}`), 'fallback not a request from the launcher\n');
     });
 
-    it('a newline or a NUL smuggled in a value, an unknown or repeated line, a wrong length', async () => {
+    it('a newline or a NUL smuggled in a value, an unknown or repeated line, Stop, a wrong length', async () => {
       const folder = newWorkspace(env.root);
       const [, token] = readPortFile();
       const t = token!;
@@ -194,6 +194,7 @@ describe('the launcher\'s fast path', { skip }, () => {
       assert.equal(await refusedRaw(folder, request(t, folder, ['env ALFRED_HOME=/tmp/elsewhere'])), 'fallback env ALFRED_HOME is not forwarded\n');
       assert.equal(await refusedRaw(folder, request(t, folder, ['stdin-pid 1'])), 'fallback unknown header line "stdin-pid"\n');
       assert.equal(await refusedRaw(folder, request(t, 'relative/dir')), 'fallback cwd must be an absolute path\n');
+      assert.equal(await refusedRaw(folder, request(t, folder).replace('event PreToolUse', 'event agentStop')), 'fallback Stop runs in the agent\'s process\n');
       assert.equal(await refusedRaw(folder, `${request(t, folder)}extra`), 'fallback more input than its length\n');
       assert.equal(await refusedRaw(folder, Buffer.concat([Buffer.from(`alfred-hook 2 ${t}\nevent PreToolUse\ncwd /tmp/\xff`, 'latin1'), Buffer.from(`\nlength 0\n\n`)])), 'fallback the header is not UTF-8\n');
     });
