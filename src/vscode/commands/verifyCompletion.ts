@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { formatOutcome } from '../../core/completion/report';
-import { verifyCompletion as verify, type VerifyOutcome } from '../../core/completion/verify';
+import type { VerifyOutcome } from '../../core/completion/verify';
+import { runVerification } from '../completion/runVerification';
 import type { AlfredCommand } from './command';
 
 let output: vscode.OutputChannel | undefined;
@@ -18,19 +19,10 @@ export const verifyCompletion: AlfredCommand = {
       location: vscode.ProgressLocation.Notification,
       title: vscode.l10n.t('Alfred: verifying completion'),
       cancellable: true,
-    }, (progress, token) => {
-      const abort = new AbortController();
-      const sub = token.onCancellationRequested(() => abort.abort());
-      return verify(harness, {
-        trigger: 'command',
-        signal: abort.signal,
-        vscodeVersion: vscode.version,
-        onProgress: (p) => {
-          if (p.step === 'snapshot') progress.report({ message: vscode.l10n.t('identifying the snapshot ({0})', p.when) });
-          if (p.step === 'check') progress.report({ message: vscode.l10n.t('running {0} ({1}/{2})', p.name, p.index + 1, p.total), increment: 100 / (p.total + 1) });
-        },
-      }).finally(() => sub.dispose());
-    });
+    }, (progress, token) => runVerification(harness, 'command', token, (p) => {
+      if (p.step === 'snapshot') progress.report({ message: vscode.l10n.t('identifying the snapshot ({0})', p.when) });
+      if (p.step === 'check') progress.report({ message: vscode.l10n.t('running {0} ({1}/{2})', p.name, p.index + 1, p.total), increment: 100 / (p.total + 1) });
+    }));
     host.refresh();
     if (!output) {
       output = vscode.window.createOutputChannel('Alfred: Completion', 'log');

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { writeHandoff as write, type Handoff } from '../../core/handoff/handoff';
+import { handoffSummary } from '../handoff/summary';
 import type { AlfredCommand } from './command';
 
 /**
@@ -23,9 +24,7 @@ export const writeHandoff: AlfredCommand = {
       if (typeof nextStep !== 'string') return undefined;
     }
     const handoff = await write(harness, { nextStep, by: 'user' });
-    const where = handoff.branch ? vscode.l10n.t('on {0}', handoff.branch) : vscode.l10n.t('(no git)');
-    void vscode.window.showInformationMessage(vscode.l10n.t('Handoff written {0}: {1} changed file(s), {2} open operation(s). The next session will see it checked against the workspace.',
-      where, handoff.changedFiles.length, handoff.pendingOperations.length));
+    void vscode.window.showInformationMessage(handoffSummary(handoff));
     return handoff;
   },
 };

@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import { verifyCompletion, type CompletionHost, type VerifyOutcome, type VerifyProgress } from '../../core/completion/verify';
+
+/**
+ * The harness runs the acceptance checks (core/completion/verify.ts) for an editor surface: the
+ * palette command and `@alfred /done` share it, so both cancel the same way — the token aborts the
+ * running check's process group and skips the rest, and the record says so.
+ */
+export async function runVerification(
+  harness: CompletionHost,
+  trigger: 'command' | 'chat',
+  token: vscode.CancellationToken,
+  onProgress: (p: VerifyProgress) => void,
+): Promise<VerifyOutcome> {
+  const abort = new AbortController();
+  if (token.isCancellationRequested) abort.abort();
+  const sub = token.onCancellationRequested(() => abort.abort());
+  try {
+    return await verifyCompletion(harness, { trigger, signal: abort.signal, vscodeVersion: vscode.version, onProgress });
+  } finally {
+    sub.dispose();
+  }
+}
