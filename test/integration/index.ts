@@ -20,6 +20,7 @@ export async function run(): Promise<void> {
   await import('./suites/tools.test');
   await import('./suites/commands.test');
   await import('./suites/chat.test');
+  await import('./suites/chatCompletion.test');
   await import('./suites/completion.test');
   await import('./suites/configWrite.test');
   await import('./suites/roleEditor.test');
