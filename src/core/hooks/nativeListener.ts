@@ -115,8 +115,9 @@ export class NativeHookListener {
   private async answer(header: NativeHeader, stdin: string): Promise<string> {
     let cwd: string;
     try {
-      // As process.cwd() in the launcher's place would be: the physical folder.
-      cwd = await fs.promises.realpath(header.cwd);
+      // As process.cwd() in the launcher's place would be: the physical folder. One realpath(3) call,
+      // no trip through the thread pool (a context switch or two on every hook call).
+      cwd = fs.realpathSync.native(header.cwd);
     } catch {
       return fallbackAnswer('cwd is not a folder here');
     }
