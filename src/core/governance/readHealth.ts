@@ -11,6 +11,7 @@ import type { AlfredEvent } from '../events/types';
 import { readIfExists } from '../fs/readIfExists';
 import { lastEvent } from '../events/tail';
 import type { Harness } from '../harness';
+import { launcherFile } from '../hooks/launcherPath';
 import { lastHookRun, type HookRun } from '../hooks/lastRun';
 import { readLedger } from '../state/ledgerFormat';
 import { HOOK_FILES } from './agents';
@@ -35,11 +36,6 @@ export function lastActivity(stateDir: string): Activity | undefined {
   return e && activityOf(e);
 }
 
-/** Where hook files point: the same on every machine, so hook files can be committed. */
-export function launcherDir(home: string = os.homedir()): string {
-  return path.join(home, '.alfred', 'bin');
-}
-
 /** What the dashboard already knows from the live event stream, so the log is not read again. */
 export interface HealthCache {
   lastHook?: HookRun | null;
@@ -59,7 +55,7 @@ export function readHealthFromDisk(harness: Harness, opts: { settings: VsCodeHoo
   const home = opts.home ?? os.homedir();
   const cache = opts.cache ?? {};
   const read = (root: string, rel: string) => readIfExists(path.join(root, ...rel.split('/')));
-  const launcher = path.join(launcherDir(home), process.platform === 'win32' ? 'alfred.cmd' : 'alfred');
+  const launcher = launcherFile(home);
   const session = readLedger(harness.stateDir)?.session;
   const activity = cache.activity === undefined ? lastActivity(harness.stateDir) : cache.activity ?? undefined;
   return governanceHealth({

@@ -5,6 +5,7 @@
  * agents treat as a warning (the call goes ahead).
  */
 import { applyEdits, modify, parse as parseJsonc, type FormattingOptions } from 'jsonc-parser';
+import { LAUNCHER_MARKS, LAUNCHER_POSIX, LAUNCHER_WINDOWS } from './launcherPath';
 
 /**
  * The events of `.github/hooks/alfred.json`, which the Copilot CLI and VS Code both read, so each key
@@ -22,15 +23,9 @@ export const CLAUDE_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolU
 const TIMEOUT_SEC = 30;
 const STOP_TIMEOUT_SEC = 600;
 
-export const LAUNCHER_POSIX = '"$HOME/.alfred/bin/alfred"';
-/** `cmd /d /c` expands %USERPROFILE% whether the agent runs the line in cmd.exe or PowerShell. */
-export const LAUNCHER_WINDOWS = 'cmd /d /c "%USERPROFILE%\\.alfred\\bin\\alfred.cmd"';
-
-const MARK = '.alfred/bin/alfred';
-
 /** Whether a hook command is one of Alfred's. */
 export function isAlfredCommand(command: unknown): boolean {
-  return typeof command === 'string' && (command.includes(MARK) || command.includes('.alfred\\bin\\alfred'));
+  return typeof command === 'string' && LAUNCHER_MARKS.some((mark) => command.includes(mark));
 }
 
 /**

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { atomicWrite } from '../../core/fs/atomicWrite';
-import { launcherDir } from '../../core/governance/readHealth';
+import { launcherDir } from '../../core/hooks/launcherPath';
 import { launcherScripts } from '../../core/hooks/install';
 
 
@@ -30,4 +30,3 @@ export function ensureLauncher(extensionUri: vscode.Uri): string {
   return path.join(dir, process.platform === 'win32' ? 'alfred.cmd' : 'alfred');
 }
 
-export { launcherDir };
