@@ -1,18 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChargeCounts, EventRun, MAX_DEPTH, chargeOf, headerValue, matchRun, numberAt, readCharge } from '../../../src/core/events/lineShape';
-
-/** A small seeded generator, so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../support/rng';
 
 const count = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 

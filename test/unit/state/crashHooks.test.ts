@@ -9,6 +9,7 @@ import { foldLedger } from '../../../src/core/state/ledgerFold';
 import { accountingOf, readLedger } from '../../../src/core/state/ledgerFormat';
 import { recordEvents } from '../../../src/core/state/ledgerStore';
 import { stateDir } from '../../../src/core/state/paths';
+import { rng } from '../../support/rng';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const ROUNDS = 3;
@@ -21,17 +22,6 @@ function buildCli(): string {
   execFileSync(process.execPath, ['build.mjs', '--out', out], { cwd: ROOT, stdio: 'ignore' });
   fs.symlinkSync(path.join(ROOT, 'roles'), path.join(out, 'roles'));
   return path.join(out, 'dist', 'cli', 'alfred.cjs');
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 test(`rounds of ${HOOKS} concurrent alfred hook PreToolUse, ${KILLED} killed at random moments: the ledger stays the fold of the log`, { timeout: 180_000 }, async (t) => {

@@ -14,6 +14,7 @@ import { foldLedger } from '../../../src/core/state/ledgerFold';
 import { LEDGER_FILE, newLedger, readLedger, writeLedger, type Ledger } from '../../../src/core/state/ledgerFormat';
 import { recordEvents, resetSession, transact } from '../../../src/core/state/ledgerStore';
 import { stateDir } from '../../../src/core/state/paths';
+import { rng } from '../../support/rng';
 
 /** A fresh state folder under a temporary ALFRED_HOME, as the extension and CLI compute it. */
 function freshState(): string {
@@ -197,17 +198,6 @@ async function referenceFold(dir: string): Promise<Ledger | undefined> {
     Object.assign(l, { eventLines: countLines(path.join(dir, EVENTS_FILE)), eventBytes: st?.size ?? 0 }, st ? { eventIno: st.ino } : {});
   }
   return l;
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
