@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { atomicWrite } from '../../core/fs/atomicWrite';
 import { isAlfredModel } from '../../core/providers/catalog';
 import { appendToSpool, EXPORT_MARKER_FILE, readNewCopilotUsage, spoolPath, usageHome } from '../../core/usage/copilotSpool';
 import { OtelUsageReader } from '../../core/usage/otelSpans';
@@ -74,7 +75,7 @@ export function registerCopilotUsage(host: HarnessHost): vscode.Disposable {
       const pointed = copilotOtelPointsAt(otlpEndpoint());
       if (pointed && starting) {
         fs.mkdirSync(usageHome(), { recursive: true, mode: 0o700 });
-        fs.writeFileSync(marker, JSON.stringify({ endpoint: otlpEndpoint(), since: new Date().toISOString() }), { mode: 0o600 });
+        atomicWrite(marker, JSON.stringify({ endpoint: otlpEndpoint(), since: new Date().toISOString() }), { mode: 0o600, fsync: false });
       } else if (!pointed) {
         fs.rmSync(marker, { force: true });
       }

@@ -1,12 +1,12 @@
 /**
  * ctx_edit: replace an exact string in a workspace file, or create a new file. The write is
- * atomic (a temp file in the same folder renamed over the target) and keeps the file's mode.
+ * atomic (src/core/fs/atomicWrite.ts) and keeps the file's mode.
  * Protected paths are refused earlier, by the policy gate.
  */
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { errnoCode, type OpResult, ToolError } from './errors';
+import { atomicWrite } from '../../fs/atomicWrite';
+import { type OpResult, ToolError } from './errors';
 import { invalidateIgnoreRules } from './ignoreRules';
 import { looksBinary, splitLines, statForRead } from './read';
 import { displayPath, resolveWorkspacePath, type WorkspacePath } from './workspacePath';
@@ -18,33 +18,12 @@ export interface EditInput {
   replaceAll?: boolean;
 }
 
-/** Writes through a temp file in the same folder, so a reader never sees a half-written file. */
-export async function writeFileAtomic(file: string, content: string, mode?: number): Promise<void> {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.alfred-tmp`);
-  try {
-    const handle = await fs.promises.open(tmp, 'wx', mode ?? 0o666);
-    try {
-      await handle.writeFile(content, 'utf8');
-      if (mode !== undefined) await handle.chmod(mode); // the umask narrowed the mode given to open
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await fs.promises.rename(tmp, file);
-        break;
-      } catch (e) {
-        // Windows refuses a rename while another process (a virus scanner, an indexer) holds the file.
-        const busy = ['EPERM', 'EBUSY', 'EACCES'].includes(errnoCode(e) ?? '');
-        if (!busy || process.platform !== 'win32' || attempt >= 4) throw e;
-        await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
-      }
-    }
-  } catch (e) {
-    await fs.promises.rm(tmp, { force: true });
-    throw e;
-  }
+/**
+ * Writes through the storage module's atomic write (a temp file in the same folder, flushed, renamed
+ * over the target). A new file gets the mode any editor would give it: 0666 less the umask.
+ */
+function writeWorkspaceFile(file: string, content: string, mode?: number): void {
+  atomicWrite(file, content, { mode: mode ?? (0o666 & ~process.umask()) });
 }
 
 /** Non-overlapping occurrences, counted the way split/join replaces them. */
@@ -76,7 +55,7 @@ async function createFile(workspaceFolder: string, target: WorkspacePath, conten
     throw new ToolError(`${shown} already exists (${what}); it is never overwritten. To change a file, give oldString with the text to replace.`, 'exists');
   }
   await fs.promises.mkdir(path.dirname(target.real), { recursive: true });
-  await writeFileAtomic(target.real, content);
+  writeWorkspaceFile(target.real, content);
   if (path.basename(target.real) === '.gitignore') invalidateIgnoreRules(workspaceFolder);
   const lines = splitLines(content).length;
   return {
@@ -123,7 +102,7 @@ export async function editOp(workspaceFolder: string, input: EditInput): Promise
     const at = content.indexOf(oldString);
     updated = content.slice(0, at) + newString + content.slice(at + oldString.length);
   }
-  await writeFileAtomic(target.real, updated, stats.mode & 0o7777);
+  writeWorkspaceFile(target.real, updated, stats.mode & 0o7777);
   if (path.basename(target.real) === '.gitignore') invalidateIgnoreRules(workspaceFolder);
   return {
     text: `Edited ${shown}: replaced ${count} occurrence${count === 1 ? '' : 's'}.`,
