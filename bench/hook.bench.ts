@@ -8,7 +8,8 @@
  * port, the client no socket, and the command line runs in process), also through the launcher
  * without the fast path, as before it, for comparison. Targets, against a bare
  * `node -e 0` spawned in turn in the same run (each order in rotation): the fast path's median at
- * most 0.25×, no server at most 1.5×.
+ * most 0.25×, no server at most 1.5×. `bash -p -c true`, spawned the same way, is printed as the fast
+ * path's floor: what this machine charges for starting bash at all.
  *
  * All run in a clean environment: NODE_EXTRA_CA_CERTS makes every Node 20 process load those
  * certificates at start-up (about 90 ms on a CI machine), which would hide the hook's own cost
@@ -43,17 +44,16 @@ function copyCli(root: string): string {
   return path.join(root, 'dist', 'cli', 'alfred.cjs');
 }
 
-/** The launchers as the extension writes them: with the fast path (bash) and without (sh). */
-function writeLaunchers(home: string, root: string, cli: string): { bash: string; sh: string } {
-  const write = (file: string, text: string) => {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text, { mode: 0o755 });
-    return file;
-  };
-  return {
-    bash: write(path.join(home, '.alfred', 'bin', 'alfred'), launcherScripts(process.execPath, cli, { bash: true }).posix),
-    sh: write(path.join(root, 'sh-launcher', 'alfred'), launcherScripts(process.execPath, cli).posix),
-  };
+/**
+ * The launcher as the extension writes it into `home`: with the fast path (bash) or without (sh). Each
+ * way has a home of its own, as one user has: ways sharing a home would share its sandbox plan file,
+ * which each way's Alfred home (a protected path) would rewrite on every call.
+ */
+function writeLauncher(home: string, cli: string, bash: boolean): string {
+  const file = path.join(home, '.alfred', 'bin', 'alfred');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, launcherScripts(process.execPath, cli, { bash }).posix, { mode: 0o755 });
+  return file;
 }
 
 /** 10,000 events of one coder session under `home`, and the ledger they fold to. The first call rotates the full log, as it would. */
@@ -82,7 +82,7 @@ function startServer(cli: string, env: NodeJS.ProcessEnv, cwd: string): Promise<
 
 const WAYS = ['native', 'nodeClient', 'inProcess', 'inProcessSh'] as const;
 type Way = (typeof WAYS)[number];
-type Name = Way | 'bare';
+type Name = Way | 'bare' | 'bareBash';
 type Times = Record<Name, number[]>;
 
 /** One hook call through `launcher`; with `expect`, also checks (through ALFRED_HOOK_DEBUG) which way it was answered. */
@@ -95,6 +95,15 @@ function hookCall(launcher: string, input: () => string, env: NodeJS.ProcessEnv,
   if (r.status !== 0 || /permissionDecision/.test(r.stdout)) throw new Error(`alfred hook PreToolUse exited ${r.status}: ${r.stdout} ${r.stderr}`);
   if (expect && !expect.test(r.stderr)) throw new Error(`expected ${expect} on stderr, got: ${r.stderr}`);
   return ms;
+}
+
+/** The floor of the fast path: bash itself, spawned the same way, reading the same input and doing nothing. */
+function bareBash(input: () => string, env: NodeJS.ProcessEnv): number {
+  const text = input();
+  const t0 = nowMs();
+  const r = spawnSync('/bin/bash', ['-p', '-c', 'true'], { input: text, env });
+  if (r.status !== 0) throw new Error(`bash -c true exited ${r.status}`);
+  return nowMs() - t0;
 }
 
 function bareNode(env: NodeJS.ProcessEnv): number {
@@ -127,13 +136,11 @@ async function main(): Promise<void> {
   const root = tempDir('hook');
   const cli = copyCli(root);
   const ws = path.join(root, 'ws');
-  const home = path.join(root, 'home');
   fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
-  const launchers = writeLaunchers(home, root, cli);
-  const base: NodeJS.ProcessEnv = { ...process.env, HOME: home, ALFRED_ROLE: '', LEAN_CTX_ROLE: '' };
+  const base: NodeJS.ProcessEnv = { ...process.env, ALFRED_ROLE: '', LEAN_CTX_ROLE: '' };
   delete base.ALFRED_HOOK_DEBUG;
   delete base.ALFRED_HOOK_SERVER;
-  const envs = Object.fromEntries(WAYS.map((w): [Way, NodeJS.ProcessEnv] => [w, { ...base, ALFRED_HOME: path.join(root, `alfred-${w}`) }])) as Record<Way, NodeJS.ProcessEnv>;
+  const envs = Object.fromEntries(WAYS.map((w): [Way, NodeJS.ProcessEnv] => [w, { ...base, HOME: path.join(root, `home-${w}`), ALFRED_HOME: path.join(root, `home-${w}`, '.alfred') }])) as Record<Way, NodeJS.ProcessEnv>;
   const cleanOf = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([k]) => !NOT_CLEAN.includes(k)));
   const clean = Object.fromEntries(WAYS.map((w) => [w, cleanOf(envs[w])])) as Record<Way, NodeJS.ProcessEnv>;
   const state = {} as Record<Way, { dir: string; ledger: Ledger }>;
@@ -143,10 +150,11 @@ async function main(): Promise<void> {
   let calls = 0;
   const input = () => JSON.stringify({
     timestamp: new Date().toISOString(), hook_event_name: 'PreToolUse', session_id: 'bench-session', cwd: ws,
-    transcript_path: path.join(home, 'transcript.json'), tool_name: 'run_in_terminal',
+    transcript_path: path.join(root, 'transcript.json'), tool_name: 'run_in_terminal',
     tool_input: { command: `npm test -- --reporter=dot --grep=case${++calls}`, explanation: 'Run the unit tests', isBackground: false }, tool_use_id: `toolu_${calls}`,
   });
-  const launcherOf: Record<Way, string> = { native: launchers.bash, nodeClient: launchers.sh, inProcess: launchers.bash, inProcessSh: launchers.sh };
+  const fastPath: Record<Way, boolean> = { native: true, nodeClient: false, inProcess: true, inProcessSh: false };
+  const launcherOf = Object.fromEntries(WAYS.map((w) => [w, writeLauncher(envs[w].HOME!, cli, fastPath[w])])) as Record<Way, string>;
   const expected: Record<Way, RegExp> = {
     native: /^alfred hook: answered by the hook server \(pid \d+\) on the launcher's fast path\n$/,
     nodeClient: /^alfred hook: answered by the hook server \(pid \d+\)\n$/,
@@ -155,6 +163,7 @@ async function main(): Promise<void> {
   };
   const runsIn = (envOf: Record<Way, NodeJS.ProcessEnv>): Record<Name, () => number> => ({
     bare: () => bareNode(envOf.native),
+    bareBash: () => bareBash(input, envOf.native),
     native: () => hookCall(launcherOf.native, input, envOf.native, ws),
     nodeClient: () => hookCall(launcherOf.nodeClient, input, envOf.nodeClient, ws),
     inProcess: () => hookCall(launcherOf.inProcess, input, envOf.inProcess, ws),
@@ -186,6 +195,8 @@ async function main(): Promise<void> {
   };
   console.log(`alfred hook PreToolUse, spawning the launcher file: ${RUNS} runs each after ${WARMUP} warm-up runs, on a 10,000-event log; the ledgers charged ${WAYS.map((w) => `${shell[w]} (${w})`).join(', ')} shell calls`);
   if (asCalled) for (const w of WAYS) console.log(`alfred hook PreToolUse ${label[w]}, with ${inherited.join(', ')} as set here (no target): ${describe(asCalled, w)}`);
+  const floor = median(result.bareBash) / median(result.bare);
+  console.log(`bash -p -c true spawned the same way, the fast path's floor (no target): p50 ${median(result.bareBash).toFixed(1)} ms, p95 ${percentile(result.bareBash, 95).toFixed(1)} ms | ratio p50 ${floor.toFixed(2)}× node -e 0`);
   for (const w of ['nodeClient', 'inProcessSh'] as const) console.log(`alfred hook PreToolUse ${label[w]} (no target): ${describe(result, w)}`);
   verdict(`alfred hook PreToolUse ${label.native}`, `${describe(result, 'native')} | target ≤ ${NATIVE_TARGET}×`, ratio(result, 'native') <= NATIVE_TARGET);
   verdict(`alfred hook PreToolUse ${label.inProcess}`, `${describe(result, 'inProcess')} | target ≤ ${NO_SERVER_TARGET}×`, ratio(result, 'inProcess') <= NO_SERVER_TARGET);
