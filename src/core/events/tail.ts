@@ -16,16 +16,26 @@ export interface LastEventOptions {
 }
 
 const LF = 10;
+const CR = 13;
 
 export function lastEvent(dir: string, match: (e: AlfredEvent) => boolean, options: LastEventOptions = {}): AlfredEvent | undefined {
   const needles = (options.mustContain ?? []).map((s) => Buffer.from(s, 'utf8'));
   let budget = options.maxBytes ?? 4 << 20;
   const chunk = Math.max(1, options.chunkBytes ?? 64 << 10);
   for (const file of eventFiles(dir).reverse()) {
-    const found = lastInFile(file, (bytes) => {
+    const test = (bytes: Buffer): AlfredEvent | undefined => {
       if (needles.length > 0 && !needles.some((n) => bytes.indexOf(n) >= 0)) return undefined;
       const parsed = parseEventLine(bytes.toString('utf8'), file, 0);
       return parsed && 'id' in parsed && match(parsed) ? parsed : undefined;
+    };
+    const found = lastInFile(file, (line) => {
+      // A lone CR ends a line too, as every other reader of the log has it (format.ts splitLines);
+      // JSON never holds a raw CR, and the one before an LF leaves an empty part.
+      for (let end = line.length, cr = line.lastIndexOf(CR, end - 1); ; cr = line.lastIndexOf(CR, end - 1)) {
+        const hit = test(line.subarray(cr + 1, end));
+        if (hit || cr < 0) return hit;
+        end = cr;
+      }
     }, chunk, () => (budget -= chunk) >= 0);
     if (found !== undefined) return found === null ? undefined : found;
   }

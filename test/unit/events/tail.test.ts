@@ -43,6 +43,16 @@ describe('lastEvent', () => {
     assert.equal(lastEvent(dir, isN(1), { chunkBytes: 5 })?.n, 1);
   });
 
+  it('breaks lines at a lone CR, as the other readers of the log do', () => {
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, EVENTS_FILE), `${JSON.stringify(ev(1))}\r${JSON.stringify(ev(2))}\r${JSON.stringify(ev(3))}\n`);
+    for (const chunkBytes of [4, 64 << 10]) {
+      assert.equal(lastEvent(dir, () => true, { chunkBytes })?.n, 3);
+      assert.equal(lastEvent(dir, isN(2), { chunkBytes })?.n, 2);
+      assert.equal(lastEvent(dir, isN(1), { chunkBytes })?.n, 1);
+    }
+  });
+
   it('goes on into rotated files, newest first', () => {
     const dir = tmp();
     fs.writeFileSync(rotatedFile(dir, 2), lines([ev(1, { hit: true }), ev(2)]));
