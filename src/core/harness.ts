@@ -35,6 +35,8 @@ import { recordEvents, resetSession } from './state/ledgerStore';
 import { stateDir } from './state/paths';
 import { readRuntimeRole, writeRuntimeRole } from './state/runtimeRole';
 import { Tracer } from './traces/tracer';
+import { harnessFingerprint, type FingerprintInputs, type HarnessFingerprint } from './fingerprint/fingerprint';
+import { readFingerprintFiles } from './fingerprint/files';
 
 export interface PricingOptions {
   overrides?: Readonly<Record<string, ModelPrice>>;
@@ -118,11 +120,16 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     this.opts = opts;
     this.workspaceFolder = opts.workspaceFolder;
     this.stateDir = stateDir(opts.workspaceFolder, this.env);
-    this.tracer = new Tracer(this.stateDir, this.workspaceFolder, () => this.version);
+    this.tracer = new Tracer(this.stateDir, this.workspaceFolder, () => this.version, (model) => this.fingerprint({ model }));
   }
 
   get version(): string {
     return this.opts.version ?? 'unknown';
+  }
+
+  /** The harness configuration now (the fingerprint of issue 15); what the caller does not say is `n/a`. */
+  fingerprint(known: Pick<FingerprintInputs, 'model' | 'endpoint' | 'pack' | 'persona' | 'handoff'> = {}): HarnessFingerprint {
+    return harnessFingerprint({ ...readFingerprintFiles(this.workspaceFolder), ...known, alfred: this.version, role: this.activeRole().role });
   }
 
   /** The environment Alfred's paths (ALFRED_HOME) are resolved in. */
@@ -330,14 +337,15 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   async chargeMeasured(records: readonly ModelUsageRecord[]): Promise<MeasuredCharge | undefined> {
     if (records.length === 0) return undefined;
     const pricing = this.opts.pricing?.() ?? {};
-    const result = await chargeMeasured(this.stateDir, this.activeRole().role, records, { overrides: pricing.overrides, fallback: pricing.fallback });
+    const result = await chargeMeasured(this.stateDir, this.activeRole().role, records, { overrides: pricing.overrides, fallback: pricing.fallback }, (model) => this.fingerprint({ model }));
     this.publish(result.events);
     return result;
   }
 
   /** Charges one `@alfred` model request to the cost budget and records it for the daily spend. */
   async chargeModel(usage: ModelUsage): Promise<ModelChargeResult> {
-    const result = await chargeModelUsage(this.stateDir, this.activeRole().role, usage);
+    const fingerprint = usage.fingerprint ?? this.fingerprint({ model: usage.model, endpoint: usage.vendor });
+    const result = await chargeModelUsage(this.stateDir, this.activeRole().role, { ...usage, fingerprint });
     this.publish(result.events);
     return result;
   }

@@ -6,6 +6,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { appendJsonLines, readJsonLines, type CorruptLine } from '../fs/jsonLines';
+import type { HarnessFingerprint } from '../fingerprint/fingerprint';
 import { withLock } from '../state/lock';
 import type { CheckResult } from './runner';
 import type { Snapshot } from './snapshot';
@@ -46,6 +47,8 @@ export interface CompletionRecord {
   checks: CheckResult[];
   environment: EnvironmentVersions;
   durationMs: number;
+  /** The harness configuration that decided; absent in records written before it existed. */
+  fingerprint?: HarnessFingerprint;
 }
 
 export function environmentVersions(alfred: string, vscode?: string): EnvironmentVersions {

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Actor, RecordEvents } from '../actor';
+import type { HarnessFingerprint } from '../fingerprint/fingerprint';
 import { loadChecksFile, type ChecksProblem } from './checksFile';
 import { appendCompletion, environmentVersions, type CompletionRecord } from './record';
 import { runChecks, type CheckResult } from './runner';
@@ -18,6 +19,8 @@ export interface CompletionHost {
   readonly version: string;
   actor(): Actor;
   record: RecordEvents;
+  /** The harness configuration now, kept in the record. */
+  fingerprint(): HarnessFingerprint;
 }
 
 export interface VerifyOptions {
@@ -60,6 +63,8 @@ export async function verifyCompletion(harness: CompletionHost, opts: VerifyOpti
   const id = randomUUID();
   const t0 = Date.now();
   const { role, session } = harness.actor();
+  // Taken before the checks run: the configuration that was asked to decide.
+  const fingerprint = harness.fingerprint();
   opts.onProgress?.({ step: 'snapshot', when: 'before' });
   const before = await takeSnapshot(harness.workspaceFolder);
   const checks = await runChecks(config.checks, {
@@ -85,7 +90,7 @@ export async function verifyCompletion(harness: CompletionHost, opts: VerifyOpti
     version: 1, id, ts: new Date().toISOString(), workspace: harness.workspaceFolder, accepted, reason,
     evaluator: 'exit-codes', role, session, ...(opts.agentSession ? { agentSession: opts.agentSession } : {}),
     trigger: opts.trigger, snapshot: { before, after, stable }, checks,
-    environment: environmentVersions(harness.version, opts.vscodeVersion), durationMs: Date.now() - t0,
+    environment: environmentVersions(harness.version, opts.vscodeVersion), durationMs: Date.now() - t0, fingerprint,
   };
   await appendCompletion(harness.stateDir, record);
   await harness.record([{

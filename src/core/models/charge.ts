@@ -4,6 +4,7 @@
  */
 import { costOfUsage, type PriceQuote } from '../budget/prices';
 import type { NewEvent } from '../events/types';
+import type { HarnessFingerprint } from '../fingerprint/fingerprint';
 import type { Role } from '../roles/types';
 import { settle, type GovernResult } from '../state/govern';
 import { transact } from '../state/ledgerStore';
@@ -25,6 +26,8 @@ export interface ModelUsage {
   price: PriceQuote;
   measured: UsageRecord['measured'];
   source: string;
+  /** The harness configuration that made the request, kept in the usage record and the ModelUsage event. */
+  fingerprint?: HarnessFingerprint;
 }
 
 export interface ModelChargeResult extends GovernResult {
@@ -54,12 +57,14 @@ export async function chargeModelUsage(dir: string, role: Role, usage: ModelUsag
       ts: now.toISOString(), model: usage.model, ...(usage.vendor ? { vendor: usage.vendor } : {}),
       inputTokens, outputTokens, costUsd, estimated, measured: usage.measured, source: usage.source,
       role: role.name, session: ledger.session, ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+      ...(usage.fingerprint ? { fingerprint: usage.fingerprint } : {}),
     };
     appendUsage(dir, record);
     const events: NewEvent[] = [{
       type: 'ModelUsage', model: usage.model, ...(usage.vendor ? { vendor: usage.vendor } : {}), source: usage.source,
       inputTokens, outputTokens, ...(cached > 0 ? { cachedInputTokens: cached } : {}), measured: usage.measured, costUsd,
       charge: { costUsd: chargedUsd, ...(estimated && chargedUsd > 0 ? { estimated: true } : {}) },
+      ...(usage.fingerprint ? { fingerprint: usage.fingerprint } : {}),
     }, ...settled.events];
     return { events, result: { ...settled, record } };
   });

@@ -4,6 +4,7 @@
  * once a day, at 100% a critical notice once a day (and a frugality note in every prompt).
  */
 import { percentOf } from '../budget/status';
+import type { HarnessFingerprint } from '../fingerprint/fingerprint';
 
 export const SPEND_WARN_PERCENT = 80;
 export const SPEND_CRITICAL_PERCENT = 100;
@@ -27,6 +28,8 @@ export interface UsageRecord {
   agentSession?: string;
   /** Cache reads among `inputTokens`, when the report says. */
   cachedInputTokens?: number;
+  /** The harness configuration that made the request; absent in records written before it existed. */
+  fingerprint?: HarnessFingerprint;
 }
 
 /** `2025-03-01` for any time that day, in UTC. */

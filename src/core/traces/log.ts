@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { atomicWrite, renameRetrying } from '../fs/atomicWrite';
 import { appendJsonLines, readJsonLines, type CorruptLine } from '../fs/jsonLines';
+import type { HarnessFingerprint } from '../fingerprint/fingerprint';
 import { withLock } from '../state/lock';
 
 export const TRACES_FILE = 'traces.jsonl';
@@ -44,6 +45,8 @@ export interface TraceEntry {
   costUsd?: number;
   costEstimated?: boolean;
   harness: string;
+  /** The harness configuration of the call; absent in traces written before it existed. */
+  fingerprint?: HarnessFingerprint;
 }
 
 export function traceFile(stateDir: string, n = 0): string {

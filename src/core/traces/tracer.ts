@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { HarnessFingerprint } from '../fingerprint/fingerprint';
 import { appendTrace, type TraceEntry, type TraceTokens } from './log';
 import { createRedactor, redactToolInput, workspaceEnvSecrets, type Redactor } from './redact';
 
@@ -25,7 +26,11 @@ export class Tracer {
   /** Start times of allowed calls, per tool and source, so a result can tell its latency. */
   private readonly pending = new Map<string, number[]>();
 
-  constructor(private readonly stateDir: string, private readonly workspaceFolder: string, private readonly version: () => string) {}
+  constructor(
+    private readonly stateDir: string, private readonly workspaceFolder: string, private readonly version: () => string,
+    /** The harness configuration for a call to this model (unknown parts are `n/a`). */
+    private readonly fingerprint?: (model: string | undefined) => HarnessFingerprint,
+  ) {}
 
   async decision(ctx: TraceContext & { tool: string; decision: 'allow' | 'deny'; code?: string; reason?: string; input?: unknown; startedAt: number }): Promise<void> {
     const now = Date.now();
@@ -62,7 +67,8 @@ export class Tracer {
   }
 
   private base(kind: TraceEntry['kind'], ctx: TraceContext): Omit<TraceEntry, 'latencyMs'> {
-    return { v: 1, ts: new Date().toISOString(), kind, source: ctx.source, model: ctx.model || null, role: ctx.role, session: ctx.session, harness: this.version() };
+    return { v: 1, ts: new Date().toISOString(), kind, source: ctx.source, model: ctx.model || null, role: ctx.role, session: ctx.session, harness: this.version(),
+      ...(this.fingerprint ? { fingerprint: this.fingerprint(ctx.model) } : {}) };
   }
 
   private remember(tool: string, source: string, startedAt: number): void {

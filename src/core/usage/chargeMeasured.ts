@@ -7,6 +7,7 @@
  */
 import { costOfUsage, priceFor, type ModelPrice } from '../budget/prices';
 import type { NewEvent } from '../events/types';
+import type { HarnessFingerprint } from '../fingerprint/fingerprint';
 import { appendUsage } from '../models/usageLog';
 import type { UsageRecord } from '../models/spend';
 import type { Role } from '../roles/types';
@@ -25,6 +26,8 @@ export interface MeasuredCharge extends GovernResult {
 export async function chargeMeasured(
   dir: string, role: Role, records: readonly ModelUsageRecord[],
   pricing: { overrides?: Readonly<Record<string, ModelPrice>>; fallback?: ModelPrice } = {},
+  /** The harness configuration for a request to this model, kept in its usage record and event. */
+  fingerprint?: (model: string) => HarnessFingerprint,
 ): Promise<MeasuredCharge> {
   const out = await transact(dir, role.name, (ledger) => {
     const seen = new Set(ledger.measured ?? []);
@@ -33,6 +36,7 @@ export async function chargeMeasured(
     for (const record of records) {
       if (seen.has(record.id)) continue;
       seen.add(record.id);
+      const fp = fingerprint ? { fingerprint: fingerprint(record.model) } : {};
       const price = priceFor(record.model, pricing.overrides, pricing.fallback);
       const costUsd = costOfUsage({ input: record.inputTokens, cachedInput: record.cachedInputTokens, cacheWrite: record.cacheCreationInputTokens, output: record.outputTokens }, price);
       ledger.usage.costUsd += costUsd;
@@ -41,14 +45,14 @@ export async function chargeMeasured(
       const usage: UsageRecord = {
         ts: record.at, model: record.model, inputTokens: record.inputTokens, outputTokens: record.outputTokens, costUsd,
         estimated: price.estimated, measured: 'reported', source: record.source, role: role.name, session: ledger.session,
-        ...(record.sessionId ? { agentSession: record.sessionId } : {}), cachedInputTokens: record.cachedInputTokens,
+        ...(record.sessionId ? { agentSession: record.sessionId } : {}), cachedInputTokens: record.cachedInputTokens, ...fp,
       };
       appendUsage(dir, usage);
       events.push({
         type: 'ModelUsage', model: record.model, source: record.source, measured: 'reported', requestId: record.id,
         ...(record.sessionId ? { agentSession: record.sessionId } : {}),
         inputTokens: record.inputTokens, outputTokens: record.outputTokens, cachedInputTokens: record.cachedInputTokens, costUsd,
-        charge: { costUsd, ...(price.estimated && costUsd > 0 ? { estimated: true } : {}) },
+        charge: { costUsd, ...(price.estimated && costUsd > 0 ? { estimated: true } : {}) }, ...fp,
       });
     }
     ledger.measured = [...seen].slice(-MAX_REMEMBERED);
