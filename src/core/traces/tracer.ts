@@ -18,6 +18,8 @@ export interface TraceContext {
   session: string | null;
   model?: string;
   source: string;
+  /** The configuration, when the caller knows more of it than the model (the chat's pack and persona). */
+  fingerprint?: HarnessFingerprint;
 }
 
 export class Tracer {
@@ -68,7 +70,7 @@ export class Tracer {
 
   private base(kind: TraceEntry['kind'], ctx: TraceContext): Omit<TraceEntry, 'latencyMs'> {
     return { v: 1, ts: new Date().toISOString(), kind, source: ctx.source, model: ctx.model || null, role: ctx.role, session: ctx.session, harness: this.version(),
-      ...(this.fingerprint ? { fingerprint: this.fingerprint(ctx.model) } : {}) };
+      ...(ctx.fingerprint ? { fingerprint: ctx.fingerprint } : this.fingerprint ? { fingerprint: this.fingerprint(ctx.model) } : {}) };
   }
 
   private remember(tool: string, source: string, startedAt: number): void {

@@ -18,6 +18,8 @@ import { chargeRequest, countMessages, countText, reportedUsage, type ReportedUs
 
 export interface LoopInput {
   harness: Harness;
+  /** The turn's pack(s) and persona, kept in each request's fingerprint. */
+  configuration?: { pack: string; persona: boolean };
   model: vscode.LanguageModelChat;
   /** The whole prompt: persona, history, this turn's context and the user's words. Appended to. */
   messages: vscode.LanguageModelChatMessage[];
@@ -154,6 +156,7 @@ async function charge(input: LoopInput, r: Received, usage: LoopResult['usage'])
   const outputTokens = await countText(input.model, [r.text, ...r.calls.map((c) => `${c.name} ${JSON.stringify(c.input)}`)], neverCancelled);
   const result = await chargeRequest(input.harness, input.model, {
     inputTokens: r.inputTokens, outputTokens, toolResultTokens: r.toolResultTokens, ...(r.reported ? { reported: r.reported } : {}), latencyMs: Date.now() - r.started,
+    ...(input.configuration ? { configuration: input.configuration } : {}),
   });
   usage.requests++;
   usage.inputTokens += result.record.inputTokens;

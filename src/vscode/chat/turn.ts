@@ -55,6 +55,7 @@ export async function runTurn(host: HarnessHost, extensionUri: vscode.Uri, reque
   const result = await runLoop({
     harness, model, messages, stream, token, toolInvocationToken: request.toolInvocationToken,
     maxToolRounds: settings.maxToolRounds, refresh: () => host.refresh(),
+    configuration: { pack: base.packs.length ? base.packs.join('+') : 'off', persona: Boolean(turn.personaText) },
   });
   await recordModelOutcome(harness, selected?.profile, selected?.link, result.outcome);
   host.refresh();

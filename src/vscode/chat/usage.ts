@@ -38,6 +38,8 @@ export interface RequestUsage {
   latencyMs: number;
   /** `chat` for the loop, `doctor` for a probe. */
   source?: string;
+  /** What the turn put in the prompt, for the fingerprint (unknown parts are `n/a`). */
+  configuration?: { pack: string; persona: boolean };
 }
 
 /** Prices and charges one request (role budget's cost, daily spend record, trace). */
@@ -46,14 +48,15 @@ export async function chargeRequest(harness: Harness, model: vscode.LanguageMode
   const outputTokens = usage.reported?.outputTokens ?? usage.outputTokens;
   const cached = usage.reported?.cachedInputTokens ?? 0;
   const price = harness.priceOf(model.id);
+  const fingerprint = harness.fingerprint({ model: model.id, endpoint: model.vendor, ...usage.configuration });
   const result = await harness.chargeModel({
     model: model.id, vendor: model.vendor, inputTokens, outputTokens, cachedInputTokens: cached,
     billedInputTokens: Math.max(0, inputTokens - usage.toolResultTokens),
-    price, measured: usage.reported ? 'reported' : 'counted', source: usage.source ?? 'chat',
+    price, measured: usage.reported ? 'reported' : 'counted', source: usage.source ?? 'chat', fingerprint,
   });
   await harness.tracer.model({
     role: result.status.role, session: result.record.session ?? null, model: model.id, source: usage.source ?? 'chat', latencyMs: usage.latencyMs,
-    tokens: { input: inputTokens, output: outputTokens, cached }, costUsd: result.costUsd, estimated: price.estimated,
+    tokens: { input: inputTokens, output: outputTokens, cached }, costUsd: result.costUsd, estimated: price.estimated, fingerprint,
   });
   return result;
 }

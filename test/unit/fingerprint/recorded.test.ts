@@ -59,6 +59,17 @@ describe('the fingerprint is recorded', () => {
   });
 });
 
+describe('a caller that knows more of the configuration', () => {
+  it("passes its own fingerprint to a model trace (the chat's pack and persona)", async () => {
+    const env = makeEnv();
+    const fingerprint = env.harness.fingerprint({ model: 'gpt-4o', endpoint: 'copilot', pack: 'rust', persona: true });
+    await env.harness.tracer.model({ role: 'coder', session: null, model: 'gpt-4o', source: 'chat', latencyMs: 5, tokens: { input: 1, output: 1, cached: 0 }, costUsd: 0, estimated: false, fingerprint });
+    const [trace] = readTraces(env.harness.stateDir).entries;
+    assert.deepEqual([trace!.fingerprint!.components.pack, trace!.fingerprint!.components.persona, trace!.fingerprint!.components.handoff], ['rust', 'on', 'n/a']);
+    assert.equal(trace!.fingerprint!.id, fingerprint.id);
+  });
+});
+
 describe('alfred status --json', () => {
   const ctx = isolateEnv();
   it('prints the current fingerprint', async () => {
