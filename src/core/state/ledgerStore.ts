@@ -57,6 +57,10 @@ async function run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetRea
       ledger = prev;
     }
     const { events, result } = await fn(ledger);
+    // Another writer may have appended since the load although the lock is held: proper-lockfile's
+    // takeover of a dead holder's lock (stat, rmdir, mkdir) can hand it to two waiters at once. What
+    // they appended is folded in now, a stat away from our own append, so no charge is lost.
+    if (prev) ledger = await catchUp(dir, ledger);
     const all = [...opening, ...events].map((e) => complete(e, ledger, ts));
     markLogEnd(dir, ledger, appendEvents(dir, all, ledger.eventLines));
     writeLedger(dir, ledger);

@@ -4,7 +4,9 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { appendEvents } from '../../../src/core/events/append';
 import { EVENTS_FILE, MAX_LINES, rotatedFile } from '../../../src/core/events/format';
+import { newEventId } from '../../../src/core/events/ids';
 import { readEvents } from '../../../src/core/events/read';
 import { authorize } from '../../../src/core/state/govern';
 import { foldLedger } from '../../../src/core/state/ledgerFold';
@@ -123,4 +125,24 @@ test('a ledger written before its end of the log was recorded is trusted as it s
   fs.appendFileSync(path.join(dir, EVENTS_FILE), fs.readFileSync(path.join(dir, EVENTS_FILE)));
   assert.equal((await shellCall(dir)).status.dimensions.shell.used, 8, 'its place in the log is unknown: nothing is folded twice');
   assert.equal(readLedger(dir)!.eventBytes, fs.statSync(path.join(dir, EVENTS_FILE)).size, 'and from now on it is known');
+});
+
+test('a second holder of the lock (a takeover race of a dead holder\'s lock) appends during a transaction: its charge is not lost', async () => {
+  const dir = freshState();
+  await shellCall(dir);
+  await shellCall(dir);
+  // proper-lockfile takes over a stale lock with stat, rmdir, mkdir: two waiters can both get it.
+  // Here the other holder's charged call lands in the log while this transaction runs.
+  const theirs = readEvents(dir, { types: ['ToolCall'] }).events.at(-1)!;
+  const result = await authorize(dir, {
+    role: makeRole('coder'), tool: 'run_in_terminal', source: 'test',
+    decide: (budget) => {
+      appendEvents(dir, [{ ...theirs, id: newEventId() }]);
+      return shellGate(budget);
+    },
+  });
+  assert.equal(result.decision.allowed, true);
+  await assertLedgerIsTheLog(dir, 4);
+  await shellCall(dir);
+  await assertLedgerIsTheLog(dir, 5);
 });
