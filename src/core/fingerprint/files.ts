@@ -14,7 +14,29 @@ export const LABELS_FILE = '.alfred/labels.toml';
 const PROMPT_FILES = ['.github/copilot-instructions.md', 'AGENTS.md', 'CLAUDE.md'];
 const AGENTS_DIR = '.github/agents';
 
+/**
+ * Every trace of every tool call asks for these: what was read is kept per workspace and read again
+ * only when a stat of the files (and of the agents folder) tells that one of them changed.
+ */
+const kept = new Map<string, { stamp: string; files: FingerprintFiles }>();
+
+function stampOf(workspaceFolder: string): string {
+  return [CHECKS_PATH, LABELS_FILE, ...PROMPT_FILES, ...agentFiles(workspaceFolder)].map((rel) => {
+    const st = fs.statSync(path.join(workspaceFolder, rel), { throwIfNoEntry: false });
+    return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-';
+  }).join('|');
+}
+
 export function readFingerprintFiles(workspaceFolder: string): FingerprintFiles {
+  const stamp = stampOf(workspaceFolder);
+  const cached = kept.get(workspaceFolder);
+  if (cached?.stamp === stamp) return cached.files;
+  const files = readFiles(workspaceFolder);
+  kept.set(workspaceFolder, { stamp, files });
+  return files;
+}
+
+function readFiles(workspaceFolder: string): FingerprintFiles {
   const read = (rel: string): Buffer | null => {
     try {
       return fs.readFileSync(path.join(workspaceFolder, rel));
@@ -22,17 +44,20 @@ export function readFingerprintFiles(workspaceFolder: string): FingerprintFiles 
       return null;
     }
   };
-  let agents: string[] = [];
-  try {
-    agents = fs.readdirSync(path.join(workspaceFolder, AGENTS_DIR)).filter((n) => n.endsWith('.agent.md')).map((n) => `${AGENTS_DIR}/${n}`);
-  } catch {
-    // No agent files.
-  }
-  const promptFiles = [...PROMPT_FILES, ...agents].flatMap((rel) => {
+  const promptFiles = [...PROMPT_FILES, ...agentFiles(workspaceFolder)].flatMap((rel) => {
     const bytes = read(rel);
     return bytes ? [{ path: rel, bytes }] : [];
   });
   return { checks: read(CHECKS_PATH), promptFiles, labels: readLabels(read(LABELS_FILE)) };
+}
+
+/** `.github/agents/*.agent.md`, workspace-relative. */
+function agentFiles(workspaceFolder: string): string[] {
+  try {
+    return fs.readdirSync(path.join(workspaceFolder, AGENTS_DIR)).filter((n) => n.endsWith('.agent.md')).map((n) => `${AGENTS_DIR}/${n}`);
+  } catch {
+    return []; // no agent files
+  }
 }
 
 function readLabels(bytes: Buffer | null): Record<string, string> {

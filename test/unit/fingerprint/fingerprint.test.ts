@@ -112,3 +112,18 @@ describe('readFingerprintFiles', () => {
     assert.deepEqual(readFingerprintFiles(dir).labels, {});
   });
 });
+
+it('the files are read again when one changes, an agent file edited in place included', () => {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-fp-cache-'));
+  fs.mkdirSync(path.join(ws, '.github', 'agents'), { recursive: true });
+  const agent = path.join(ws, '.github', 'agents', 'a.agent.md');
+  fs.writeFileSync(agent, 'one');
+  const first = readFingerprintFiles(ws);
+  assert.equal(readFingerprintFiles(ws), first, 'unchanged files: the kept reading');
+  fs.writeFileSync(agent, 'two, longer');
+  assert.equal(Buffer.from(readFingerprintFiles(ws).promptFiles[0]!.bytes).toString(), 'two, longer');
+  fs.mkdirSync(path.join(ws, '.alfred'));
+  fs.writeFileSync(path.join(ws, '.alfred', 'checks.toml'), '[[check]]\nname = "t"\nrun = "true"\n');
+  assert.notEqual(readFingerprintFiles(ws).checks, null);
+  fs.rmSync(ws, { recursive: true, force: true });
+});
