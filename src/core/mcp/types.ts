@@ -1,0 +1,62 @@
+// The shared contract of the MCP audit: the inventory, the audit and the dashboard, /doctor and the
+// role gate all read these shapes, so they change only by agreement.
+
+/** .vscode/mcp.json, the user's mcp.json, chat.mcp.* / settings */
+export type McpSource = 'workspace' | 'user' | 'setting';
+
+export interface McpPackageRef {
+  ecosystem: 'npm' | 'pypi' | 'docker';
+  name: string;
+  spec: string;
+  /** exact version when pinned */
+  version?: string;
+  pinned: boolean;
+}
+
+export interface McpServerEntry {
+  name: string;
+  source: McpSource;
+  configPath: string;
+  command: string;
+  args: string[];
+  url?: string;
+  package?: McpPackageRef;
+}
+
+export type Curation = 'alive' | 'decaying' | 'dead' | 'unknown';
+
+export interface McpHost {
+  host: string;
+  files: string[];
+}
+
+export interface McpAudit {
+  server: McpServerEntry;
+  /** not-audited: registry did not answer (reason says why); not-checked: not npm (reason says what was not checked) */
+  status: 'audited' | 'not-audited' | 'not-checked';
+  reason?: string;
+  /** the name@version actually fetched */
+  auditedVersion?: string;
+  /** false when the spec is unpinned/latest and may move, or differs */
+  inUseIsAudited: boolean;
+  /** preinstall/install/postinstall/prepare → command */
+  installScripts: Record<string, string>;
+  /** deduplicated, sorted by host */
+  hosts: McpHost[];
+  /** `bin` entries and executable/native files shipped */
+  binaries: string[];
+  dependencyCount: number;
+  curation: { verdict: Curation; weeklyDownloads?: number; lastPublish?: string; deprecated?: string };
+  auditedAt: string;
+}
+
+export interface McpInventory {
+  servers: McpServerEntry[];
+  problems: { path: string; message: string }[];
+}
+
+/** The latest results of a workspace, `<state folder>/mcp-audit/latest.json`. */
+export interface McpAuditLatest {
+  at: string;
+  audits: McpAudit[];
+}
