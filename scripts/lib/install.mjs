@@ -1,5 +1,5 @@
-// Installs what `npm start` and the tests need beyond node_modules: Debian's chromium, libkrb5-dev and
-// bubblewrap (apt), Node 24 and code-server 4.139.1 (npm registry), cached in the user's cache folder.
+// Installs what `npm start` and the tests need beyond node_modules: Debian's chromium, libkrb5-dev,
+// bubblewrap and postgresql (apt), Node 24 and code-server 4.139.1 (npm registry), cached in the user's cache folder.
 // An install runs in `<dir>.partial-<pid>` and is renamed into place only when complete, then marked
 // `.installed`; a lock keeps two runs from installing at once, and whatever an interrupted run left
 // is removed before the next one starts. npm's output goes to `<cache>/install.log`, and a failure is
@@ -13,7 +13,7 @@ import { npmFreeEnv } from './npmEnv.mjs';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_MAJOR = '24';
-const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'bubblewrap'];
+const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'bubblewrap', 'postgresql'];
 
 /** A failed install, told in one line (no installer stack trace). */
 export class InstallError extends Error {}
