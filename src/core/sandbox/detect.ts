@@ -7,6 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { alfredHome } from '../state/paths';
+import { probeKey, rememberedSuccess, rememberSuccess } from './probeCache';
 import { BWRAP_FLAGS } from './wrap';
 
 export type Sandbox = { kind: 'bwrap' | 'sandbox-exec'; path: string } | { kind: 'none'; why: string };
@@ -26,23 +28,29 @@ export interface DetectOptions {
   platform?: NodeJS.Platform;
   /** Runs `file args` and says whether it worked, or why not; injected by tests. */
   probe?: (file: string, args: readonly string[]) => string | undefined;
+  /**
+   * Where a probe that worked is remembered for other processes (probeCache.ts). Default: the run
+   * folder of ALFRED_HOME, with the real probe only; an injected probe is remembered only here.
+   */
+  rememberIn?: string;
 }
 
 export function detectSandbox(env: NodeJS.ProcessEnv = process.env, options: DetectOptions = {}): Sandbox {
   if (env.ALFRED_SANDBOX === 'off') return { kind: 'none', why: 'turned off by ALFRED_SANDBOX=off' };
   const platform = options.platform ?? process.platform;
   const probe = options.probe ?? runProbe;
+  const rememberIn = options.rememberIn ?? (options.probe ? undefined : path.join(alfredHome(env), 'run'));
   if (platform === 'darwin') {
     if (!isExecutable(SANDBOX_EXEC)) return { kind: 'none', why: `${SANDBOX_EXEC} is missing` };
     // An empty allow-everything profile: it fails only where sandbox-exec itself cannot run.
-    return cached(`sandbox-exec:${SANDBOX_EXEC}`, () => probeSandbox(probe, SANDBOX_EXEC, ['-p', '(version 1)(allow default)', '/usr/bin/true'], 'sandbox-exec'));
+    return cached(`sandbox-exec:${SANDBOX_EXEC}`, () => probeSandbox(probe, SANDBOX_EXEC, ['-p', '(version 1)(allow default)', '/usr/bin/true'], 'sandbox-exec', rememberIn));
   }
   if (platform !== 'linux') return { kind: 'none', why: `no kernel sandbox is supported on ${platform}` };
   const bwrap = findBwrap(env);
   if (!bwrap) return { kind: 'none', why: 'bubblewrap (bwrap) is not installed; on Debian or Ubuntu: apt install bubblewrap' };
   // Probed with the flags every command gets, so a kernel that refuses one of them (no user or PID
   // namespaces for this user) is found here once, not by every command.
-  return cached(`bwrap:${bwrap}`, () => probeSandbox(probe, bwrap, [...BWRAP_FLAGS, '--', '/bin/true'], 'bwrap'));
+  return cached(`bwrap:${bwrap}`, () => probeSandbox(probe, bwrap, [...BWRAP_FLAGS, '--', '/bin/true'], 'bwrap', rememberIn));
 }
 
 /** Forgets the probes (tests, or after the user installed bubblewrap). */
@@ -59,9 +67,13 @@ function cached(key: string, make: () => Sandbox): Sandbox {
   return found;
 }
 
-function probeSandbox(probe: NonNullable<DetectOptions['probe']>, file: string, args: readonly string[], kind: AvailableSandbox['kind']): Sandbox {
+function probeSandbox(probe: NonNullable<DetectOptions['probe']>, file: string, args: readonly string[], kind: AvailableSandbox['kind'], rememberIn: string | undefined): Sandbox {
+  const key = rememberIn === undefined ? undefined : probeKey(file, args);
+  if (key !== undefined && rememberedSuccess(rememberIn!, key)) return { kind, path: file };
   const failure = probe(file, args);
-  return failure === undefined ? { kind, path: file } : { kind: 'none', why: `${file} does not work here: ${failure}` };
+  if (failure !== undefined) return { kind: 'none', why: `${file} does not work here: ${failure}` };
+  if (key !== undefined) rememberSuccess(rememberIn!, key);
+  return { kind, path: file };
 }
 
 function runProbe(file: string, args: readonly string[]): string | undefined {

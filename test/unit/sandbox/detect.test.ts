@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { beforeEach, test } from 'node:test';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { beforeEach, describe, test } from 'node:test';
 import { detectSandbox, resetSandboxDetection } from '../../../src/core/sandbox/detect';
+import { PROBE_CACHE_FILE, probeKey } from '../../../src/core/sandbox/probeCache';
 import { BWRAP_FLAGS } from '../../../src/core/sandbox/wrap';
 
 beforeEach(() => resetSandboxDetection());
@@ -45,4 +48,82 @@ test('macOS without /usr/bin/sandbox-exec is none', { skip: fs.existsSync('/usr/
 test('the real probe on this machine', { skip: (process.platform !== 'linux' || HAS_BWRAP) && 'Linux with bubblewrap only' }, () => {
   const found = detectSandbox(process.env);
   assert.equal(found.kind, 'bwrap', JSON.stringify(found));
+});
+
+describe('a probe that worked is remembered for other processes', () => {
+  const folder = () => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-probe-'));
+  const counting = (answer: string | undefined) => {
+    const probe = (_file: string, _args: readonly string[]) => { probe.calls++; return answer; };
+    probe.calls = 0;
+    return probe;
+  };
+  const detect = (probe: (file: string, args: readonly string[]) => string | undefined, rememberIn: string) => {
+    resetSandboxDetection(); // a new process
+    return detectSandbox({ PATH: '/nowhere' }, { platform: 'linux', probe, rememberIn });
+  };
+
+  test('one probe for three processes', { skip: HAS_BWRAP }, () => {
+    const dir = folder();
+    const probe = counting(undefined);
+    for (let i = 0; i < 3; i++) assert.deepEqual(detect(probe, dir), { kind: 'bwrap', path: '/usr/bin/bwrap' });
+    assert.equal(probe.calls, 1);
+    const entries = JSON.parse(fs.readFileSync(path.join(dir, PROBE_CACHE_FILE), 'utf8'));
+    assert.deepEqual(entries.map((e: { key: string }) => e.key), [probeKey('/usr/bin/bwrap', [...BWRAP_FLAGS, '--', '/bin/true'])]);
+  });
+
+  test('a failure is not remembered: each process probes again', { skip: HAS_BWRAP }, () => {
+    const dir = folder();
+    const probe = counting('setting up uid map: Permission denied');
+    for (let i = 0; i < 2; i++) assert.equal(detect(probe, dir).kind, 'none');
+    assert.equal(probe.calls, 2);
+    assert.equal(fs.existsSync(path.join(dir, PROBE_CACHE_FILE)), false);
+  });
+
+  test('an entry for another executable, other flags, an old one or a corrupt file is probed again', { skip: HAS_BWRAP }, () => {
+    const key = probeKey('/usr/bin/bwrap', [...BWRAP_FLAGS, '--', '/bin/true'])!;
+    const cases = [
+      [{ key: probeKey('/usr/bin/bwrap', ['--', '/bin/true']), at: Date.now() }],
+      [{ key, at: Date.now() - 25 * 3600_000 }],
+      [{ key, at: Date.now() + 3600_000 }],
+      [{ key }],
+      { key, at: Date.now() },
+    ].map((c) => JSON.stringify(c)).concat(['{"key":', '']);
+    for (const text of cases) {
+      const dir = folder();
+      fs.writeFileSync(path.join(dir, PROBE_CACHE_FILE), text);
+      const probe = counting('no user namespaces');
+      // A forged or stale entry never stands for a probe: this one fails, so there is no sandbox.
+      assert.equal(detect(probe, dir).kind, 'none', text);
+      assert.equal(probe.calls, 1, text);
+    }
+  });
+
+  test('the key follows the executable (a reinstall or upgrade) and the arguments', () => {
+    const dir = folder();
+    const file = path.join(dir, 'bwrap');
+    fs.writeFileSync(file, '#!/bin/sh\n', { mode: 0o755 });
+    const before = probeKey(file, ['--', '/bin/true']);
+    assert.match(before!, /^[0-9a-f]{64}$/);
+    assert.equal(probeKey(file, ['--', '/bin/true']), before);
+    assert.notEqual(probeKey(file, ['--unshare-all', '--', '/bin/true']), before);
+    fs.utimesSync(file, new Date(2020, 0, 1), new Date(2020, 0, 1));
+    assert.notEqual(probeKey(file, ['--', '/bin/true']), before);
+    assert.equal(probeKey(path.join(dir, 'missing'), []), undefined);
+  });
+
+  test('an injected probe is not remembered unless asked', { skip: HAS_BWRAP }, () => {
+    const probe = counting(undefined);
+    resetSandboxDetection();
+    detectSandbox({ PATH: '/nowhere', ALFRED_HOME: folder() }, { platform: 'linux', probe });
+    resetSandboxDetection();
+    detectSandbox({ PATH: '/nowhere', ALFRED_HOME: folder() }, { platform: 'linux', probe });
+    assert.equal(probe.calls, 2);
+  });
+
+  test('the real probe, remembered in ALFRED_HOME/run', { skip: (process.platform !== 'linux' || HAS_BWRAP) && 'Linux with bubblewrap only' }, () => {
+    const home = folder();
+    resetSandboxDetection();
+    assert.equal(detectSandbox({ ...process.env, ALFRED_HOME: home }).kind, 'bwrap');
+    assert.equal(JSON.parse(fs.readFileSync(path.join(home, 'run', PROBE_CACHE_FILE), 'utf8')).length, 1);
+  });
 });

@@ -1,0 +1,53 @@
+/**
+ * A sandbox probe that worked, remembered across processes: without a hook server every hook call is
+ * a new process, and probing bubblewrap costs a spawn (tens of milliseconds, more on a busy machine).
+ *
+ * Only success is remembered. A forged entry can then only claim a sandbox works: every command is
+ * wrapped and, if it really does not work, fails; no entry can turn the sandbox off. The entry is tied
+ * to the executable's identity (inode, size, mtime), the kernel, the user and the exact probe
+ * arguments, and lasts a day, so an upgrade, a reboot into another kernel or new flags probe again.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { atomicWrite } from '../fs/atomicWrite';
+
+export const PROBE_CACHE_FILE = 'sandbox-probe.json';
+const MAX_AGE_MS = 24 * 3600_000;
+
+interface Entry {
+  key: string;
+  at: number;
+}
+
+/** What a probe of `file args` depends on; undefined when the executable cannot be stat'ed. */
+export function probeKey(file: string, args: readonly string[]): string | undefined {
+  try {
+    const st = fs.statSync(file);
+    const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
+    const what = JSON.stringify([file, st.ino, st.size, Math.trunc(st.mtimeMs), os.release(), uid, args]);
+    return createHash('sha256').update(what).digest('hex');
+  } catch {
+    return undefined;
+  }
+}
+
+export function rememberedSuccess(dir: string, key: string, now = Date.now()): boolean {
+  try {
+    const entries = JSON.parse(fs.readFileSync(path.join(dir, PROBE_CACHE_FILE), 'utf8')) as unknown;
+    return Array.isArray(entries) && entries.some((e: Partial<Entry>) => e?.key === key && typeof e.at === 'number' && now - e.at >= 0 && now - e.at < MAX_AGE_MS);
+  } catch {
+    return false;
+  }
+}
+
+/** Best effort: a folder that cannot be written only means probing again next time. */
+export function rememberSuccess(dir: string, key: string, now = Date.now()): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    atomicWrite(path.join(dir, PROBE_CACHE_FILE), `${JSON.stringify([{ key, at: now } satisfies Entry])}\n`, { fsync: false });
+  } catch {
+    // not remembered
+  }
+}
