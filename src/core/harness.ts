@@ -19,6 +19,7 @@ import { readEvents, type ReadResult } from './events/read';
 import type { AlfredEvent, EventType } from './events/types';
 import { chargeModelUsage, type ModelChargeResult, type ModelUsage } from './models/charge';
 import { decide } from './policy/gate';
+import { readMcpTrust } from './policy/mcpAuditFile';
 import type { GateDecision } from './policy/types';
 import type { ToolCall } from './policy/toolCall';
 import { detectSandbox, planSandbox, type SandboxPlan } from './sandbox/index';
@@ -269,7 +270,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     const sandboxRefusal = this.sandboxRefusal(role, call, undefined);
     return decide({
       role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths: this.protectedPaths(),
-      ...(sandboxRefusal ? { sandboxRefusal } : {}),
+      mcpTrust: () => readMcpTrust(this.stateDir), ...(sandboxRefusal ? { sandboxRefusal } : {}),
     });
   }
 
@@ -291,6 +292,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
       ...(origin.announce ? { announce: true } : {}),
       decide: (budget, context) => decide({
         role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths, ...context,
+        mcpTrust: () => readMcpTrust(this.stateDir),
         ...(sandboxRefusal ? { sandboxRefusal } : {}),
       }),
     });

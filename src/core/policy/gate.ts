@@ -7,7 +7,8 @@ import { DIMENSIONS } from '../budget/types';
 import type { Role } from '../roles/types';
 import { isNewShellInvocation, KNOWN_TOOLS } from './categories';
 import { DEFAULT_MAX_REPEATED_CALLS, type Repetition } from './repetition';
-import { compilePatterns, toolSubject, type ToolSubject } from './patterns';
+import { compilePatterns, toolSubject, type MatchContext, type ToolSubject } from './patterns';
+import { mcpVerdict, NO_AUDIT, type McpTrust } from './mcpTrust';
 import { alfredMutationIn, alfredVscodeCommandIn } from './selfGovernance';
 import { firstProtectedShellWrite } from './shellProtection';
 import type { ToolCall } from './toolCall';
@@ -30,6 +31,8 @@ export interface GateInput {
   /** Sub-agents running now (started by an allowed task tool, not yet finished). */
   subagentsRunning?: number;
   protectedPaths?: ProtectionOptions;
+  /** The latest MCP audit (policy/mcpAuditFile.ts), read only for MCP-category calls; absent: no audit. */
+  mcpTrust?: () => McpTrust;
 }
 
 export function decide(input: GateInput): GateDecision {
@@ -53,16 +56,23 @@ export function decide(input: GateInput): GateDecision {
   if (category === 'shell' && role.shellPolicy === 'deny') {
     return refuse('shell-denied', `Role ${role.name} does not run shell commands (shell policy deny), so ${subject.name} is refused. ${hint(role, subject)}`);
   }
-  const denied = compilePatterns(role.tools.denied).match(subject);
+  const trust = category === 'mcp' ? (input.mcpTrust?.() ?? NO_AUDIT) : undefined;
+  const context: MatchContext | undefined = trust ? { knownServers: trust.known } : undefined;
+  const denied = compilePatterns(role.tools.denied, 'deny').match(subject, context);
   if (denied !== undefined) {
     return refuse('tool-denied', `Tool ${subject.name} is denied for role ${role.name} by the pattern "${denied}". ${hint(role, subject)}`);
   }
   const allowed = role.tools.allowed;
-  if (allowed !== undefined && compilePatterns(allowed).match(subject) === undefined) {
+  if (allowed !== undefined && compilePatterns(allowed, 'allow').match(subject, context) === undefined) {
     const reason = allowed.length === 0
       ? `Role ${role.name} allows no tools (allowed = []), so ${subject.name} is refused; only ${SESSION_TOOL} is callable. Ask the user to switch role.`
       : `Tool ${subject.name} is not allowed for role ${role.name}, which allows only ${listPatterns(allowed)}. ${hint(role, subject)}`;
     return refuse('tool-not-allowed', reason);
+  }
+  if (trust) {
+    const verdict = mcpVerdict(role.mcp, role.name, subject, trust);
+    if (verdict?.action === 'deny') return refuse('mcp-untrusted', verdict.reason);
+    if (verdict) return { allowed: true, category, shellCharge: 0, confirm: verdict.reason };
   }
   if (category === 'shell' && input.sandboxRefusal && subject.newShell) return refuse('sandbox-required', input.sandboxRefusal);
   const maxSubagents = role.limits.maxSubagents ?? 0;
@@ -89,13 +99,18 @@ function mutationOf(command: string | undefined): string | undefined {
   return command === undefined ? undefined : alfredMutationIn(command);
 }
 
-/** Whether the role's rules (tool lists and shell policy, not budget or paths) let a tool through. */
-export function rolePermits(role: Role, tool: string): boolean {
+/**
+ * Whether the role's rules (tool lists and shell policy, not budget or paths) let a tool through.
+ * `mcpTrust` settles ambiguous MCP tool names as the gate does (and `[mcp] ... = "deny"` hides them).
+ */
+export function rolePermits(role: Role, tool: string, mcpTrust?: McpTrust): boolean {
   const subject = toolSubject(tool);
   if (subject.base === SESSION_TOOL) return true;
   if (subject.category === 'shell' && role.shellPolicy === 'deny') return false;
-  if (compilePatterns(role.tools.denied).match(subject) !== undefined) return false;
-  return role.tools.allowed === undefined || compilePatterns(role.tools.allowed).match(subject) !== undefined;
+  const context: MatchContext | undefined = mcpTrust && subject.category === 'mcp' ? { knownServers: mcpTrust.known } : undefined;
+  if (compilePatterns(role.tools.denied, 'deny').match(subject, context) !== undefined) return false;
+  if (role.tools.allowed !== undefined && compilePatterns(role.tools.allowed, 'allow').match(subject, context) === undefined) return false;
+  return !(mcpTrust && subject.category === 'mcp' && mcpVerdict(role.mcp, role.name, subject, mcpTrust)?.action === 'deny');
 }
 
 function formatDimension(dimension: Dimension, status: DimensionStatus): string {

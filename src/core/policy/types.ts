@@ -15,6 +15,8 @@ export type RefusalCode =
   | 'sandbox-required'   // sandbox = "required" and the shell call would not run in the kernel sandbox
   | 'runaway'            // the same call (or cycle of calls) repeated more times in a row than the role allows
   | 'subagent-limit'     // a task tool starting a sub-agent past the role's max_subagents
+  | 'mcp-untrusted'      // an unaudited or dead MCP server's tool, and the role's [mcp] rule says deny
+  | 'not-confirmed'      // the role asks the user first ([mcp] ... = "ask"), and the user (or a path that cannot ask) said no
   | 'invalid-input';     // the tool's arguments failed validation
 
 export interface GateDecision {
@@ -25,4 +27,9 @@ export interface GateDecision {
   code?: RefusalCode;
   /** A sentence the user and the model can act on. */
   reason?: string;
+  /**
+   * Allowed only once the user confirms: why (the role's `[mcp]` rule said "ask"). Hooks answer
+   * `permissionDecision: "ask"`; `@alfred` asks; a path that cannot ask refuses.
+   */
+  confirm?: string;
 }

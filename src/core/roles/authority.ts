@@ -5,13 +5,15 @@
  */
 import { rolePermits } from '../policy/gate';
 import { KNOWN_TOOLS } from '../policy/categories';
-import type { Role } from './types';
+import type { McpAction, Role } from './types';
 
 /** Tools no table lists, one per kind of name, so patterns such as `mcp_*` or `*` are compared too. */
 const PROBES = ['mcp_github_create_issue', 'mcp__github__create_issue', 'github-create_issue', 'some_unknown_tool'];
 const SHELL_RANK: Readonly<Record<Role['shellPolicy'], number>> = { deny: 0, compress: 1, track: 1 };
 /** Less sandbox, more authority: `off` lets shell commands write protected paths the parser cannot see. */
 const SANDBOX_RANK: Readonly<Record<Role['sandbox'], number>> = { required: 0, auto: 1, off: 2 };
+/** Fewer questions, more authority: `allow` runs an unaudited server's tools without the user. */
+const MCP_RANK: Readonly<Record<McpAction, number>> = { deny: 0, ask: 1, allow: 2 };
 
 /** In what ways `next` can do more than `current`; empty when it cannot. */
 export function moreAuthority(next: Role, current: Role): string[] {
@@ -26,6 +28,11 @@ export function moreAuthority(next: Role, current: Role): string[] {
   if (SHELL_RANK[next.shellPolicy] > SHELL_RANK[current.shellPolicy]) more.push(`shell ${current.shellPolicy} → ${next.shellPolicy}`);
   if (SANDBOX_RANK[next.sandbox] > SANDBOX_RANK[current.sandbox]) more.push(`sandbox ${current.sandbox} → ${next.sandbox}`);
   if (current.failClosed && !next.failClosed) more.push('fails open instead of closed');
+  for (const key of ['unaudited', 'dead'] as const) {
+    const from = current.mcp?.[key] ?? 'allow';
+    const to = next.mcp?.[key] ?? 'allow';
+    if (MCP_RANK[to] > MCP_RANK[from]) more.push(`${key} MCP servers ${from} → ${to}`);
+  }
   const gained = [...KNOWN_TOOLS.keys(), ...PROBES].filter((t) => rolePermits(next, t) && !rolePermits(current, t));
   if (gained.length > 0) more.push(`tools ${gained.slice(0, 5).join(', ')}${gained.length > 5 ? ` and ${gained.length - 5} more` : ''}`);
   return more;

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { BUILTIN_ROLE_NAMES } from './loader';
 import { LIMIT_KEYS, validateRoleDocument, type RoleDefinition } from './schema';
 import { roleToToml } from './toml';
-import type { Role, RoleProblem, RoleSource, SandboxMode, ShellPolicy } from './types';
+import type { McpRules, Role, RoleProblem, RoleSource, SandboxMode, ShellPolicy } from './types';
 
 export type RoleLocation = 'project' | 'user';
 
@@ -29,6 +29,8 @@ export interface RoleDraft {
   failClosed?: boolean;
   /** Kept from the file being edited (the form does not show it yet); absent: inherited, or `auto`. */
   sandbox?: SandboxMode;
+  /** Kept from the file being edited (the form does not show it): `[mcp]` rules for unaudited and dead servers. */
+  mcp?: Partial<McpRules>;
 }
 
 export interface DraftContext {
@@ -67,6 +69,7 @@ export function draftFromDefinition(def: RoleDefinition, location: RoleLocation)
     allowed: def.tools.allowed ? [...def.tools.allowed] : null, denied: def.tools.denied ? [...def.tools.denied] : null,
     limits, location, ...(def.failClosed !== undefined ? { failClosed: def.failClosed } : {}),
     ...(def.sandbox !== undefined ? { sandbox: def.sandbox } : {}),
+    ...(def.mcp !== undefined ? { mcp: { ...def.mcp } } : {}),
   };
 }
 
@@ -124,6 +127,7 @@ function toDocument(draft: RoleDraft): { doc: Record<string, unknown>; typos: Ar
   if (draft.allowed) tools.allowed = draft.allowed.map((p) => p.trim());
   if (draft.denied) tools.denied = draft.denied.map((p) => p.trim());
   const limits: Record<string, unknown> = {};
+  const mcp = draft.mcp ? Object.fromEntries(Object.entries(draft.mcp).filter(([, v]) => v !== undefined)) : {};
   const typos: Array<[string, string]> = [];
   for (const key of LIMIT_FIELDS) {
     const text = (draft.limits[key] ?? '').trim();
@@ -132,7 +136,7 @@ function toDocument(draft: RoleDraft): { doc: Record<string, unknown>; typos: Ar
     if (Number.isFinite(n)) limits[key] = n;
     else typos.push([`limits.${key}`, `must be a number, got "${text}"`]);
   }
-  return { doc: { role, tools, limits }, typos };
+  return { doc: { role, tools, ...(Object.keys(mcp).length > 0 ? { mcp } : {}), limits }, typos };
 }
 
 function inheritsFrom(roles: DraftContext['roles'], start: string, target: string): boolean {

@@ -215,6 +215,10 @@ function merge(entry: Entry, parent: Role | undefined, baseLimits: RoleLimits): 
     shellPolicy: def.shellPolicy ?? parent?.shellPolicy ?? 'track',
     sandbox: def.sandbox ?? parent?.sandbox ?? 'auto',
     tools: { ...(allowed !== undefined ? { allowed: [...allowed] } : {}), denied: [...(def.tools.denied ?? parent?.tools.denied ?? [])] },
+    // Only a chain that writes [mcp] carries it: absent reads as allow for both.
+    ...(def.mcp || parent?.mcp ? {
+      mcp: { unaudited: def.mcp?.unaudited ?? parent?.mcp?.unaudited ?? 'allow', dead: def.mcp?.dead ?? parent?.mcp?.dead ?? 'allow' },
+    } : {}),
     limits,
     failClosed: def.failClosed ?? parent?.failClosed ?? false,
   };

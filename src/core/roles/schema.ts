@@ -2,11 +2,14 @@
 import * as path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { TOOL_CATEGORIES } from '../policy/types';
-import type { RoleLimits, RoleProblem, SandboxMode, ShellPolicy } from './types';
+import { patternProblem } from '../policy/patterns';
+import type { McpAction, McpRules, RoleLimits, RoleProblem, SandboxMode, ShellPolicy } from './types';
 
 export const ROLE_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const SHELL_POLICIES: readonly ShellPolicy[] = ['track', 'compress', 'deny'];
 export const SANDBOX_MODES: readonly SandboxMode[] = ['required', 'auto', 'off'];
+export const MCP_ACTIONS: readonly McpAction[] = ['allow', 'ask', 'deny'];
+const MCP_KEYS: readonly (keyof McpRules)[] = ['unaudited', 'dead'];
 
 /** A role as written in one file: only the keys the file sets (inheritance not applied). */
 export interface RoleDefinition {
@@ -17,6 +20,7 @@ export interface RoleDefinition {
   sandbox?: SandboxMode;
   failClosed?: boolean;
   tools: { allowed?: string[]; denied?: string[] };
+  mcp?: Partial<McpRules>;
   limits: Partial<RoleLimits>;
 }
 
@@ -78,7 +82,7 @@ export function validateRoleDocument(doc: unknown, file: string): ParsedRoleFile
     return { definition: def, problems, ok: false };
   }
   for (const key of Object.keys(top)) {
-    if (!['role', 'tools', 'limits', 'io'].includes(key)) report(key, `unknown top-level key "${key}" (expected the sections [role], [tools], [limits])`);
+    if (!['role', 'tools', 'mcp', 'limits', 'io'].includes(key)) report(key, `unknown top-level key "${key}" (expected the sections [role], [tools], [mcp], [limits])`);
     else if (!asTable(top[key])) report(key, `"${key}" must be a table ([${key}])`);
   }
 
@@ -131,6 +135,15 @@ export function validateRoleDocument(doc: unknown, file: string): ParsedRoleFile
     report('tools.allowed', 'allowed = [] means no tool in Alfred (only ctx_session stays callable); lean-ctx reads it as every tool. Remove the key to allow every tool.', 'warning');
   }
 
+  const mcp = asTable(top.mcp) ?? {};
+  checkKeys(mcp, MCP_KEYS, 'mcp', report);
+  for (const key of MCP_KEYS) {
+    const value = mcp[key];
+    if (value === undefined) continue;
+    if (typeof value === 'string' && (MCP_ACTIONS as readonly string[]).includes(value)) (def.mcp ??= {})[key] = value as McpAction;
+    else report(`mcp.${key}`, `must be one of ${MCP_ACTIONS.join(', ')}, got ${show(value)}`);
+  }
+
   const limits = asTable(top.limits) ?? {};
   checkKeys(limits, Object.keys(LIMIT_KEYS), 'limits', report);
   for (const [key, [field, kind]] of Object.entries(LIMIT_KEYS)) {
@@ -175,8 +188,12 @@ function readPatterns(value: unknown, key: string, report: Report): string[] | u
       report(at, 'a tool pattern must not be empty');
       ok = false;
     } else if (item.startsWith('@') && !(TOOL_CATEGORIES as readonly string[]).includes(item.slice(1))) {
-      report(at, `unknown tool category "${item}" (known: ${TOOL_CATEGORIES.map((c) => '@' + c).join(', ')})`);
-      ok = false;
+      // `@mcp:SERVER` is the one other `@` form (policy/mcpServer.ts); patternProblem says what is wrong with the rest.
+      const problem = patternProblem(item);
+      if (problem) {
+        report(at, item.toLowerCase().startsWith('@mcp:') ? problem : `unknown tool category "${item}" (known: ${TOOL_CATEGORIES.map((c) => '@' + c).join(', ')}, or @mcp:SERVER)`);
+        ok = false;
+      }
     }
   });
   return ok ? (value as string[]) : undefined;

@@ -16,6 +16,10 @@ export function roleToToml(def: RoleDefinition): string {
   if (def.tools.allowed !== undefined) tools.allowed = [...def.tools.allowed];
   if (def.tools.denied !== undefined) tools.denied = [...def.tools.denied];
 
+  const mcp: Record<string, unknown> = {};
+  if (def.mcp?.unaudited !== undefined) mcp.unaudited = def.mcp.unaudited;
+  if (def.mcp?.dead !== undefined) mcp.dead = def.mcp.dead;
+
   const limits: Record<string, unknown> = {};
   for (const [key, [field]] of Object.entries(LIMIT_KEYS)) {
     const value = def.limits[field];
@@ -24,6 +28,7 @@ export function roleToToml(def: RoleDefinition): string {
 
   const doc: Record<string, unknown> = { role };
   if (Object.keys(tools).length > 0) doc.tools = tools;
+  if (Object.keys(mcp).length > 0) doc.mcp = mcp;
   if (Object.keys(limits).length > 0) doc.limits = limits;
   return stringify(doc);
 }
@@ -37,6 +42,7 @@ export function definitionFromRole(role: Role): RoleDefinition {
     sandbox: role.sandbox,
     ...(role.failClosed ? { failClosed: true } : {}),
     tools: { ...(role.tools.allowed !== undefined ? { allowed: [...role.tools.allowed] } : {}), denied: [...role.tools.denied] },
+    ...(role.mcp ? { mcp: { ...role.mcp } } : {}),
     limits: { ...role.limits },
   };
 }

@@ -24,6 +24,15 @@ export interface RoleLimits {
   blockAtPercent: number;
 }
 
+/** What the gate does with the tools of an MCP server the latest audit could not vouch for. */
+export type McpAction = 'allow' | 'ask' | 'deny';
+
+/** `[mcp]`: per role, for unaudited servers and for servers whose package looks abandoned (dead). */
+export interface McpRules {
+  unaudited: McpAction;
+  dead: McpAction;
+}
+
 export interface ToolRules {
   /** Absent means every tool; an empty list means none (only ctx_session stays callable). */
   allowed?: readonly string[];
@@ -41,6 +50,8 @@ export interface Role {
   shellPolicy: ShellPolicy;
   sandbox: SandboxMode;
   tools: ToolRules;
+  /** Absent: `allow` for both (advisory, as the audit is by default). */
+  mcp?: McpRules;
   limits: RoleLimits;
   /** A crash inside Alfred refuses the call instead of letting it through (hooks fail open otherwise). */
   failClosed: boolean;

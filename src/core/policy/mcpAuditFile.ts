@@ -1,0 +1,51 @@
+/**
+ * The latest MCP audit of a workspace (`<state folder>/mcp-audit/latest.json`, written by the audit),
+ * read for the gate: re-read only when the file changes, since the gate runs on every tool call.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { McpAuditLatest } from '../mcp/types';
+import { NO_AUDIT, trustFromAudits, type McpTrust } from './mcpTrust';
+
+export function latestAuditPath(stateDir: string): string {
+  return path.join(stateDir, 'mcp-audit', 'latest.json');
+}
+
+/** The latest results, or undefined when there are none or the file is not a list of audits. */
+export function readLatestAudit(stateDir: string): McpAuditLatest | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(latestAuditPath(stateDir), 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const doc = JSON.parse(text) as Partial<McpAuditLatest> | null;
+    if (!doc || typeof doc !== 'object' || !Array.isArray(doc.audits)) return undefined;
+    const audits = doc.audits.filter((a) => a && typeof a === 'object' && a.server && typeof a.server.name === 'string' && a.curation && typeof a.curation === 'object');
+    return { at: typeof doc.at === 'string' ? doc.at : '', audits };
+  } catch {
+    return undefined;
+  }
+}
+
+const cache = new Map<string, { stamp: string; trust: McpTrust }>();
+
+/** The trust index of the latest audit; no file (or a broken one) is no audit: every server unaudited. */
+export function readMcpTrust(stateDir: string): McpTrust {
+  const file = latestAuditPath(stateDir);
+  let stamp: string;
+  try {
+    const st = fs.statSync(file);
+    stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+  } catch {
+    cache.delete(file);
+    return NO_AUDIT;
+  }
+  const hit = cache.get(file);
+  if (hit && hit.stamp === stamp) return hit.trust;
+  const latest = readLatestAudit(stateDir);
+  const trust = latest ? trustFromAudits(latest.audits) : NO_AUDIT;
+  cache.set(file, { stamp, trust });
+  return trust;
+}
