@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { budgetCommand } from './commands/budget';
 import { usageCommand } from './commands/usage';
+import { trialCommand } from './commands/trial';
 import { checkCommand } from './commands/check';
 import { doctorCommand } from './commands/doctor';
 import type { CliCommand } from './commands/command';
@@ -14,7 +15,7 @@ import { serveCommand } from './commands/serve';
 import { statusCommand } from './commands/status';
 import { processIo, UsageError, type CliIo } from './io';
 
-const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, usageCommand, eventsCommand, resetCommand, checkCommand, doctorCommand, hookCommand, serveCommand];
+const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, usageCommand, eventsCommand, resetCommand, checkCommand, doctorCommand, hookCommand, serveCommand, trialCommand];
 
 function help(): string {
   return ['alfred: the agent harness, from the command line.', '', 'Usage:', ...COMMANDS.map((c) => `  ${c.usage}`), '',
@@ -32,6 +33,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
         workspace: { type: 'string' },
         tail: { type: 'string' },
         since: { type: 'string' },
+        suite: { type: 'string' },
+        condition: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -62,6 +65,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       explicitWorkspace: parsed.values.workspace !== undefined || process.env.ALFRED_WORKSPACE !== undefined,
       tail,
       ...(parsed.values.since !== undefined ? { since: parsed.values.since } : {}),
+      ...(parsed.values.suite !== undefined ? { suite: parsed.values.suite } : {}),
+      ...(parsed.values.condition !== undefined ? { condition: parsed.values.condition } : {}),
     }, io);
   } catch (err) {
     io.err(err instanceof UsageError ? err.message : `alfred ${name}: ${(err as Error).message}`);

@@ -9,6 +9,10 @@ export interface CliArgs {
   tail?: number;
   /** `alfred usage --since`. */
   since?: string;
+  /** `alfred trial run --suite`: the suite file. */
+  suite?: string;
+  /** `alfred trial run --condition`. */
+  condition?: string;
 }
 
 export interface CliCommand {

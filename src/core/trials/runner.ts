@@ -80,6 +80,7 @@ interface PreparedCondition {
   applied: AppliedComponents;
   provider: ProviderConfig;
   model: string;
+  apiKey?: string;
 }
 
 const DEFAULT_MAX_TOOL_ROUNDS = 25;
@@ -94,6 +95,14 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunReport> {
   const refused = refusedComponents(conditions);
   const prepared = refused.length ? [] : prepareConditions(conditions, opts, refused);
   const tasks = await prepareTasks(suite.tasks, ws, refused);
+  // A key that does not resolve would fail every trial alike: refused before any starts.
+  for (const c of prepared) {
+    try {
+      c.apiKey = await opts.apiKey(c.provider);
+    } catch (err) {
+      refused.push(`condition ${c.condition.name}: ${(err as Error).message}`);
+    }
+  }
   if (refused.length > 0) return { ...report, refused };
 
   const hash = suiteHash(suite);
@@ -153,7 +162,7 @@ async function runTrial(p: { key: string; condition: PreparedCondition; task: Pr
       ...(opts.pricing ? { pricing: opts.pricing } : {}),
     });
     await harness.sync();
-    const model = providerModel(condition.provider, condition.model, await opts.apiKey(condition.provider));
+    const model = providerModel(condition.provider, condition.model, condition.apiKey);
     fingerprint = harness.fingerprint({ model: model.id, endpoint: model.vendor, pack: 'off', persona: false, handoff: condition.applied.handoff });
     const run = await runTrialSessions({
       harness, model, prompt: task.task.prompt, handoff: condition.applied.handoff, deadline: t0 + task.task.budget.seconds * 1000,

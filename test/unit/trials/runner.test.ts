@@ -1,0 +1,101 @@
+/** runSuite end to end against the loopback model server: worktrees, handoff, statuses, refusals. */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { readOutcomes } from '../../../src/core/trials/store';
+import { runSuite } from '../../../src/core/trials/runner';
+import { loadSuite, type TrialSuite } from '../../../src/core/trials/suite';
+import { startFakeModelServer, type FakeModelServer, type FakeStep } from '../../support/fakeModelServer';
+import { BUILTIN_ROLES, editCall, fakeProvider, fixtureRepo, git } from './runnerSupport';
+
+let server: FakeModelServer;
+before(async () => { server = await startFakeModelServer(); });
+after(() => server.close());
+
+function suiteOf(repo: string, file: string): TrialSuite {
+  const parsed = loadSuite(path.join(repo, '.alfred', file));
+  assert.deepEqual(parsed.problems, []);
+  return parsed.suite!;
+}
+
+const options = (repo: string, trialsRoot: string, suite: TrialSuite) => ({
+  workspaceFolder: repo, suite, providers: [fakeProvider(server.url)], apiKey: async () => undefined,
+  builtinRolesDir: BUILTIN_ROLES, version: 'test', trialsRoot,
+});
+
+const done: FakeStep = { text: ['Done.'], usage: { inputTokens: 200, outputTokens: 3 } };
+const edit = (id: string): FakeStep => ({ toolCalls: [editCall(id)], usage: { inputTokens: 150, outputTokens: 30 } });
+/** The session is cut off: the endpoint fails, and the trial goes on in a fresh session. */
+const cutOff: FakeStep = { status: 500, error: 'the connection to the model was lost' };
+
+describe('runSuite', () => {
+  it('runs a suite under handoff off and on: after the cut-off session, only the handoff condition\'s resumed session knows the edit was made, and its duplicated edits drop to 0', async () => {
+    const { repo, trialsRoot } = fixtureRepo();
+    const suite = suiteOf(repo, 'trials.toml');
+    // Order: trial 1 (control, handoff), trial 2 (control, handoff). Without the handoff a resumed
+    // session knows only the task and makes the same edit again (it now fails: the text is gone).
+    const control = [edit('e1'), cutOff, edit('e2'), done];
+    const handoff = [edit('e1'), cutOff, done];
+    server.script([...control, ...handoff, ...control, ...handoff]);
+    const first = server.requests.length;
+
+    const report = await runSuite(options(repo, trialsRoot, suite));
+
+    assert.equal(report.refused, undefined);
+    assert.equal(server.remaining, 0);
+    assert.deepEqual(report.ran.map((o) => [`${o.condition}/${o.task}/${o.trial}`, o.status, o.duplicatedToolActions, o.escapedDefect]), [
+      ['control/fix-add/1', 'accepted', 1, false],
+      ['handoff/fix-add/1', 'accepted', 0, false],
+      ['control/fix-add/2', 'accepted', 1, false],
+      ['handoff/fix-add/2', 'accepted', 0, false],
+    ]);
+    // Tokens as the endpoint reported them: control 150+30 + 150+30 + 200+3, handoff 150+30 + 200+3.
+    assert.deepEqual(report.ran.map((o) => o.tokens), [563, 383, 563, 383]);
+    assert.deepEqual(report.ran.map((o) => o.fingerprint.components.handoff), ['off', 'on', 'off', 'on']);
+    const [c, h] = [report.ran[0]!.fingerprint.components, report.ran[1]!.fingerprint.components];
+    assert.deepEqual(Object.keys(c).filter((k) => c[k] !== h[k]), ['handoff'], 'the two conditions differ in one component only');
+    assert.equal(c.model, 'fake-model');
+    assert.equal(report.ran[0]!.instance, report.ran[1]!.instance);
+
+    // The resumed session's prompt: the handoff (its claim checked in the worktree) only when it is on.
+    const resumedPrompt = (i: number) => JSON.stringify((server.requests[first + i]!.body as { messages: unknown[] }).messages[1]);
+    assert.doesNotMatch(resumedPrompt(2), /handoff/);
+    assert.match(resumedPrompt(6), /✔ src\/add\.js changed/);
+
+    const read = readOutcomes(report.outcomesFile);
+    assert.deepEqual([...read.started.keys()], ['control/fix-add/1', 'handoff/fix-add/1', 'control/fix-add/2', 'handoff/fix-add/2']);
+    assert.equal(read.outcomes.length, 4);
+    assert.deepEqual(git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')), [`worktree ${repo}`]);
+    assert.equal(fs.readFileSync(path.join(repo, 'src/add.js'), 'utf8').includes('a - b'), true, 'the repository itself is untouched');
+  });
+
+  it('records a policy stop, a budget exhaustion and a timeout with their statuses', async () => {
+    const { repo, trialsRoot } = fixtureRepo();
+    const suite = suiteOf(repo, 'statuses.toml');
+    server.script([
+      // policy: the reviewer may not edit; it says it is done, the checks fail.
+      edit('p1'), { text: ['I cannot edit.'], usage: { inputTokens: 10, outputTokens: 4 } },
+      // tokens: one request uses more than the task's 300 tokens.
+      { toolCalls: [{ id: 't1', name: 'ctx_read', arguments: ['{"path":"src/add.js"}'] }], usage: { inputTokens: 400, outputTokens: 20 } },
+      // time: the model never answers within the task's second.
+      { text: ['late'], firstByteDelayMs: 4000 },
+    ]);
+    const report = await runSuite(options(repo, trialsRoot, suite));
+    assert.deepEqual(report.ran.map((o) => [o.task, o.status]), [['policy', 'policy-stop'], ['tokens', 'budget-exhausted'], ['time', 'timeout']]);
+    assert.match(report.ran[0]!.detail!, /The role refused ctx_edit \(tool-denied\)/);
+    assert.equal(report.ran[1]!.tokens, 420);
+    assert.ok(report.ran[2]!.wallMs >= 1000 && report.ran[2]!.wallMs < 3500, `timed out after ${report.ran[2]!.wallMs} ms`);
+    assert.deepEqual(readOutcomes(report.outcomesFile).outcomes.map((o) => o.status), ['policy-stop', 'budget-exhausted', 'timeout']);
+    server.script([]);
+  });
+
+  it('refuses, before any trial, components the headless loop cannot apply, naming them', async () => {
+    const { repo, trialsRoot } = fixtureRepo();
+    const suite = suiteOf(repo, 'trials.toml');
+    suite.conditions[1]!.components = { ...suite.conditions[1]!.components, pack: 'security', 'label.temperature': '0.2' };
+    const report = await runSuite(options(repo, trialsRoot, suite));
+    assert.deepEqual(report.refused, ['condition handoff: pack = "security"', 'condition handoff: label.temperature = "0.2"']);
+    assert.equal(fs.existsSync(report.outcomesFile), false);
+  });
+});
