@@ -7,6 +7,7 @@ export type McpSource = 'workspace' | 'user' | 'setting';
 export interface McpPackageRef {
   ecosystem: 'npm' | 'pypi' | 'docker';
   name: string;
+  /** What the launcher asks for after the name: `1.2.3`, `^1.2`, `latest` (also when none is given), a Docker tag or digest. */
   spec: string;
   /** exact version when pinned */
   version?: string;
