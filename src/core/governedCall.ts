@@ -55,6 +55,9 @@ export async function decideCall(harness: CallGovernor, call: ToolCall, origin: 
   return gate.decision.allowed ? { allowed: true, gate } : { allowed: false, gate, refusal: GovernedRefusal.fromGate(call, gate) };
 }
 
+/** Asks the user whether a call the role wants confirmed ([mcp] ... = "ask") may run; true: it may. */
+export type ConfirmCall = (reason: string) => Promise<boolean>;
+
 export interface ChargedOutput {
   charged: ChargeResult;
   /** Appended to the tool's result when the budget is past OK: the budget line. */
@@ -82,9 +85,15 @@ export type GovernedOutcome<T> =
  * authorize → run → charge the output → warning. A refused call never runs; a call whose tool
  * throws is a failure and charges nothing (the caller decides whether a cancellation ends its turn).
  */
-export async function governedCall<T>(harness: CallGovernor, call: ToolCall, origin: CallOrigin, run: () => Promise<RanTool<T>>): Promise<GovernedOutcome<T>> {
+export async function governedCall<T>(harness: CallGovernor, call: ToolCall, origin: CallOrigin, run: () => Promise<RanTool<T>>, confirm?: ConfirmCall): Promise<GovernedOutcome<T>> {
   const decided = await decideCall(harness, call, origin);
   if (!decided.allowed) return { kind: 'refused', refusal: decided.refusal };
+  const ask = decided.gate.decision.confirm;
+  // A path that cannot ask refuses: "ask" never degrades into a silent allow.
+  if (ask && !(confirm && await confirm(ask))) {
+    const reason = `${ask} ${confirm ? 'The user did not confirm it.' : 'Nobody can be asked here, so it is refused.'}`;
+    return { kind: 'refused', refusal: new GovernedRefusal(reason, { tool: call.name, role: decided.gate.status.role, code: 'not-confirmed', reason }) };
+  }
   let ran: RanTool<T>;
   try {
     ran = await run();

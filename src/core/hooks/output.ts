@@ -19,6 +19,15 @@ export function denyAnswer(format: HookFormat, event: string, reason: string): H
 }
 
 /**
+ * A call the role lets run only with the user's word ([mcp] ... = "ask"): VS Code and Claude Code ask
+ * the user themselves. The Copilot CLI's hooks cannot ask, so there it is refused, saying why.
+ */
+export function askAnswer(format: HookFormat, event: string, reason: string): HookAnswer {
+  if (format === 'copilot-cli') return denyAnswer(format, event, `${reason} This agent's hooks cannot ask the user, so Alfred refuses it.`);
+  return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: event, permissionDecision: 'ask', permissionDecisionReason: reason } }), exitCode: 0 };
+}
+
+/**
  * An allowed call. Alfred does not answer `allow`: that would also skip the agent's own
  * confirmation of, say, a terminal command. It lets the agent's usual approval flow go on,
  * adding context (the budget line, once per crossing) when there is some, and the rewritten input (a terminal

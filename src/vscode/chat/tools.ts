@@ -69,7 +69,7 @@ export async function runToolCall(ctx: ToolCallContext, call: vscode.LanguageMod
   const outcome = await governedCall(ctx.harness, toolCall(call.name, call.input), { source: 'chat', model: ctx.model.id }, async () => {
     const result = await invoke();
     return { value: result, output: resultText(result) };
-  });
+  }, confirmTool);
   if (outcome.kind === 'refused') return failedOrRefused(call, outcome.refusal, true);
   if (outcome.kind === 'failed') {
     if (ctx.token.isCancellationRequested) throw outcome.error;
@@ -78,6 +78,12 @@ export async function runToolCall(ctx: ToolCallContext, call: vscode.LanguageMod
   const content = [...outcome.value.content];
   if (outcome.warning) content.push(new vscode.LanguageModelTextPart(outcome.warning));
   return { part: new vscode.LanguageModelToolResultPart(call.callId, content), text: outcome.output + (outcome.warning ?? ''), refused: false };
+}
+
+/** The role asks the user before this tool runs ([mcp] ... = "ask"): a modal, so it cannot be missed. */
+async function confirmTool(reason: string): Promise<boolean> {
+  const run = vscode.l10n.t('Run the tool');
+  return await vscode.window.showWarningMessage(reason, { modal: true, detail: vscode.l10n.t('Alfred asks before this tool runs.') }, run) === run;
 }
 
 /** A refusal's or a failing tool's message: either way the model learns what happened. */

@@ -3,7 +3,7 @@ import type { Harness } from '../../harness';
 import { toolCall, type ToolCall } from '../../policy/toolCall';
 import type { HookInput } from '../input';
 import { copilotExportOn } from '../../usage/copilotSpool';
-import { denyAnswer, passAnswer, permissionAnswer } from '../output';
+import { askAnswer, denyAnswer, passAnswer, permissionAnswer } from '../output';
 import type { HookHandler } from './types';
 
 /**
@@ -32,6 +32,7 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
   });
   if (!decided.allowed) return denyAnswer(input.format, name, `Alfred (role ${decided.refusal.details.role}): ${decided.refusal.details.reason ?? 'refused'}`);
   const { gate } = decided;
+  if (gate.decision.confirm) return askAnswer(input.format, name, `Alfred (role ${gate.status.role}): ${gate.decision.confirm}`);
   const updatedInput = sandboxed !== undefined ? { ...(call.input as Record<string, unknown>), command: sandboxed } : undefined;
   return passAnswer(input.format, name, gate.announce ? gate.line : undefined, updatedInput);
 };
