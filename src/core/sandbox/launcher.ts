@@ -22,13 +22,39 @@ IFS='
 exec $(cat "$plan") -- "\${SHELL:-/bin/sh}" -c "$command"
 `;
 
-/** Writes `path` only when its content differs (atomically), so concurrent hooks never see half a file. */
-function writeIfChanged(file: string, text: string, mode: number): void {
+/** What this process last found or wrote in each file, with the file's stat then. */
+const known = new Map<string, { text: string; stamp: string }>();
+
+/** Changes with any write, rename or replacement of the file (ctime cannot be set back). */
+function stampOf(file: string): string | undefined {
   try {
-    if (fs.readFileSync(file, 'utf8') === text) return;
+    const st = fs.statSync(file);
+    return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes `path` only when its content differs (atomically), so concurrent hooks never see half a
+ * file. A hook server plans every call: a file whose stat has not changed since this process last
+ * saw it hold `text` is not read again.
+ */
+function writeIfChanged(file: string, text: string, mode: number): void {
+  const stamp = stampOf(file);
+  const last = known.get(file);
+  if (stamp !== undefined && last?.stamp === stamp && last.text === text) return;
+  let same = false;
+  try {
+    same = fs.readFileSync(file, 'utf8') === text;
   } catch {
     // missing: written below
   }
+  if (same && stamp !== undefined) {
+    known.set(file, { text, stamp });
+    return;
+  }
+  known.delete(file); // recorded by the next call that reads it back, whoever wrote it last
   fs.mkdirSync(path.dirname(file), { recursive: true });
   atomicWrite(file, text, { mode });
 }

@@ -48,7 +48,7 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   }
 
   const listed = listedGlobs(ws, opts.protectedGlobs, found);
-  const settings = WORKSPACE_SETTINGS_GLOBS.map((g) => picomatch(g, GLOB_OPTIONS));
+  const settings = WORKSPACE_SETTINGS_GLOBS.map(compiled);
   walkWorkspace(ws, ({ rel, abs, dir }) => {
     if (!dir && settings.some((test) => test(rel))) found.push(abs);
     for (const glob of listed) {
@@ -99,10 +99,22 @@ function listedGlobs(ws: string, globs: readonly string[], whole: string[]): Lis
       whole.push(base ?? ws);
       continue;
     }
-    const match = picomatch(glob, GLOB_OPTIONS);
+    const match = compiled(glob);
     listed.push({ test: (rel) => match(rel), base, matches: [] });
   }
   return listed;
+}
+
+/** A hook server plans every call with the same few globs: each is compiled once. */
+const matchers = new Map<string, (rel: string) => boolean>();
+function compiled(glob: string): (rel: string) => boolean {
+  let match = matchers.get(glob);
+  if (!match) {
+    match = picomatch(glob, GLOB_OPTIONS);
+    if (matchers.size > 256) matchers.clear(); // globs come from checks.toml files: bounded anyway
+    matchers.set(glob, match);
+  }
+  return match;
 }
 
 /** `~/.alfred` and `$ALFRED_HOME`: the one home folder the sandbox creates when missing, since Alfred's own files go there. */

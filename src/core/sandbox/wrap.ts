@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import type { AvailableSandbox } from './detect';
-import { byDepth, isInside, outermost } from './pathSet';
+import { byDepth, coveredBy, outermost } from './pathSet';
 
 export interface WrapInput {
   command: string;
@@ -92,7 +92,8 @@ export function renameGuards(readOnly: readonly string[]): string[] {
   for (const p of ro) {
     for (let dir = path.dirname(p); dir !== path.dirname(dir); dir = path.dirname(dir)) guards.add(dir);
   }
-  return byDepth([...guards].filter((g) => !ro.some((p) => p === g || isInside(g, p))));
+  const covered = new Set(ro);
+  return byDepth([...guards].filter((g) => !coveredBy(g, covered)));
 }
 
 /**
