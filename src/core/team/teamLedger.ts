@@ -1,0 +1,162 @@
+/**
+ * The team ledger: team budgets decided and charged in PostgreSQL, and the team's audit trail.
+ * The file ledger stays each workspace's own; this adds the budgets a team shares. A tool call the
+ * personal budget allowed is decided here too (refused when any team budget it falls under is
+ * exhausted), and every charge and event the file ledger wrote is copied here. When the database
+ * cannot be reached, the role's offline mode decides: refuse (`fail-closed`) or go on with the
+ * charges kept in the local ledger (`local`), replayed once it is back.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Usage } from '../budget/types';
+import type { AlfredEvent } from '../events/types';
+import { budgetPeriod, budgetPeriodKeyOf, budgetsFor, teamBudgetStatus, type BudgetPeriod, type TeamBudgetStatus } from './budgets';
+import { offlineModeOf, type TeamBudget, type TeamConfig } from './config';
+import type { TeamIdentity } from './identity';
+import { appendPending, hasPending, takePending, type PendingLine } from './pending';
+import { periodStart, type Period } from './period';
+import type { PgStore, SpendRow, UsageByKey } from './pgStore';
+import type { TeamChargeRow, TeamEventRow } from './rows';
+
+export interface TeamCall {
+  role: string;
+  tool: string;
+  /** Shell invocations this call costs (the gate's `shellCharge`). */
+  shell: number;
+  model?: string;
+  /** ctx_session: never refused, as under the personal budget. */
+  exempt: boolean;
+}
+
+export type TeamVerdict =
+  | { allowed: true; statuses: TeamBudgetStatus[]; offline?: true }
+  | { allowed: false; reason: string; statuses: TeamBudgetStatus[]; unreachable?: true };
+
+export interface TeamLedgerOptions {
+  store: PgStore;
+  config: TeamConfig;
+  identity: TeamIdentity;
+  /** The state folder: the local ledger of offline charges lives there. */
+  stateDir: string;
+  now?: () => Date;
+}
+
+const ZERO: Usage = { tokens: 0, shell: 0, costUsd: 0 };
+const problemOf = (err: unknown): string => (err instanceof Error ? err.message : String(err)) || 'no answer';
+
+export class TeamLedger {
+  readonly team: string;
+  private readonly now: () => Date;
+
+  constructor(private readonly o: TeamLedgerOptions) {
+    this.team = o.config.team;
+    this.now = o.now ?? (() => new Date());
+  }
+
+  private budgetsOf(role: string): TeamBudget[] {
+    return budgetsFor(this.o.config.budgets, { ...this.o.identity, role });
+  }
+
+  private statusesOf(budgets: readonly TeamBudget[], usage: UsageByKey, at: Date): TeamBudgetStatus[] {
+    return budgets.map((b) => teamBudgetStatus(this.team, b, usage.get(budgetPeriodKeyOf(budgetPeriod(this.team, b, at))) ?? ZERO, at));
+  }
+
+  private row(role: string, at: Date, fields: Partial<TeamChargeRow> & { id: string }): TeamChargeRow {
+    const { user, repository, machine, tags } = this.o.identity;
+    const budgets: BudgetPeriod[] = this.budgetsOf(role).map((b) => budgetPeriod(this.team, b, at));
+    return { ts: at.toISOString(), team: this.team, repository, role, user, machine, tags, tokens: 0, shell: 0, costUsd: 0, budgets, ...fields };
+  }
+
+  /** Replays the local ledger when it holds anything (a readdir when it does not). */
+  async reconcile(): Promise<number> {
+    if (!hasPending(this.o.stateDir)) return 0;
+    const batch = takePending(this.o.stateDir);
+    const added = await this.o.store.settle(batch.charges, batch.events);
+    batch.done();
+    return added;
+  }
+
+  /** Decide-and-charge against the team budgets, for a call the personal budget allowed. */
+  async authorize(call: TeamCall): Promise<TeamVerdict> {
+    const at = this.now();
+    const budgets = this.budgetsOf(call.role);
+    const periods = budgets.map((b) => budgetPeriod(this.team, b, at));
+    const charge = call.shell > 0 ? this.row(call.role, at, { id: randomUUID(), shell: call.shell, tool: call.tool, ...(call.model ? { model: call.model } : {}) }) : undefined;
+    if (!charge && budgets.length === 0) return { allowed: true, statuses: [] };
+    try {
+      await this.reconcile();
+      const { refused, usage } = await this.o.store.decide(periods, charge, (u) => {
+        if (call.exempt) return undefined;
+        return this.statusesOf(budgets, u, at).find((s) => s.signal === 'EXHAUSTED');
+      });
+      const statuses = this.statusesOf(budgets, usage, at);
+      if (!refused) return { allowed: true, statuses };
+      return {
+        allowed: false, statuses,
+        reason: `The team budget ${refused.name} is exhausted for this ${refused.period}: ${refused.line}. It resets at the next UTC ${refused.period}; until then ask the team lead to raise it in .alfred/team.toml.`,
+      };
+    } catch (err) {
+      if (call.exempt || offlineModeOf(this.o.config, call.role) === 'local') {
+        if (charge) appendPending(this.o.stateDir, [{ charge: { ...charge, offline: true } }]);
+        return { allowed: true, statuses: [], offline: true };
+      }
+      return {
+        allowed: false, statuses: [], unreachable: true,
+        reason: `The team ledger cannot be reached (${problemOf(err)}), and role ${call.role} fails closed when it is offline (.alfred/team.toml, [offline]). Try again once the database is back.`,
+      };
+    }
+  }
+
+  /**
+   * Copies what the file ledger wrote: each event into the audit trail, and each charge in it to the
+   * team budgets it falls under (a decision's shell charge excepted: `authorize` made it). Kept in
+   * the local ledger when the database cannot be reached, whatever the offline mode: it happened.
+   */
+  async settle(events: readonly AlfredEvent[], model?: string): Promise<void> {
+    if (events.length === 0) return;
+    const { user, repository, machine } = this.o.identity;
+    const charges: TeamChargeRow[] = [];
+    const rows: TeamEventRow[] = [];
+    for (const e of events) {
+      rows.push({ id: e.id, ts: e.ts, type: e.type, team: this.team, repository, user, machine, role: e.role, session: e.session, event: e });
+      const c = e.charge as Partial<Usage> & { shell?: number } | undefined;
+      if (!c || (e.type === 'ToolCall' && e.phase === 'decision')) continue;
+      const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+      const tokens = n(c.tokens), shell = n(c.shell), costUsd = n(c.costUsd);
+      if (tokens + shell + costUsd === 0) continue;
+      const m = typeof e.model === 'string' ? e.model : model;
+      charges.push(this.row(e.role, new Date(e.ts), {
+        id: e.id, tokens, shell, costUsd, ...(m ? { model: m } : {}), ...(typeof e.tool === 'string' ? { tool: e.tool } : {}),
+      }));
+    }
+    try {
+      await this.reconcile();
+      await this.o.store.settle(charges, rows);
+    } catch {
+      const lines: PendingLine[] = [...charges.map((charge) => ({ charge: { ...charge, offline: true } })), ...rows.map((event) => ({ event }))];
+      appendPending(this.o.stateDir, lines);
+    }
+  }
+
+  /** The team budgets the role's calls fall under, with their spend this period. */
+  async statuses(role: string): Promise<TeamBudgetStatus[]> {
+    const at = this.now();
+    const budgets = this.budgetsOf(role);
+    if (budgets.length === 0) return [];
+    const usage = await this.o.store.usage(budgets.map((b) => budgetPeriod(this.team, b, at)));
+    return this.statusesOf(budgets, usage, at);
+  }
+
+  /** The team's spend this period (UTC), per user, role and model. */
+  spend(period: Period): Promise<SpendRow[]> {
+    return this.o.store.spend(this.team, periodStart(period, this.now()).toISOString());
+  }
+
+  /** The team's latest refusals, any machine's: the dashboards of the whole team show them. */
+  refusals(limit = 20): Promise<TeamEventRow[]> {
+    return this.o.store.recentEvents(this.team, ['PolicyViolation'], limit);
+  }
+
+  close(): Promise<void> {
+    return this.o.store.close();
+  }
+}
