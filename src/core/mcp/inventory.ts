@@ -70,7 +70,8 @@ function readJsonc(file: string, problems: Problems): Record<string, unknown> | 
   const errors: ParseError[] = [];
   const doc: unknown = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) {
-    for (const e of errors) problems.push({ path: file, message: `${printParseErrorCode(e.error)} at ${lineCol(text, e.offset)}` });
+    const messages = new Set(errors.map((e) => `${printParseErrorCode(e.error)} at ${lineCol(text, e.offset)}`));
+    for (const message of messages) problems.push({ path: file, message });
     return undefined;
   }
   if (!isObject(doc)) {
