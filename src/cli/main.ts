@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { budgetCommand } from './commands/budget';
 import { usageCommand } from './commands/usage';
+import { compareCommand } from './commands/compare';
 import { trialCommand } from './commands/trial';
 import { checkCommand } from './commands/check';
 import { doctorCommand } from './commands/doctor';
@@ -15,7 +16,7 @@ import { serveCommand } from './commands/serve';
 import { statusCommand } from './commands/status';
 import { processIo, UsageError, type CliIo } from './io';
 
-const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, usageCommand, eventsCommand, resetCommand, checkCommand, doctorCommand, hookCommand, serveCommand, trialCommand];
+const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, usageCommand, eventsCommand, resetCommand, checkCommand, doctorCommand, hookCommand, serveCommand, trialCommand, compareCommand];
 
 function help(): string {
   return ['alfred: the agent harness, from the command line.', '', 'Usage:', ...COMMANDS.map((c) => `  ${c.usage}`), '',
@@ -35,6 +36,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
         since: { type: 'string' },
         suite: { type: 'string' },
         condition: { type: 'string' },
+        history: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -67,6 +69,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       ...(parsed.values.since !== undefined ? { since: parsed.values.since } : {}),
       ...(parsed.values.suite !== undefined ? { suite: parsed.values.suite } : {}),
       ...(parsed.values.condition !== undefined ? { condition: parsed.values.condition } : {}),
+      ...(parsed.values.history ? { history: true } : {}),
     }, io);
   } catch (err) {
     io.err(err instanceof UsageError ? err.message : `alfred ${name}: ${(err as Error).message}`);

@@ -13,6 +13,8 @@ export interface CliArgs {
   suite?: string;
   /** `alfred trial run --condition`. */
   condition?: string;
+  /** `alfred compare --history`: fingerprints of recorded work instead of a suite's conditions. */
+  history?: boolean;
 }
 
 export interface CliCommand {
