@@ -30,7 +30,7 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'copilot_listDirectory', 'copilot_getChangedFiles', 'copilot_findTestFiles', 'symbols',
   ],
   edit: [
-    'ctx_edit',
+    'ctx_edit', 'alfred_memory_append',
     'replace_string_in_file', 'multi_replace_string_in_file', 'insert_edit_into_file', 'create_file',
     'edit_notebook_file', 'create_directory', 'apply_patch', 'create_new_jupyter_notebook',
     'vscode_renameSymbol', 'edit_files',

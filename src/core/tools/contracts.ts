@@ -162,6 +162,27 @@ export const TOOL_CONTRACTS: readonly ToolContract[] = [
       additionalProperties: false,
     },
   },
+  {
+    // Category edit (policy/categories.ts): a role that may not edit may not write memory either.
+    name: 'alfred_memory_append',
+    displayName: 'Alfred: Remember',
+    toolReferenceName: 'alfredRemember',
+    userDescription: 'Append a note to the project memory (.alfred/memory.md), when the project turned memory on.',
+    modelDescription: 'Append one short note to the project memory (.alfred/memory.md), which @alfred reads at the start of later sessions: decisions, conventions, facts worth keeping. Works only when the user turned memory on in .alfred/memory-policy.json; otherwise it is refused. One note per call, at most 2000 characters; never secrets.',
+    icon: '$(book)',
+    effect: 'write-file',
+    repeatSafe: false,
+    timeoutMs: 10_000,
+    needsConfirmation: false,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        text: str('The note to remember, in plain Markdown.', { minLength: 1, maxLength: 2000 }),
+      },
+      required: ['text'],
+      additionalProperties: false,
+    },
+  },
 ];
 
 export function contractOf(name: string): ToolContract | undefined {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { takeSpendNotices } from '../../core/models/usageLog';
 import { composeTurn } from '../../core/turn/composer';
 import { personaText } from '../../core/turn/persona';
+import { memoryBlock, readMemory } from '../../core/memory/store';
 import type { HarnessHost } from '../harnessHost';
 import { readChatSettings } from './chatSettings';
 import { rebuildHistory, type AlfredTurnMetadata } from './history';
@@ -49,6 +50,9 @@ export async function runTurn(host: HarnessHost, extensionUri: vscode.Uri, reque
 
   const messages: vscode.LanguageModelChatMessage[] = [];
   if (turn.personaText) messages.push(vscode.LanguageModelChatMessage.User(turn.personaText));
+  // The project memory (opt-in, .alfred/memory-policy.json) heads the session, as the persona does.
+  const memory = readMemory(harness.workspaceFolder, vscode.workspace.isTrusted);
+  if (memory) messages.push(vscode.LanguageModelChatMessage.User(memoryBlock(memory)));
   messages.push(...history.messages);
   messages.push(vscode.LanguageModelChatMessage.User([...turn.context, request.prompt].join('\n\n')));
 

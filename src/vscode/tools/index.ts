@@ -8,8 +8,9 @@ import { ctxSession } from './ctxSession';
 import { ctxShell } from './ctxShell';
 import { ctxTree } from './ctxTree';
 import { governedTool } from './governedTool';
+import { memoryAppend } from './memoryAppend';
 
-const TOOLS = [ctxRead, ctxSearch, ctxTree, ctxEdit, ctxShell, ctxSession];
+const TOOLS = [ctxRead, ctxSearch, ctxTree, ctxEdit, ctxShell, ctxSession, memoryAppend];
 
 /** Registers Alfred's language-model tools, each behind the gate. */
 export function registerTools(host: HarnessHost): vscode.Disposable[] {

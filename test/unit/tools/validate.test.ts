@@ -42,6 +42,11 @@ const CASES: Record<string, Case> = {
     wrongType: [{ action: 'role', value: 7 }, 'value'],
     enumViolation: [{ action: 'delete' }, 'action'],
   },
+  alfred_memory_append: {
+    good: [{ text: 'Tests run with node --test.' }],
+    missing: [{}, 'text'],
+    wrongType: [{ text: 42 }, 'text'],
+  },
 };
 
 const NOTHING_RUN = /Nothing was run\.$/;
