@@ -54,6 +54,9 @@ export interface CompareTrialsOptions extends BootstrapOptions {
   plannedTrials?: number;
 }
 
+/** Below this many measured trials a side, a percentile bootstrap understates the spread. */
+export const FEW_TRIALS = 10;
+
 const LABELS: Record<MetricId, string> = {
   acceptance: 'Acceptance rate',
   escapedDefects: 'Escaped defects (accepted, a hidden check failed)',
@@ -96,6 +99,10 @@ export function compareTrials(control: ConditionOutcomes, treatment: ConditionOu
     notes.push(interrupted === 1
       ? '1 interrupted trial counts as a failure in the acceptance rate; having measured nothing, it is left out of the other metrics.'
       : `${interrupted} interrupted trials count as failures in the acceptance rate; having measured nothing, they are left out of the other metrics.`);
+  }
+  const fewest = Math.min(mc.length, mt.length);
+  if (fewest > 0 && fewest < FEW_TRIALS) {
+    notes.push(`With ${fewest} measured trial${fewest === 1 ? '' : 's'} on the smaller side, the bootstrap intervals are too narrow (a percentile bootstrap needs about ${FEW_TRIALS} or more): read them as rough.`);
   }
   if (options.plannedTrials !== undefined) notes.push(...plannedNotes([control, treatment], options.plannedTrials));
   return { ...base, refused: false, metrics, conclusions: conclusions(metrics, base.component, treatment.name), notes };

@@ -55,7 +55,12 @@ describe('compareTrials', () => {
     assert.equal(c.conclusions[0], 'Changing handoff (off → on) raised the acceptance rate from 40.0% to 100.0% (+60.0 points, 95% interval +3.0 to +88.2).');
     assert.match(c.conclusions[1]!, /^Duplicated tool actions per trial: the treatment is lower by 3\.00 \(better\), 95% interval -3\.\d\d to -2\.\d\d\.$/);
     assert.equal(c.metrics.find((m) => m.metric === 'tokens')!.verdict, 'the interval includes no change');
-    assert.deepEqual(c.notes, ['Escaped defects are not measured: no accepted trial ran hidden checks.']);
+    assert.deepEqual(c.notes, [
+      'Escaped defects are not measured: no accepted trial ran hidden checks.',
+      'With 5 measured trials on the smaller side, the bootstrap intervals are too narrow (a percentile bootstrap needs about 10 or more): read them as rough.',
+    ]);
+    const ten = Array.from({ length: 10 }, (_, i) => ok(i % 3));
+    assert.deepEqual(compareTrials(condition('control', 'off', ten), condition('t', 'on', ten)).notes, ['Escaped defects are not measured: no accepted trial ran hidden checks.']);
   });
 
   it('says a component costs more than it saves when it adds cost and no acceptance', () => {
@@ -73,7 +78,10 @@ describe('compareTrials', () => {
     assert.deepEqual([esc.control!.successes, esc.control!.n, esc.treatment!.successes, esc.treatment!.n], [1, 1, 0, 1]);
     assert.deepEqual([c.metrics[0]!.control!.successes, c.metrics[0]!.control!.n], [1, 2]);
     assert.equal(c.metrics.find((m) => m.metric === 'tokens')!.control!.n, 1);
-    assert.deepEqual(c.notes, ['1 interrupted trial counts as a failure in the acceptance rate; having measured nothing, it is left out of the other metrics.']);
+    assert.deepEqual(c.notes, [
+      '1 interrupted trial counts as a failure in the acceptance rate; having measured nothing, it is left out of the other metrics.',
+      'With 1 measured trial on the smaller side, the bootstrap intervals are too narrow (a percentile bootstrap needs about 10 or more): read them as rough.',
+    ]);
   });
 
   it('refuses with the guard\'s reasons and no metrics, in text and JSON', () => {
