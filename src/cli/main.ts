@@ -1,5 +1,6 @@
 /** `alfred`: the harness on the command line. Argument parsing and dispatch only. */
 import { parseArgs } from 'node:util';
+import { auditCommand } from './commands/audit';
 import { budgetCommand } from './commands/budget';
 import { usageCommand } from './commands/usage';
 import { compareCommand } from './commands/compare';
@@ -16,7 +17,7 @@ import { serveCommand } from './commands/serve';
 import { statusCommand } from './commands/status';
 import { processIo, UsageError, type CliIo } from './io';
 
-const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, usageCommand, eventsCommand, resetCommand, checkCommand, doctorCommand, hookCommand, serveCommand, trialCommand, compareCommand];
+const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, usageCommand, eventsCommand, resetCommand, checkCommand, doctorCommand, auditCommand, hookCommand, serveCommand, trialCommand, compareCommand];
 
 function help(): string {
   return ['alfred: the agent harness, from the command line.', '', 'Usage:', ...COMMANDS.map((c) => `  ${c.usage}`), '',

@@ -1,0 +1,67 @@
+import * as path from 'node:path';
+import { auditServers } from '../../core/mcp/audit';
+import { readMcpInventory } from '../../core/mcp/inventory';
+import { userMcpFiles } from '../../core/mcp/locations';
+import type { McpAudit } from '../../core/mcp/types';
+import { openHarness } from '../context';
+import { json } from '../io';
+import type { CliCommand } from './command';
+
+function packageLine(a: McpAudit): string {
+  const ref = a.server.package;
+  if (!ref) return a.server.url ? `remote: ${a.server.url}` : `command: ${[a.server.command, ...a.server.args].join(' ')}`;
+  const asked = `${ref.name}@${ref.spec}`;
+  if (!a.auditedVersion) return `${asked} (${ref.pinned ? 'pinned' : 'not pinned'})`;
+  if (a.inUseIsAudited) return `${a.auditedVersion} (pinned)`;
+  return `${asked} (${ref.pinned ? 'pinned' : 'not pinned'}; audited ${a.auditedVersion}${ref.pinned ? '' : ', which may move'})`;
+}
+
+function verdictLine(a: McpAudit): string {
+  const c = a.curation;
+  const facts = [
+    c.weeklyDownloads !== undefined ? `${c.weeklyDownloads} weekly downloads` : 'weekly downloads unknown',
+    c.lastPublish ? `last publish ${c.lastPublish.slice(0, 10)}` : 'last publish unknown',
+  ];
+  return `${c.verdict} (${facts.join(', ')})${c.deprecated ? ` · deprecated: ${c.deprecated}` : ''}`;
+}
+
+/** One server as lines a person reads: what it is, whether it was audited, and what the audit found. */
+function describe(a: McpAudit, workspace: string): string[] {
+  const where = a.server.source === 'workspace' ? path.relative(workspace, a.server.configPath) || a.server.configPath : a.server.configPath;
+  const lines = [`${a.server.name} (${a.server.source}: ${where})`, `  package: ${packageLine(a)}`];
+  if (a.status === 'not-checked') return [...lines, `  not checked: ${a.reason ?? ''}`];
+  if (a.status === 'not-audited') lines.push(`  not audited: ${a.reason ?? ''}`);
+  else if (a.reason) lines.push(`  note: ${a.reason}`);
+  lines.push(`  verdict: ${verdictLine(a)}`);
+  if (a.status === 'audited') {
+    const hosts = a.hosts.map((h) => `${h.host} (${h.files.join(', ')})`);
+    const scripts = Object.entries(a.installScripts).map(([k, v]) => `${k}: ${v}`);
+    lines.push(`  hosts: ${hosts.length ? hosts.join('; ') : 'none'}`);
+    lines.push(`  install scripts: ${scripts.length ? scripts.join('; ') : 'none'}`);
+    lines.push(`  binaries: ${a.binaries.length ? a.binaries.join('; ') : 'none'} · dependencies: ${a.dependencyCount}`);
+  }
+  return lines;
+}
+
+/** `alfred audit [--json]`: every MCP server of the workspace and the user, its package audited (advisory: exit code 0). */
+export const auditCommand: CliCommand = {
+  name: 'audit',
+  usage: 'alfred audit [--json]',
+  async run(args, io) {
+    const h = await openHarness(args.workspace);
+    const folder = h.workspaceFolder;
+    const user = userMcpFiles();
+    const inventory = readMcpInventory({ workspaceFolder: folder, userMcpPaths: user.mcp, settingsFiles: [...user.settings, path.join(folder, '.vscode', 'settings.json')] });
+    const audits = await auditServers(inventory.servers, { stateDir: h.stateDir, npmrc: { workspaceFolder: folder } });
+    if (args.json) {
+      io.out(json({ audits, problems: inventory.problems }));
+      return 0;
+    }
+    if (audits.length === 0) io.out('No MCP server is configured (.vscode/mcp.json, the user\'s mcp.json, mcp.servers in settings).');
+    for (const a of audits) io.out(describe(a, folder).join('\n'));
+    for (const p of inventory.problems) io.out(`problem: ${p.path}: ${p.message}`);
+    const count = (s: McpAudit['status']) => audits.filter((a) => a.status === s).length;
+    if (audits.length > 0) io.out(`${audits.length} server${audits.length === 1 ? '' : 's'}: ${count('audited')} audited, ${count('not-audited')} not audited, ${count('not-checked')} not checked`);
+    return 0;
+  },
+};
