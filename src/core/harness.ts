@@ -37,6 +37,8 @@ import { stateDir } from './state/paths';
 import { readRuntimeRole, writeRuntimeRole } from './state/runtimeRole';
 import { Tracer } from './traces/tracer';
 import { harnessFingerprint, type FingerprintInputs, type HarnessFingerprint } from './fingerprint/fingerprint';
+import { openTeamLedger } from './team/open';
+import type { TeamLedger } from './team/teamLedger';
 import { readFingerprintFiles } from './fingerprint/files';
 
 export interface PricingOptions {
@@ -66,6 +68,8 @@ export interface HarnessOptions {
   protectedGlobs?: () => readonly string[];
   /** Alfred's version (the extension's package.json), kept in traces and completion records. */
   version?: string;
+  /** The alfred.ledgerUrl setting: team budgets and audit trail in PostgreSQL (ALFRED_LEDGER_URL wins). */
+  ledgerUrl?: string;
 }
 
 /** A role switch or reset asked for from outside the editor (the command line, an agent's shell). */
@@ -116,12 +120,21 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   private readonly opts: HarnessOptions;
   /** Per-call traces (traces.jsonl); the chat loop may add its model requests with `tracer.model`. */
   readonly tracer: Tracer;
+  /** Team budgets and audit trail, when the user opted in (team/open.ts). */
+  readonly team: TeamLedger | undefined;
+  /** Why the team ledger the user asked for could not be opened: every call is refused with it. */
+  private readonly teamProblem: string | undefined;
 
   constructor(opts: HarnessOptions) {
     this.opts = opts;
     this.workspaceFolder = opts.workspaceFolder;
     this.stateDir = stateDir(opts.workspaceFolder, this.env);
     this.tracer = new Tracer(this.stateDir, this.workspaceFolder, () => this.version, (model) => this.fingerprint({ model }));
+    try {
+      this.team = openTeamLedger({ workspaceFolder: this.workspaceFolder, stateDir: this.stateDir, env: this.env, setting: opts.ledgerUrl });
+    } catch (err) {
+      this.teamProblem = (err as Error).message;
+    }
   }
 
   get version(): string {
@@ -280,6 +293,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     const { role } = this.activeRole();
     const protectedPaths = this.protectedPaths();
     const sandboxRefusal = this.sandboxRefusal(role, call, origin.sandboxed);
+    await this.team?.prepare();
     const result = await authorize(this.stateDir, {
       role,
       tool: call.name,
@@ -290,13 +304,14 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
       ...(origin.terminalCommand ? { terminalCommand: origin.terminalCommand } : {}),
       ...(origin.agentSession ? { agentSession: origin.agentSession } : {}),
       ...(origin.announce ? { announce: true } : {}),
+      ...(this.team || this.teamProblem ? { team: (d: GateDecision) => this.teamDecide(role.name, call, d, origin.model ?? this.opts.pricing?.().model) } : {}),
       decide: (budget, context) => decide({
         role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths, ...context,
         mcpTrust: () => readMcpTrust(this.stateDir),
         ...(sandboxRefusal ? { sandboxRefusal } : {}),
       }),
     });
-    this.publish(result.events);
+    await this.publish(result.events, origin.model);
     const { decision } = result;
     await this.tracer.decision({
       role: role.name, session: result.session, model: origin.model ?? this.opts.pricing?.().model, source: origin.source,
@@ -321,7 +336,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
       estimated: !origin.costMeasured && price.estimated, source: origin.source,
       ...(origin.announce ? { announce: true } : {}),
     });
-    this.publish(result.events);
+    await this.publish(result.events, origin.model ?? pricing.model);
     await this.tracer.result({
       role: role.name, session: result.session, model: origin.model ?? pricing.model, source: origin.source, tool: call.name,
       tokens: { input: tokens, output: 0, cached: 0 }, costUsd: result.charged.costUsd, estimated: price.estimated,
@@ -340,7 +355,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     if (records.length === 0) return undefined;
     const pricing = this.opts.pricing?.() ?? {};
     const result = await chargeMeasured(this.stateDir, this.activeRole().role, records, { overrides: pricing.overrides, fallback: pricing.fallback }, (model) => this.fingerprint({ model }));
-    this.publish(result.events);
+    await this.publish(result.events);
     return result;
   }
 
@@ -348,14 +363,14 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   async chargeModel(usage: ModelUsage): Promise<ModelChargeResult> {
     const fingerprint = usage.fingerprint ?? this.fingerprint({ model: usage.model, endpoint: usage.vendor });
     const result = await chargeModelUsage(this.stateDir, this.activeRole().role, { ...usage, fingerprint });
-    this.publish(result.events);
+    await this.publish(result.events);
     return result;
   }
 
   /** A terminal command that already ran: charged and logged, a PolicyViolation under shell deny. */
   async observeShell(run: { command: string; exitCode: number | undefined; cwd?: string; source: string }): Promise<ObserveShellResult> {
     const result = await observeShell(this.stateDir, { role: this.activeRole().role, ...run });
-    this.publish(result.events);
+    await this.publish(result.events);
     return result;
   }
 
@@ -371,7 +386,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   async reset(reason: string): Promise<void> {
     const { role } = this.activeRole();
     const out = await resetSession(this.stateDir, role.name, reason);
-    this.publish(out.events);
+    await this.publish(out.events);
   }
 
   /**
@@ -383,13 +398,13 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     const ledger = readLedger(this.stateDir);
     if (ledger?.role === role.name) return;
     // transact() opens the new session and writes RoleChanged itself.
-    this.publish(await recordEvents(this.stateDir, role.name, []));
+    await this.publish(await recordEvents(this.stateDir, role.name, []));
   }
 
   /** Appends events of other capabilities (ConfigWritten, ShellExecution, …) to the log. */
   async record(events: Array<{ type: EventType } & Record<string, unknown>>): Promise<AlfredEvent[]> {
     const written = await recordEvents(this.stateDir, this.activeRole().role.name, events);
-    this.publish(written);
+    await this.publish(written);
     return written;
   }
 
@@ -397,7 +412,17 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     return readEvents(this.stateDir, options);
   }
 
-  private publish(events: readonly AlfredEvent[]): void {
+  /** The team budgets a call falls under decide after the gate allowed it (state/govern.ts). */
+  private async teamDecide(role: string, call: ToolCall, d: GateDecision, model: string | undefined): Promise<GateDecision> {
+    const refuse = (reason: string): GateDecision => ({ ...d, allowed: false, shellCharge: 0, code: 'budget-exhausted', reason });
+    if (!this.team) return call.name === 'ctx_session' ? d : refuse(`The team ledger is misconfigured: ${this.teamProblem}`);
+    const v = await this.team.authorize({ role, tool: call.name, shell: d.shellCharge, exempt: call.name === 'ctx_session', ...(model ? { model } : {}) });
+    return v.allowed ? d : refuse(v.reason);
+  }
+
+  /** Onto the bus, and into the team's audit trail and budgets when there is a team ledger. */
+  private async publish(events: readonly AlfredEvent[], model?: string): Promise<void> {
     for (const e of events) this.bus.emit(e);
+    if (this.team) await this.team.settle(events, model);
   }
 }

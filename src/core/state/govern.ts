@@ -32,6 +32,11 @@ export interface AuthorizeRequest {
   decide: (budget: BudgetStatus, context: CallContext) => GateDecision;
   /** The caller gives the agent the budget line when a crossing is unannounced (hooks): see `takeCrossing`. */
   announce?: boolean;
+  /**
+   * Team budgets (team/teamLedger.ts), asked under the lock once the gate allowed: they may refuse
+   * (nothing is charged then) and charge the team. Absent without a team ledger.
+   */
+  team?: (decision: GateDecision) => Promise<GateDecision>;
 }
 
 /** What the gate needs from the ledger beyond the budget. */
@@ -127,7 +132,11 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
     const before = budgetStatus(role, ledger.usage, ledger.costEstimated);
     const recent = [...(ledger.recentCalls ?? []), req.fingerprint ?? callFingerprint(tool, req.toolInput)].slice(-MAX_RECENT_CALLS);
     ledger.recentCalls = recent;
-    const decision = req.decide(before, { repetition: repetitionAtEnd(recent), subagentsRunning: ledger.subagentsRunning ?? 0 });
+    const decided = req.decide(before, { repetition: repetitionAtEnd(recent), subagentsRunning: ledger.subagentsRunning ?? 0 });
+    // Without a team ledger this stays synchronous, as it always was.
+    return decided.allowed && req.team ? req.team(decided).then((d) => charged(ledger, d)) : charged(ledger, decided);
+  });
+  function charged(ledger: Ledger, decision: GateDecision): { events: NewEvent[]; result: Omit<AuthorizeResult, 'events' | 'problems'> } {
     if (decision.allowed && (req.startsSubagent ?? startsSubagent(tool))) ledger.subagentsRunning = (ledger.subagentsRunning ?? 0) + 1;
     const shell = decision.allowed ? count(decision.shellCharge) : 0;
     ledger.usage.shell += shell;
@@ -146,8 +155,8 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
       events.push({ type: 'PolicyViolation', tool, category: decision.category, code: decision.code, reason: decision.reason, source });
     }
     events.push(...settled.events);
-    return { events, result: { decision, ...settled, announce, session: ledger.session } };
-  });
+    return { events, result: { decision, status: settled.status, line: settled.line, crossed: settled.crossed, announce, session: ledger.session } };
+  }
   const { decision, status, line, crossed, announce, session } = out.result;
   return { decision, status, line, crossed, ...(announce ? { announce } : {}), session, events: out.events, problems: out.problems };
 }

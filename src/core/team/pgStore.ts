@@ -29,11 +29,16 @@ export class PgStore {
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
 
-  constructor(private readonly config: ClientConfig & { connectionString: string }, private readonly retentionDays: number) {}
+  constructor(private readonly config: Pick<ClientConfig, 'password'> & { connectionString: string }, private readonly retentionDays: number) {}
 
   private async open(): Promise<Client> {
     const { Client: PgClient } = await import('pg');
-    const client = new PgClient({ connectionTimeoutMillis: 3000, application_name: 'alfred', ...this.config });
+    const { password, ...config } = this.config;
+    // pg lets a connection string's fields replace the config's, a missing password included: it goes
+    // into the string, in memory only.
+    const url = new URL(config.connectionString);
+    if (typeof password === 'string') url.password = encodeURIComponent(password);
+    const client = new PgClient({ connectionTimeoutMillis: 3000, application_name: 'alfred', ...config, connectionString: url.toString() });
     // An idle client whose server went away emits 'error'; unhandled, it would end the process.
     client.on('error', () => this.drop(client));
     try {
@@ -55,13 +60,18 @@ export class PgStore {
     void client.end().catch(() => undefined);
   }
 
-  /** Runs `fn` in a transaction; any failure drops the connection so that the next call reconnects. */
-  private async tx<T>(fn: (db: Client) => Promise<T>): Promise<T> {
+  /** Connects (and migrates) unless connected. */
+  async connect(): Promise<Client> {
     if (!this.client) {
       this.connecting ??= this.open().finally(() => (this.connecting = undefined));
       this.client = await this.connecting;
     }
-    const db = this.client;
+    return this.client;
+  }
+
+  /** Runs `fn` in a transaction; any failure drops the connection so that the next call reconnects. */
+  private async tx<T>(fn: (db: Client) => Promise<T>): Promise<T> {
+    const db = await this.connect();
     try {
       await db.query('BEGIN');
       const out = await fn(db);

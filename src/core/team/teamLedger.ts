@@ -75,6 +75,18 @@ export class TeamLedger {
     return added;
   }
 
+  /**
+   * Connects and replays the local ledger, outside the state folder's lock: a connection's start
+   * (authentication, migrations) is slow next to a decision, which then runs under the lock alone.
+   * A database that cannot be reached is left for `authorize` to handle.
+   */
+  async prepare(): Promise<void> {
+    try {
+      await this.o.store.connect();
+      await this.reconcile();
+    } catch { /* offline: decided per role in authorize */ }
+  }
+
   /** Decide-and-charge against the team budgets, for a call the personal budget allowed. */
   async authorize(call: TeamCall): Promise<TeamVerdict> {
     const at = this.now();
