@@ -1,5 +1,6 @@
 /** The dashboard webview's messages and the state snapshot it renders. */
 import { command, notification } from './ipc';
+import type { TrialsView } from './trials';
 
 export type SignalView = 'OK' | 'WARNING' | 'EXHAUSTED';
 
@@ -220,6 +221,8 @@ export interface DashboardState {
   governance: GovernanceView | null;
   /** null without a workspace. */
   agentUsage: AgentUsageView | null;
+  /** Each suite with recorded trials and its comparisons (protocol/trials.ts); null without a workspace. */
+  trials: TrialsView | null;
 }
 
 // webview → host

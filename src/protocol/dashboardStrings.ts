@@ -2,6 +2,8 @@
  * Every English string the dashboard shows. The host translates them with vscode.l10n and hands the
  * table to the page; a unit test checks that each t('…') in webview/dashboard is listed here.
  */
+import { TRIALS_STRINGS } from './trials';
+
 export const DASHBOARD_STRINGS: readonly string[] = [
   'Active role', 'All events', 'Budget', 'Budget line', 'Context tokens', 'Cost', 'Cost (estimated)', 'Events',
   'Filter events by type', 'Loading…', 'No budget yet: open a folder to govern it.',
@@ -35,4 +37,5 @@ export const DASHBOARD_STRINGS: readonly string[] = [
   '{0} (UTC): show the record', 'The record of this event', 'not allowed', 'not allowed · {0} used',
   // role sources
   'builtin', 'project', 'project-lean-ctx', 'user', 'user-lean-ctx',
+  ...TRIALS_STRINGS,
 ];

@@ -15,6 +15,7 @@ import './components/failoverChain';
 import './components/governanceStatus';
 import './components/modelsToday';
 import './components/roleSwitcher';
+import './components/trialSuites';
 import './components/unknownOperations';
 
 const MAX_EVENTS = 200;
@@ -100,6 +101,10 @@ export class DashboardApp extends LitElement {
           @reconcile=${(e: CustomEvent<{ id: string; state: 'succeeded' | 'failed' }>) => send(ReconcileOperationCommand, e.detail)}></alfred-unknown-operations>
         <alfred-completion-records .completions=${s.completions}></alfred-completion-records>
         <div class="actions"><vscode-button secondary @click=${() => send(VerifyCompletionCommand)}>${t('Verify completion')}</vscode-button></div>
+      </section>
+      <section aria-labelledby="trials-h">
+        <h2 id="trials-h">${t('Trials')}</h2>
+        <alfred-trial-suites .trials=${s.trials}></alfred-trial-suites>
       </section>
       <section aria-labelledby="events-h">
         <h2 id="events-h">${t('Events')}</h2>

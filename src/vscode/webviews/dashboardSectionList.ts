@@ -5,6 +5,7 @@ import { HEALTH_SETTINGS } from '../hooks/health';
 import { COMPLETION_EVENTS, completionsView } from './completionViews';
 import { DailySpendTracker, agentUsageView, failoverFromSettings, packFromState } from './dashboardSections';
 import { GovernanceTracker } from './governanceSection';
+import { trialsView } from './trialsSection';
 
 /** What a section computes from: the harness of the window and the trackers kept between events. */
 export interface SectionContext {
@@ -85,6 +86,8 @@ export const DASHBOARD_SECTIONS: readonly DashboardSection[] = [
     throttleMs: 3000,
     state: ({ harness }) => ({ agentUsage: agentUsageView(harness) }),
   }),
+  // Outcomes are read and compared again at most every 3 s; a snapshot (the view shown again) reads them anew.
+  section({ name: 'trials', on: { harness: true }, throttleMs: 3000, state: ({ harness }) => ({ trials: trialsView(harness) }) }),
 ];
 
 /** Every setting some section follows. */

@@ -1,0 +1,105 @@
+import { LitElement, css, html } from 'lit';
+import type { TrialComparisonView, TrialMetricId, TrialMetricView, TrialSuiteView, TrialsView } from '../../../src/protocol/trials';
+import { t } from '../../shared/l10n';
+
+const LABEL: Record<TrialMetricId, string> = {
+  acceptance: 'Acceptance rate', escapedDefects: 'Escaped defects', duplicatedToolActions: 'Duplicated tool actions',
+  tokens: 'Tokens per trial', costUsd: 'Cost per trial', wallMs: 'Wall time per trial',
+};
+
+/** Decimals in the display language (the host writes it as the page's `lang`). */
+function decimal(v: number, digits: number): string {
+  const locale = document.documentElement.lang || 'en';
+  try {
+    return new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v);
+  } catch {
+    return v.toFixed(digits);
+  }
+}
+
+/** A metric's value as its unit reads: a rate in percent, cost in dollars, wall time in seconds. */
+function value(m: TrialMetricView, v: number, signed = false): string {
+  const sign = signed ? (v < 0 ? '−' : '+') : v < 0 ? '−' : '';
+  const a = Math.abs(v);
+  if (m.kind === 'rate') return `${sign}${decimal(a * 100, 1)}${signed ? ' pt' : '%'}`;
+  if (m.metric === 'costUsd') return `${sign}$${decimal(a, 4)}`;
+  if (m.metric === 'wallMs') return `${sign}${decimal(a / 1000, 1)} s`;
+  return `${sign}${decimal(a, m.metric === 'tokens' ? 0 : 2)}`;
+}
+
+/**
+ * Each suite with recorded trials: its conditions' counts, and each condition against the control —
+ * per metric both means with their 95% interval and counts, the difference and whether it is a change,
+ * or why the comparison was refused. `alfred compare` prints the same report with its sentences.
+ */
+export class TrialSuites extends LitElement {
+  static override properties = { trials: { attribute: false } };
+  declare trials: TrialsView | null;
+
+  static override styles = css`
+    :host { display: block; }
+    h3 { font-size: 1em; margin: 6px 0 2px; }
+    ul { list-style: none; margin: 0; padding: 0; }
+    p { margin: 4px 0; }
+    .meta { color: var(--vscode-descriptionForeground); }
+    .refused { color: var(--vscode-editorWarning-foreground); }
+    table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; margin: 2px 0 6px; }
+    th, td { text-align: left; padding: 1px 4px; border-bottom: 1px solid var(--vscode-widget-border, transparent); vertical-align: top; }
+    th { color: var(--vscode-descriptionForeground); font-weight: normal; }
+    .better { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
+    .worse { color: var(--vscode-errorForeground); }
+    .interval { display: block; color: var(--vscode-descriptionForeground); font-size: 0.9em; }
+  `;
+
+  constructor() {
+    super();
+    this.trials = null;
+  }
+
+  override render() {
+    if (!this.trials) return html``;
+    if (this.trials.suites.length === 0) return html`<p class="meta">${t('No trials recorded yet: alfred trial run runs the suite of .alfred/trials.toml.')}</p>`;
+    return html`${this.trials.suites.map((s) => this.suite(s))}`;
+  }
+
+  private suite(s: TrialSuiteView) {
+    return html`<div class="suite" data-suite=${s.name}>
+      <h3>${t('Suite {0}', s.name)}</h3>
+      <ul>${s.conditions.map((c) => html`<li data-condition=${c.name}>${t('{0}: {1} trials, {2} accepted', c.name, c.trials, c.accepted)}${c.control ? ` ${t('(control)')}` : ''}${c.interrupted ? html` <span class="meta">· ${t('{0} interrupted', c.interrupted)}</span>` : ''}</li>`)}</ul>
+      ${s.suiteChanges ? html`<p class="refused">${t('The suite changed {0} times between runs.', s.suiteChanges)}</p>` : ''}
+      ${s.corrupt ? html`<p class="refused">${t('{0} unreadable lines left out.', s.corrupt)}</p>` : ''}
+      ${s.comparisons.map((c) => this.comparison(c))}
+    </div>`;
+  }
+
+  private comparison(c: TrialComparisonView) {
+    const title = html`<p><strong>${t('{0} against {1}', c.treatment, c.control)}</strong></p>`;
+    if (c.refused) {
+      return html`<div class="comparison" data-treatment=${c.treatment}>${title}
+        <p class="refused">${t('Refused: this comparison would not be controlled.')}</p>
+        <ul>${c.reasons.map((r) => html`<li class="reason">${r}</li>`)}</ul></div>`;
+    }
+    return html`<div class="comparison" data-treatment=${c.treatment}>${title}
+      <p class="meta">${c.component ? t('Component changed: {0}', c.component) : t('No component changed.')}</p>
+      <table>
+        <thead><tr><th>${t('Metric')}</th><th>${t('Control')}</th><th>${t('Treatment')}</th><th>${t('Difference')}</th></tr></thead>
+        <tbody>${c.metrics.map((m) => this.metric(m))}</tbody>
+      </table></div>`;
+  }
+
+  private metric(m: TrialMetricView) {
+    const side = (e: TrialMetricView['control']) => (e
+      ? html`${value(m, e.mean)} <span class="meta">(${m.kind === 'rate' ? t('{0} of {1}', e.successes ?? 0, e.n) : t('n = {0}', e.n)})</span>
+        <span class="interval">${t('95% interval {0} to {1}', value(m, e.low), value(m, e.high))}</span>`
+      : html`<span class="meta">${t('not enough trials')}</span>`);
+    const d = m.difference;
+    let verdict = html`<span class="meta">${t('not enough trials')}</span>`;
+    if (d) {
+      const good = d.noChange ? '' : (d.estimate > 0) === (m.better === 'higher') ? 'better' : 'worse';
+      verdict = html`${value(m, d.estimate, true)} <span class=${good || 'meta'}>${good ? t(good) : t('no change')}</span>
+        <span class="interval">${t('95% interval {0} to {1}', value(m, d.low, true), value(m, d.high, true))}</span>`;
+    }
+    return html`<tr data-metric=${m.metric}><td>${t(LABEL[m.metric])}</td><td>${side(m.control)}</td><td>${side(m.treatment)}</td><td>${verdict}</td></tr>`;
+  }
+}
+customElements.define('alfred-trial-suites', TrialSuites);
