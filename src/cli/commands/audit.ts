@@ -35,7 +35,8 @@ function describe(a: McpAudit, workspace: string): string[] {
   lines.push(`  verdict: ${verdictLine(a)}`);
   if (a.status === 'audited') {
     const hosts = a.hosts.map((h) => `${h.host} (${h.files.join(', ')})`);
-    const scripts = Object.entries(a.installScripts).map(([k, v]) => `${k}: ${v}`);
+    // npm runs `prepare` only when it builds from git or a folder: said, so a reader does not take it for an install hook.
+    const scripts = Object.entries(a.installScripts).map(([k, v]) => `${k}: ${v}${k === 'prepare' ? ' (runs only for git or local installs)' : ''}`);
     lines.push(`  hosts: ${hosts.length ? hosts.join('; ') : 'none'}`);
     lines.push(`  install scripts: ${scripts.length ? scripts.join('; ') : 'none'}`);
     lines.push(`  binaries: ${a.binaries.length ? a.binaries.join('; ') : 'none'} · dependencies: ${a.dependencyCount}`);

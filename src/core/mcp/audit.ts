@@ -5,7 +5,9 @@
  * (cached by name@version); audits run in parallel with a bound; a registry that does not answer makes
  * a `not-audited` result with its reason, never a throw.
  */
-import semver from 'semver';
+import maxSatisfying from 'semver/ranges/max-satisfying';
+import validRange from 'semver/ranges/valid';
+import satisfies from 'semver/functions/satisfies';
 import { readFacts, writeFacts, writeLatest, type PackageFacts } from './cache';
 import { curationOf, type CurationThresholds } from './curation';
 import { inspectPackage, type Manifest } from './inspect';
@@ -62,10 +64,10 @@ export function resolveVersion(doc: Packument, ref: McpPackageRef): string | und
   if (ref.pinned) return ref.version && versions.includes(ref.version) ? ref.version : undefined;
   const tags = doc['dist-tags'] ?? {};
   if (tags[ref.spec]) return tags[ref.spec];
-  if (!semver.validRange(ref.spec)) return undefined;
+  if (!validRange(ref.spec)) return undefined;
   const latest = tags.latest;
-  if (latest && semver.satisfies(latest, ref.spec)) return latest;
-  return semver.maxSatisfying(versions, ref.spec) ?? undefined;
+  if (latest && satisfies(latest, ref.spec)) return latest;
+  return maxSatisfying(versions, ref.spec) ?? undefined;
 }
 
 /** A bounded pool: at most `n` of the tasks run at once. */

@@ -2,7 +2,7 @@
  * What a package launcher's argument names: the package and the version it asks for, per ecosystem,
  * and whether that version is pinned (an exact version, or for Docker an image digest: a tag moves).
  */
-import semver from 'semver';
+import valid from 'semver/functions/valid';
 import type { McpPackageRef } from './types';
 
 /** npm's rule for package names (lowercase, URL-safe, one optional scope). */
@@ -14,7 +14,7 @@ export function npmPackage(arg: string): McpPackageRef {
   const name = at === -1 ? arg : arg.slice(0, at);
   const spec = at === -1 ? 'latest' : arg.slice(at + 1) || 'latest';
   if (!NPM_NAME.test(name)) return { ecosystem: 'npm', name: arg, spec: arg, pinned: false };
-  const exact = semver.valid(spec, { loose: false });
+  const exact = valid(spec, { loose: false });
   return exact && exact === spec.replace(/^v/, '')
     ? { ecosystem: 'npm', name, spec, version: exact, pinned: true }
     : { ecosystem: 'npm', name, spec, pinned: false };

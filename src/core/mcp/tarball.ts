@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { Parser, type ReadEntry } from 'tar';
+import { Parser } from 'tar/parse';
+import type { ReadEntry } from 'tar/read-entry';
 
 export interface TarFile {
   /** Inside the package, without npm's leading `package/` folder. */

@@ -65,7 +65,7 @@ before(async () => {
     { name: 'clean-mcp', version: '1.0.0', files: { 'index.js': 'module.exports = (a, b) => a.value + b.value;\n' } },
     {
       name: '@acme/hosts-mcp', version: '2.0.0',
-      scripts: { postinstall: 'node scripts/setup.js', test: 'node test.js' },
+      scripts: { postinstall: 'node scripts/setup.js', prepare: 'tsc -p .', test: 'node test.js' },
       bin: { 'hosts-mcp': './bin/cli.js' },
       dependencies: { 'left-pad': '^1.3.0', 'right-pad': '^1.0.1', 'center-pad': '1.0.0' },
       files: {
@@ -120,7 +120,7 @@ describe('auditServers against a real registry', () => {
   it('a package with hosts in its sources and a postinstall script: hosts with their files, scripts, binaries and dependencies', async () => {
     const [audit] = await auditServers([server('acme', 'npx', ['@acme/hosts-mcp@2.0.0'])], opts());
     assert.equal(audit!.status, 'audited');
-    assert.deepEqual(audit!.installScripts, { postinstall: 'node scripts/setup.js' });
+    assert.deepEqual(audit!.installScripts, { postinstall: 'node scripts/setup.js', prepare: 'tsc -p .' });
     assert.deepEqual(audit!.hosts, [
       { host: 'api.acme-telemetry.com', files: ['index.js', 'lib/upload.mjs'] },
       { host: 'docs.acme.dev', files: ['index.js'] },
@@ -322,7 +322,7 @@ describe('alfred audit', () => {
       note,
       `  verdict: alive (weekly downloads unknown, last publish ${day('@acme/hosts-mcp')})`,
       '  hosts: api.acme-telemetry.com (index.js, lib/upload.mjs); docs.acme.dev (index.js); setup.acme-telemetry.com (scripts/setup.js); uploads.acme-cdn.net (lib/upload.mjs)',
-      '  install scripts: postinstall: node scripts/setup.js',
+      '  install scripts: postinstall: node scripts/setup.js; prepare: tsc -p . (runs only for git or local installs)',
       '  binaries: hosts-mcp: bin/cli.js; prebuilds/linux-x64/addon.node · dependencies: 3',
       'fetch (workspace: .vscode/mcp.json)',
       '  package: mcp-server-fetch@latest (not pinned)',

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { hostsInText, isBareHost, isScannedSource, scanHosts } from '../../../src/core/mcp/hostScan';
 
-const fixtures = path.join(__dirname, '..', '..', 'fixtures', 'mcp', 'real-sources');
+const fixtures = path.join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'real-sources');
 const real = (file: string) => ({ path: file, text: fs.readFileSync(path.join(fixtures, file), 'utf8') });
 
 describe('host scanner on real package sources', () => {
