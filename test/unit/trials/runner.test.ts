@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { main } from '../../../src/cli/main';
+import type { Comparison } from '../../../src/core/trials/compare';
 import { readOutcomes } from '../../../src/core/trials/store';
 import { runSuite } from '../../../src/core/trials/runner';
 import { loadSuite, type TrialSuite } from '../../../src/core/trials/suite';
@@ -68,6 +70,28 @@ describe('runSuite', () => {
     assert.equal(read.outcomes.length, 4);
     assert.deepEqual(git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')), [`worktree ${repo}`]);
     assert.equal(fs.readFileSync(path.join(repo, 'src/add.js'), 'utf8').includes('a - b'), true, 'the repository itself is untouched');
+
+    // alfred compare on these outcomes: one component changed, duplicated tool actions 1 → 0 with an interval.
+    const compare = async (...extra: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await main(['compare', 'control', 'handoff', '--workspace', repo, '--suite', '.alfred/trials.toml', ...extra], { out: (t) => void out.push(t), err: (t) => void err.push(t), readStdin: async () => '' });
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    };
+    const asJson = await compare('--json');
+    assert.equal(asJson.code, 0, asJson.err);
+    const comparison = JSON.parse(asJson.out) as Comparison;
+    assert.equal(comparison.refused, false);
+    assert.deepEqual([comparison.control.count, comparison.treatment.count], [2, 2]);
+    const dup = comparison.metrics.find((m) => m.metric === 'duplicatedToolActions')!;
+    assert.deepEqual([dup.control?.mean, dup.control?.n, dup.treatment?.mean, dup.treatment?.n], [1, 2, 0, 2]);
+    assert.deepEqual([dup.difference?.estimate, dup.difference?.low, dup.difference?.high], [-1, -1, -1]);
+    const acceptance = comparison.metrics.find((m) => m.metric === 'acceptance')!;
+    assert.deepEqual([acceptance.control?.successes, acceptance.treatment?.successes], [2, 2]);
+    const asText = await compare();
+    assert.equal(asText.code, 0, asText.err);
+    assert.match(asText.out, /Component changed: handoff/);
+    assert.match(asText.out, /Duplicated tool actions per trial\n {2}control {4}1\.00 \(n = 2\), 95% interval 1\.00 to 1\.00\n {2}treatment {2}0\.00 \(n = 2\), 95% interval 0\.00 to 0\.00\n {2}difference -1\.00, 95% interval -1\.00 to -1\.00/);
   });
 
   it('records a policy stop, a budget exhaustion and a timeout with their statuses', async () => {
