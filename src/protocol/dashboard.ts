@@ -1,6 +1,7 @@
 /** The dashboard webview's messages and the state snapshot it renders. */
 import { command, notification } from './ipc';
 import type { TrialsView } from './trials';
+import type { McpAuditView } from './mcp';
 
 export type SignalView = 'OK' | 'WARNING' | 'EXHAUSTED';
 
@@ -223,6 +224,8 @@ export interface DashboardState {
   agentUsage: AgentUsageView | null;
   /** Each suite with recorded trials and its comparisons (protocol/trials.ts); null without a workspace. */
   trials: TrialsView | null;
+  /** The MCP servers and their latest audit (protocol/mcp.ts); null without a workspace. */
+  mcp: McpAuditView | null;
 }
 
 // webview → host

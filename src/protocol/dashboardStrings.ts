@@ -2,6 +2,7 @@
  * Every English string the dashboard shows. The host translates them with vscode.l10n and hands the
  * table to the page; a unit test checks that each t('…') in webview/dashboard is listed here.
  */
+import { MCP_STRINGS } from './mcp';
 import { TRIALS_STRINGS } from './trials';
 
 export const DASHBOARD_STRINGS: readonly string[] = [
@@ -38,4 +39,5 @@ export const DASHBOARD_STRINGS: readonly string[] = [
   // role sources
   'builtin', 'project', 'project-lean-ctx', 'user', 'user-lean-ctx',
   ...TRIALS_STRINGS,
+  ...MCP_STRINGS,
 ];

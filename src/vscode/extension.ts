@@ -17,6 +17,7 @@ import { ensureLauncher } from './hooks/launcher';
 import { prompts } from './prompts';
 import { BudgetStatusBar } from './statusBar';
 import { TerminalObserver } from './terminals';
+import { registerMcpAudit } from './mcp';
 import { registerTools } from './tools';
 import { DashboardViewProvider } from './webviews/dashboardView';
 
@@ -60,6 +61,8 @@ export function activate(context: vscode.ExtensionContext): AlfredTestApi | unde
     registerHookServer(context),
     // Copilot's model spend, from its OpenTelemetry export, charged to this workspace's sessions.
     registerCopilotUsage(host),
+    // MCP servers: audited at start, on a change of mcp.json, and by Alfred: Audit MCP Servers.
+    ...registerMcpAudit(host, context),
   );
   // Alfred's own models (alfred.providers), for @alfred and any agent, governed and charged here.
   const models = new AlfredModelProvider(host, context.secrets);

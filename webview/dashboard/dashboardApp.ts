@@ -3,6 +3,7 @@ import {
   EditRoleCommand, EventNotification, NewRoleCommand, StatePatchNotification, OpenEventLogCommand, ReadyCommand, ReconcileOperationCommand, ResetBudgetCommand, SetGovernanceCommand, StateNotification, SwitchRoleCommand, VerifyCompletionCommand,
   type DashboardState, type GovernedAgent,
 } from '../../src/protocol/dashboard';
+import { AuditMcpCommand } from '../../src/protocol/mcp';
 import { onNotification, send } from '../shared/host';
 import { t } from '../shared/l10n';
 import './components/activePack';
@@ -13,6 +14,7 @@ import './components/dailySpend';
 import './components/eventFeed';
 import './components/failoverChain';
 import './components/governanceStatus';
+import './components/mcpServers';
 import './components/modelsToday';
 import './components/roleSwitcher';
 import './components/trialSuites';
@@ -86,6 +88,10 @@ export class DashboardApp extends LitElement {
         <h2 id="governance-h">${t('Governance')}</h2>
         <alfred-governance-status .governance=${s.governance}
           @set-governance=${(e: CustomEvent<{ agent: GovernedAgent; govern: boolean }>) => send(SetGovernanceCommand, e.detail)}></alfred-governance-status>
+      </section>
+      <section aria-labelledby="mcp-h">
+        <h2 id="mcp-h">${t('MCP servers')}</h2>
+        <alfred-mcp-servers .mcp=${s.mcp} @audit=${() => send(AuditMcpCommand)}></alfred-mcp-servers>
       </section>
       <section aria-labelledby="failover-h">
         <h2 id="failover-h">${t('Failover chain')}</h2>

@@ -14,6 +14,7 @@ import { hookSocketPath } from '../hooks/serverProtocol';
 import { alfredHome } from '../state/paths';
 import type { ProviderConfig } from '../providers/types';
 import type { SandboxStatus } from '../sandbox/status';
+import { mcpCheck } from './mcp';
 
 export type CheckState = 'ok' | 'warn' | 'fail';
 
@@ -90,6 +91,7 @@ export async function alfredChecks(input: AlfredHealthInput): Promise<DoctorChec
     : { name: 'hook server', state: 'warn', detail: 'none running: each hook starts the command line (slower, same answers)' });
   checks.push(sandboxCheck(harness.sandboxStatus()));
   checks.push(stateWritable(harness.stateDir));
+  checks.push(mcpCheck(harness.stateDir));
   return checks;
 }
 

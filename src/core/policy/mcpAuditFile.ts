@@ -3,13 +3,12 @@
  * read for the gate: re-read only when the file changes, since the gate runs on every tool call.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { McpAuditLatest } from '../mcp/types';
+import { latestPath } from '../mcp/cache';
 import { NO_AUDIT, trustFromAudits, type McpTrust } from './mcpTrust';
 
-export function latestAuditPath(stateDir: string): string {
-  return path.join(stateDir, 'mcp-audit', 'latest.json');
-}
+/** The audit's own path (mcp/cache.ts), one definition. */
+export const latestAuditPath = latestPath;
 
 /** The latest results, or undefined when there are none or the file is not a list of audits. */
 export function readLatestAudit(stateDir: string): McpAuditLatest | undefined {

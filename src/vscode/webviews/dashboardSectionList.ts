@@ -6,6 +6,7 @@ import { COMPLETION_EVENTS, completionsView } from './completionViews';
 import { DailySpendTracker, agentUsageView, failoverFromSettings, packFromState } from './dashboardSections';
 import { GovernanceTracker } from './governanceSection';
 import { trialsView } from './trialsSection';
+import { mcpView } from './mcpSection';
 
 /** What a section computes from: the harness of the window and the trackers kept between events. */
 export interface SectionContext {
@@ -86,6 +87,8 @@ export const DASHBOARD_SECTIONS: readonly DashboardSection[] = [
     throttleMs: 3000,
     state: ({ harness }) => ({ agentUsage: agentUsageView(harness) }),
   }),
+  // The audit runner refreshes the host when latest.json changes (src/vscode/mcp/).
+  section({ name: 'mcp', on: { harness: true }, state: ({ harness }) => ({ mcp: mcpView(harness) }) }),
   // Outcomes are read and compared again at most every 3 s; a snapshot (the view shown again) reads them anew.
   section({ name: 'trials', on: { harness: true }, throttleMs: 3000, state: ({ harness }) => ({ trials: trialsView(harness) }) }),
 ];

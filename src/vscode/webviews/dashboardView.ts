@@ -5,6 +5,7 @@ import {
   SetGovernanceCommand, StateNotification, StatePatchNotification, SwitchRoleCommand, VerifyCompletionCommand,
 } from '../../protocol/dashboard';
 import { DASHBOARD_STRINGS } from '../../protocol/dashboardStrings';
+import { AuditMcpCommand } from '../../protocol/mcp';
 import type { HarnessHost } from '../harnessHost';
 import { DASHBOARD_SECTIONS, SECTION_SETTINGS, type DashboardSection, type SectionContext } from './dashboardSectionList';
 import { DailySpendTracker } from './dashboardSections';
@@ -68,7 +69,8 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
       .onCommand(EditRoleCommand, ({ role }) => vscode.commands.executeCommand('alfred.editRole', role))
       .onCommand(VerifyCompletionCommand, () => vscode.commands.executeCommand('alfred.verifyCompletion'))
       .onCommand(ReconcileOperationCommand, ({ id, state }) => vscode.commands.executeCommand('alfred.reconcileOperations', id, state))
-      .onCommand(SetGovernanceCommand, ({ agent, govern }) => vscode.commands.executeCommand(governanceCommand(agent, govern)));
+      .onCommand(SetGovernanceCommand, ({ agent, govern }) => vscode.commands.executeCommand(governanceCommand(agent, govern)))
+      .onCommand(AuditMcpCommand, () => vscode.commands.executeCommand('alfred.auditMcpServers'));
 
     let hookFiles: vscode.Disposable | undefined;
     const watchWorkspace = () => {

@@ -55,7 +55,7 @@ describe('doctor: Alfred', () => {
     const env = makeEnv({ files: { '.alfred/roles/broken.toml': '[role]\nname = "broken"\n[limits]\nmax_cost_usd = "lots"\n' } });
     const socket = path.join(env.root, 'hooks.sock');
     const checks = await alfredChecks({ harness: env.harness, governance: [], hookSocket: socket });
-    assert.deepEqual(checks.map((c) => c.name), ['roles', 'hook server', 'sandbox', 'state folder']);
+    assert.deepEqual(checks.map((c) => c.name), ['roles', 'hook server', 'sandbox', 'state folder', 'MCP servers']);
     assert.equal(checks[0]!.state, 'warn');
     assert.match(checks[0]!.detail, /broken\.toml/);
     assert.deepEqual([checks[1]!.state, checks[1]!.detail], ['warn', 'none running: each hook starts the command line (slower, same answers)']);

@@ -12,6 +12,7 @@ import { activeProfile, resolveLink } from '../modelSelection';
 import { projectionFor } from '../projection';
 import { chargeRequest, countText } from '../usage';
 import type { SlashCommand } from './command';
+import { mcpCheck } from '../../../core/doctor/mcp';
 
 interface Check {
   label: string;
@@ -86,5 +87,8 @@ export const doctorCommand: SlashCommand = {
     // Whether each agent's hooks are really in force, and why not.
     stream.markdown(`\n${healthMarkdown(readGovernanceHealth(harness), lastHookRun(harness.stateDir))}`);
     stream.markdown(`\n${sandboxText(harness.sandboxStatus())}\n`);
+    // What the latest MCP audit found (core/doctor/mcp.ts), as alfred doctor says it.
+    const mcp = mcpCheck(harness.stateDir);
+    stream.markdown(`\n${mcp.state === 'ok' ? '✅' : '⚠️'} ${vscode.l10n.t('MCP servers')}: ${mcp.detail}\n`);
   },
 };
