@@ -12,7 +12,7 @@ import { readFacts, writeFacts, writeLatest, type PackageFacts } from './cache';
 import { curationOf, type CurationThresholds } from './curation';
 import { inspectPackage, type Manifest } from './inspect';
 import { isRegistryName } from './npmSpec';
-import { npmRegistryConfig, registryFor, tokenFor, type NpmrcOptions } from './npmrc';
+import { npmRegistryConfig, registryFor, tokenFor, type NpmRegistryConfig, type NpmrcOptions } from './npmrc';
 import { downloadsApiFor, fetchPackument, fetchTarball, fetchWeeklyDownloads, RegistryError, type Fetch, type Packument } from './registry';
 import { integrityProblem, readTarball } from './tarball';
 import { isScannedSource } from './hostScan';
@@ -87,7 +87,7 @@ function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
 }
 
 class NpmAuditor {
-  private readonly config;
+  private readonly config: NpmRegistryConfig;
   private readonly timeoutMs: number;
   constructor(private readonly opts: AuditOptions) {
     this.config = npmRegistryConfig(opts.npmrc);

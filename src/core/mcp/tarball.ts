@@ -43,7 +43,13 @@ export function integrityProblem(bytes: Buffer, integrity: string | undefined, s
 const inPackage = (p: string): string => p.replace(/^\.?\/?[^/]+\//, '');
 
 export async function readTarball(gz: Buffer, opts: ReadTarballOptions): Promise<TarFile[]> {
-  const tar = gunzipSync(gz, { maxOutputLength: opts.maxUnpackedBytes });
+  let tar: Buffer;
+  try {
+    tar = gunzipSync(gz, { maxOutputLength: opts.maxUnpackedBytes });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new Error(`it unpacks to more than ${opts.maxUnpackedBytes} bytes`, { cause: err });
+    throw err;
+  }
   const files: TarFile[] = [];
   const parser = new Parser({
     strict: true,
