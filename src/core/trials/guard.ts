@@ -91,6 +91,9 @@ export function guardTrials(control: ConditionOutcomes, treatment: ConditionOutc
     }
     if (a.count !== b.count) {
       reasons.push(`task "${task}" has ${a.count} trial${a.count === 1 ? '' : 's'} under "${control.name}" and ${b.count} under "${treatment.name}"`);
+    } else if (sameSet(a.instances, b.instances) && a.instances.some((i) => a.perInstance.get(i) !== b.perInstance.get(i))) {
+      const counts = (r: TaskRuns): string => a.instances.map((i) => `${i} ×${r.perInstance.get(i)}`).join(', ');
+      reasons.push(`task "${task}" ran its instances different numbers of times: ${counts(a)} under "${control.name}", ${counts(b)} under "${treatment.name}"`);
     }
   }
   return { ok: reasons.length === 0, reasons, differing };
@@ -110,13 +113,15 @@ interface TaskRuns {
   instances: string[];
   budgets: string[];
   count: number;
+  perInstance: Map<string, number>;
 }
 
 function byTask(outcomes: readonly TrialOutcome[]): Map<string, TaskRuns> {
   const tasks = new Map<string, TaskRuns>();
   for (const o of outcomes) {
-    const t = tasks.get(o.task) ?? { instances: [], budgets: [], count: 0 };
+    const t = tasks.get(o.task) ?? { instances: [], budgets: [], count: 0, perInstance: new Map<string, number>() };
     t.count++;
+    t.perInstance.set(o.instance, (t.perInstance.get(o.instance) ?? 0) + 1);
     if (!t.instances.includes(o.instance)) t.instances.push(o.instance);
     const b = budgetText(o.budget);
     if (!t.budgets.includes(b)) t.budgets.push(b);

@@ -57,6 +57,16 @@ describe('guardTrials', () => {
     assert.deepEqual(v.reasons, ['task "a" has 3 trials under "control" and 2 under "t"', 'task "b" has 3 trials under "control" and 2 under "t"']);
   });
 
+  it('refuses the same instances run different numbers of times, with the same total', () => {
+    const v = guardTrials(side('control', 2, (task, trial) => (task === 'a' && trial === 2 ? { instance: 'new' } : {})), side('t', 2, (task, trial) => (task === 'a' && trial === 1 ? { instance: 'new' } : {})));
+    assert.deepEqual(v.reasons, []);
+    const skewed = guardTrials(
+      { name: 'control', outcomes: [outcome('control', 'a', 1), outcome('control', 'a', 2, { instance: 'new' }), outcome('control', 'a', 3, { instance: 'new' })] },
+      { name: 't', outcomes: [outcome('t', 'a', 1), outcome('t', 'a', 2), outcome('t', 'a', 3, { instance: 'new' })] },
+    );
+    assert.deepEqual(skewed.reasons, ['task "a" ran its instances different numbers of times: inst-a ×1, new ×2 under "control", inst-a ×2, new ×1 under "t"']);
+  });
+
   it('refuses when the suite changed between them, and a condition with no trials', () => {
     const changed = guardTrials(side('control', 1), side('t', 1, () => ({ suiteHash: 'h2' })));
     assert.deepEqual(changed.reasons, ['the suite changed between them: "control" ran under suite h1, "t" under h2']);
