@@ -53,7 +53,11 @@ export const trialCommand: CliCommand = {
     for (const p of problems) io.err(`${p.path} ${p.key}: ${p.message}`);
 
     const abort = new AbortController();
-    const onSigint = () => abort.abort();
+    // The first Ctrl-C stops cleanly (the running trial recorded interrupted); a second one does not wait.
+    const onSigint = () => {
+      if (abort.signal.aborted) process.exit(130);
+      abort.abort();
+    };
     process.on('SIGINT', onSigint);
     const tty = !args.json && process.stderr.isTTY === true;
     let running = '';

@@ -22,6 +22,7 @@ import { trialKey, type StartedLine, type TrialOutcome, type TrialStatus } from 
 import { duplicatedActions, runTrialSessions } from './session';
 import { claimTrial, noteSuiteHash, outcomesPath, planResume, readOutcomes, recordEnded, recordInterrupted, type InterruptedFill } from './store';
 import { suiteHash, taskInstanceId, type TrialCondition, type TrialSuite, type TrialTask } from './suite';
+import { takeRunLock } from './runLock';
 import { TrialHarness } from './trialHarness';
 import { addWorktree, removeLeftovers, removeWorktree, resolveStart } from './worktree';
 
@@ -105,6 +106,18 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunReport> {
   }
   if (refused.length > 0) return { ...report, refused };
 
+  const lock = takeRunLock(opts.trialsRoot);
+  if ('heldBy' in lock) return { ...report, refused: [`another alfred trial run (pid ${lock.heldBy}) is running suite ${suite.name}`] };
+  try {
+    return await runPlanned(opts, report, prepared, tasks);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runPlanned(opts: RunSuiteOptions, report: RunReport, prepared: readonly PreparedCondition[], tasks: readonly PreparedTask[]): Promise<RunReport> {
+  const { suite, workspaceFolder: ws } = opts;
+  const file = report.outcomesFile;
   const hash = suiteHash(suite);
   const now = () => new Date().toISOString();
   const read = readOutcomes(file);

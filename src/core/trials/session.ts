@@ -39,7 +39,7 @@ export interface TrialSessionsResult {
   tokens: number;
   costUsd: number;
   sessions: number;
-  /** Whether a resumed session was given a handoff. */
+  /** Resumed sessions that were given a handoff. */
   resumedFromHandoff: number;
 }
 

@@ -1,5 +1,6 @@
 /** runSuite end to end against the loopback model server: worktrees, handoff, statuses, refusals. */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -7,6 +8,7 @@ import { main } from '../../../src/cli/main';
 import type { Comparison } from '../../../src/core/trials/compare';
 import { readOutcomes } from '../../../src/core/trials/store';
 import { runSuite } from '../../../src/core/trials/runner';
+import { takeRunLock } from '../../../src/core/trials/runLock';
 import { loadSuite, type TrialSuite } from '../../../src/core/trials/suite';
 import { startFakeModelServer, type FakeModelServer, type FakeStep } from '../../support/fakeModelServer';
 import { BUILTIN_ROLES, editCall, fakeProvider, fixtureRepo, git } from './runnerSupport';
@@ -112,6 +114,27 @@ describe('runSuite', () => {
     assert.ok(report.ran[2]!.wallMs >= 1000 && report.ran[2]!.wallMs < 3500, `timed out after ${report.ran[2]!.wallMs} ms`);
     assert.deepEqual(readOutcomes(report.outcomesFile).outcomes.map((o) => o.status), ['policy-stop', 'budget-exhausted', 'timeout']);
     server.script([]);
+  });
+
+  it('refuses to run a suite another live run holds, naming its pid, and takes over the lock of a dead one', async () => {
+    const { repo, trialsRoot } = fixtureRepo();
+    const suite = suiteOf(repo, 'trials.toml');
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      fs.mkdirSync(trialsRoot, { recursive: true });
+      fs.writeFileSync(path.join(trialsRoot, 'run.pid'), String(other.pid));
+      const report = await runSuite(options(repo, trialsRoot, suite));
+      assert.deepEqual(report.refused, [`another alfred trial run (pid ${other.pid}) is running suite handoff`]);
+      assert.equal(fs.existsSync(report.outcomesFile), false);
+    } finally {
+      other.kill('SIGKILL');
+    }
+    await new Promise((r) => other.once('exit', r));
+    const taken = takeRunLock(trialsRoot);
+    assert.ok('release' in taken, 'a dead run\'s lock is taken over');
+    assert.equal(fs.readFileSync(path.join(trialsRoot, 'run.pid'), 'utf8'), String(process.pid));
+    taken.release();
+    assert.equal(fs.existsSync(path.join(trialsRoot, 'run.pid')), false);
   });
 
   it('refuses, before any trial, components the headless loop cannot apply, naming them', async () => {
