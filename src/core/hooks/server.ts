@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Harness } from '../harness';
+import { holdLocksBetweenUses } from '../state/lock';
 import { alfredHome } from '../state/paths';
 import type { HookRunOptions } from './handlers/types';
 import { HarnessCache } from './harnessCache';
@@ -94,6 +95,9 @@ function answers(socketPath: string): Promise<boolean> {
   });
 }
 
+/** How long the serving process keeps a state folder's lock after a use (state/lock.ts). */
+const LOCK_LEASE_MS = 150;
+
 export class HookServer {
   private readonly server: net.Server;
   private inode: number | undefined;
@@ -130,6 +134,8 @@ export class HookServer {
    * failure here is not the server's.
    */
   async listenNative(): Promise<this> {
+    // Once serving: one hook call takes the state lock two or three times (decision, trace, usage).
+    holdLocksBetweenUses(LOCK_LEASE_MS);
     const native = new NativeHookListener(this.home, (request) => this.serve(request));
     try {
       await native.listen();
@@ -158,6 +164,7 @@ export class HookServer {
 
   /** Stops listening and removes the socket file if it is still this server's; requests under way finish. */
   close(): Promise<void> {
+    holdLocksBetweenUses(0);
     const native = this.native?.close();
     this.closed ??= new Promise<void>((resolve) => {
       if (process.platform !== 'win32' && this.ownsSocket()) fs.rmSync(this.socketPath, { force: true });

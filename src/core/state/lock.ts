@@ -40,27 +40,89 @@ export function withLock<T>(dir: string, fn: () => T | Promise<T>): Promise<T> {
   return run;
 }
 
-async function lockedRun<T>(dir: string, fn: () => T | Promise<T>): Promise<T> {
-  let release: () => Promise<void>;
+/**
+ * A lock this process keeps between uses (see holdLocksBetweenUses). `lastUse` tells a lease whose
+ * release timer never ran in time (a blocked event loop, a machine that slept): it is not trusted.
+ */
+interface Lease {
+  release: () => Promise<void>;
+  since: number;
+  lastUse: number;
+  lost: boolean;
+  timer?: NodeJS.Timeout;
+}
+
+const leases = new Map<string, Lease>();
+let leaseMs = 0;
+/** A lease never outlasts this, so another process waiting for the lock gets its turn. */
+const MAX_LEASE_MS = 1_000;
+
+/**
+ * For a long-lived process that charges on every tool call (the hook server): keep a state folder's
+ * lock for `ms` after each use instead of releasing it at once. Taking the lock is a mkdir and its
+ * release an rmdir, each a journaled metadata write: on some machines they cost milliseconds, and a
+ * hook call takes the lock two or three times. Other processes wait at most `ms` (never more than a
+ * second in all) longer. 0 (the default) releases at once.
+ */
+export function holdLocksBetweenUses(ms: number): void {
+  leaseMs = Math.max(0, Math.min(ms, MAX_LEASE_MS));
+  if (leaseMs === 0) for (const [dir, lease] of leases) void drop(dir, lease);
+}
+
+function drop(dir: string, lease: Lease): Promise<void> {
+  clearTimeout(lease.timer);
+  if (leases.get(dir) === lease) leases.delete(dir);
+  // Releasing a lock that went stale and was taken over fails; there is nothing left to undo.
+  return lease.release().catch(() => undefined);
+}
+
+async function acquire(dir: string): Promise<Lease> {
   // The folder may have been removed since stateDir() created it (a user clearing ~/.alfred).
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const now = Date.now();
+  const lease: Lease = { release: () => Promise.resolve(), since: now, lastUse: now, lost: false };
   try {
-    release = await lock(dir, {
+    lease.release = await lock(dir, {
       lockfilePath: path.join(dir, LOCK_FILE),
       realpath: false,
       stale: LOCK_STALE_MS,
       retries: RETRIES,
       // The default throws from a timer, which would take the whole extension host down.
-      onCompromised: () => undefined,
+      onCompromised: () => {
+        lease.lost = true;
+      },
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new LockTimeoutError(dir, err);
     throw err;
   }
+  return lease;
+}
+
+/** The lease this process still holds on `dir`, when it can be trusted; else undefined (and it is dropped). */
+async function keptLease(dir: string): Promise<Lease | undefined> {
+  const lease = leases.get(dir);
+  if (!lease) return undefined;
+  clearTimeout(lease.timer);
+  const now = Date.now();
+  if (!lease.lost && now - lease.lastUse <= leaseMs + 50 && now - lease.since <= MAX_LEASE_MS) return lease;
+  await drop(dir, lease);
+  return undefined;
+}
+
+async function lockedRun<T>(dir: string, fn: () => T | Promise<T>): Promise<T> {
+  const lease = (await keptLease(dir)) ?? (await acquire(dir));
+  leases.delete(dir);
   try {
     return await fn();
   } finally {
-    // Releasing a lock that went stale and was taken over fails; there is nothing left to undo.
-    await release().catch(() => undefined);
+    lease.lastUse = Date.now();
+    if (leaseMs > 0 && !lease.lost && lease.lastUse - lease.since < MAX_LEASE_MS) {
+      leases.set(dir, lease);
+      lease.timer = setTimeout(() => void drop(dir, lease), leaseMs);
+      lease.timer.unref();
+    } else {
+      await drop(dir, lease);
+    }
   }
 }

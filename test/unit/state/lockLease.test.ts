@@ -1,0 +1,102 @@
+/**
+ * A long-lived process (the hook server) keeps a state folder's lock briefly between uses: the lock
+ * is not taken again within the lease, another process gets it once the lease ends, and a lease that
+ * outlived its timer (a blocked event loop, a machine that slept) is never trusted.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, test } from 'node:test';
+import { holdLocksBetweenUses, LOCK_FILE, withLock } from '../../../src/core/state/lock';
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-lease-'));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const lockIno = (dir: string) => fs.statSync(path.join(dir, LOCK_FILE)).ino;
+
+afterEach(() => holdLocksBetweenUses(0));
+
+test('within the lease the lock is kept, not taken again; after it, it is released', async () => {
+  holdLocksBetweenUses(200);
+  const dir = tmp();
+  const first = await withLock(dir, () => lockIno(dir));
+  assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), true, 'kept between uses');
+  const second = await withLock(dir, () => lockIno(dir));
+  assert.equal(second, first, 'the same lock, not a new one');
+  await sleep(400);
+  assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), false, 'released when the lease ran out');
+});
+
+test('without a lease (the default) the lock is released at once', async () => {
+  const dir = tmp();
+  await withLock(dir, () => undefined);
+  assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), false);
+});
+
+test('turning leases off releases the locks held', async () => {
+  holdLocksBetweenUses(500);
+  const dir = tmp();
+  await withLock(dir, () => undefined);
+  holdLocksBetweenUses(0);
+  await sleep(50);
+  assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), false);
+});
+
+/** How many times the lock folder appeared or went while `body` ran (fs.watch events, given time to arrive). */
+async function lockFolderEvents(dir: string, body: () => Promise<void>): Promise<number> {
+  let events = 0;
+  const watcher = fs.watch(dir, (_event, name) => { if (name === LOCK_FILE) events++; });
+  await body();
+  await sleep(100);
+  watcher.close();
+  return events;
+}
+
+test('a lease whose timer could not run in time is dropped and the lock taken anew', async () => {
+  holdLocksBetweenUses(100);
+  const dir = tmp();
+  await withLock(dir, () => undefined);
+  const kept = await lockFolderEvents(dir, async () => { await withLock(dir, () => undefined); });
+  assert.equal(kept, 0, 'a use within the lease keeps the lock');
+  const events = await lockFolderEvents(dir, async () => {
+    const until = Date.now() + 250;
+    while (Date.now() < until) { /* the event loop blocked: the release timer cannot run */ }
+    await withLock(dir, () => undefined);
+  });
+  assert.ok(events >= 2, `released and taken again (${events} events)`);
+});
+
+test('a lease never outlasts a second: the lock is taken anew after it', async () => {
+  holdLocksBetweenUses(300);
+  const dir = tmp();
+  let made = 0;
+  const watcher = fs.watch(dir, (_event, name) => { if (name === LOCK_FILE) made++; });
+  const end = Date.now() + 1_400;
+  while (Date.now() < end) {
+    await withLock(dir, () => undefined);
+    await sleep(50);
+  }
+  watcher.close();
+  holdLocksBetweenUses(0);
+  await sleep(50);
+  // One lease for the first second, then at least one new lock: the folder appeared, went, appeared.
+  assert.ok(made >= 3, `lock folder events: ${made}`);
+});
+
+test('another process waits for the lease to end, then gets the lock', async () => {
+  holdLocksBetweenUses(300);
+  const dir = tmp();
+  const usedAt = await withLock(dir, () => Date.now());
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', `
+    const { withLock } = require(${JSON.stringify(path.resolve('src/core/state/lock.ts'))});
+    withLock(${JSON.stringify(dir)}, () => process.stdout.write(String(Date.now())));
+  `], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  const code = await new Promise((r) => child.on('exit', r));
+  assert.equal(code, 0);
+  const gotAt = Number(out);
+  assert.ok(gotAt >= usedAt + 250, `the other process got the lock ${gotAt - usedAt} ms after our last use, inside the lease`);
+  assert.ok(gotAt <= usedAt + 5_000, `and soon after it ended (${gotAt - usedAt} ms)`);
+});
