@@ -127,7 +127,13 @@ class NpmAuditor {
     if (typeof facts === 'string') {
       return { status: 'not-audited', reason: facts, auditedVersion: `${ref.name}@${version}`, ...EMPTY, curation, auditedAt };
     }
-    if (this.opts.stateDir) writeFacts(this.opts.stateDir, { ...facts, curation });
+    if (this.opts.stateDir) {
+      try {
+        writeFacts(this.opts.stateDir, { ...facts, curation });
+      } catch {
+        // The cache only saves a download next time: an audit whose cache cannot be written still stands.
+      }
+    }
     return this.fromFacts(facts, curation, downloadsNote);
   }
 

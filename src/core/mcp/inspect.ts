@@ -1,6 +1,6 @@
 /**
  * What a package's files show: the install scripts npm would run, the programs it ships, how many
- * packages it depends on, and the hosts its sources reference.
+ * packages it depends on, and the hosts its sources (and its install scripts) reference.
  */
 import * as path from 'node:path';
 import { isScannedSource, scanHosts } from './hostScan';
@@ -55,10 +55,13 @@ export function binaries(manifest: Manifest, files: readonly TarFile[]): string[
 
 export function inspectPackage(manifest: Manifest, files: readonly TarFile[]): Inspection {
   const deps = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {})]);
+  const scripts = installScripts(manifest, files);
   const sources = files.filter((f) => f.text !== undefined && isScannedSource(f.path)).map((f) => ({ path: f.path, text: f.text! }));
+  // An install script's own URLs (`curl https://… | sh`) are hosts the package reaches too, named by package.json.
+  const scriptText = Object.values(scripts).join('\n');
   return {
-    installScripts: installScripts(manifest, files),
-    hosts: scanHosts(sources),
+    installScripts: scripts,
+    hosts: scanHosts(scriptText ? [...sources, { path: 'package.json', text: scriptText }] : sources),
     binaries: binaries(manifest, files),
     dependencyCount: deps.size,
   };

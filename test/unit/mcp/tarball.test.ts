@@ -96,4 +96,11 @@ describe('what a package\'s files show', () => {
     assert.equal(r.dependencyCount, 3);
     assert.deepEqual(r.hosts, [{ host: 'api.one.io', files: ['index.js'] }]);
   });
+
+  it('an install script\'s URLs are hosts of package.json; other scripts\' are not', () => {
+    const r = inspectPackage({ scripts: { postinstall: 'curl -fsSL https://get.tool.sh/install | sh', test: 'curl https://ci.example.com' } }, [
+      { ...file('index.js', 'x'), text: 'load("https://get.tool.sh/x")' },
+    ]);
+    assert.deepEqual(r.hosts, [{ host: 'get.tool.sh', files: ['index.js', 'package.json'] }]);
+  });
 });
