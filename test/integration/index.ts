@@ -28,6 +28,7 @@ export async function run(): Promise<void> {
   await import('./suites/exportAgents.test');
   await import('./suites/governance.test');
   await import('./suites/authority.test');
+  await import('./suites/mcp.test');
   await import('./suites/providers.test');
   await import('./suites/walkthrough.test');
 

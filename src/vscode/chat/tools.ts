@@ -5,6 +5,7 @@ import { rolePermits } from '../../core/policy/gate';
 import { toolCall } from '../../core/policy/toolCall';
 import type { Role } from '../../core/roles/types';
 import { TOOL_CONTRACTS } from '../../core/tools/contracts';
+import { prompts } from '../prompts';
 import { raceCancellation } from './cancel';
 
 /** Alfred's own tools run the gate inside `invoke`; every other tool is gated here, by the loop. */
@@ -80,10 +81,9 @@ export async function runToolCall(ctx: ToolCallContext, call: vscode.LanguageMod
   return { part: new vscode.LanguageModelToolResultPart(call.callId, content), text: outcome.output + (outcome.warning ?? ''), refused: false };
 }
 
-/** The role asks the user before this tool runs ([mcp] ... = "ask"): a modal, so it cannot be missed. */
-async function confirmTool(reason: string): Promise<boolean> {
-  const run = vscode.l10n.t('Run the tool');
-  return await vscode.window.showWarningMessage(reason, { modal: true, detail: vscode.l10n.t('Alfred asks before this tool runs.') }, run) === run;
+/** The role asks the user before this tool runs ([mcp] ... = "ask"): a modal (prompts.ts), so it cannot be missed. */
+function confirmTool(reason: string): Promise<boolean> {
+  return prompts.confirm(reason, vscode.l10n.t('Alfred asks before this tool runs.'), vscode.l10n.t('Run the tool'));
 }
 
 /** A refusal's or a failing tool's message: either way the model learns what happened. */
