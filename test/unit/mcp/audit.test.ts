@@ -19,7 +19,8 @@ import { packageOfLaunch } from '../../../src/core/mcp/launchers';
 import type { McpServerEntry } from '../../../src/core/mcp/types';
 import { startDownloadsServer, startTestRegistry, type DownloadsServer, type TestRegistry } from '../../support/registry';
 
-const NOW = new Date('2026-12-01T12:00:00.000Z');
+/** The audits' clock: today, as the packages are published today (a fixed date would make them old one day). */
+const NOW = new Date();
 let registry: TestRegistry;
 let downloads: DownloadsServer;
 let root: string;
@@ -191,10 +192,11 @@ describe('cache and latest results', () => {
     assert.equal(path.dirname(factsPath(stateDir, 'clean-mcp', '1.0.0')), path.join(stateDir, 'mcp-audit'));
 
     urls.length = 0;
-    const second = await auditServers(entries, opts({ stateDir, fetch: recordingFetch(urls), now: () => new Date('2026-12-02T00:00:00.000Z') }));
+    const later = new Date(NOW.getTime() + 3_600_000);
+    const second = await auditServers(entries, opts({ stateDir, fetch: recordingFetch(urls), now: () => later }));
     assert.deepEqual(urls.filter((u) => u.endsWith('.tgz')), []);
     assert.deepEqual(second.map((a) => ({ ...a })), first);
-    assert.deepEqual(readLatest(stateDir), { at: '2026-12-02T00:00:00.000Z', audits: second });
+    assert.deepEqual(readLatest(stateDir), { at: later.toISOString(), audits: second });
     assert.equal(latestPath(stateDir), path.join(stateDir, 'mcp-audit', 'latest.json'));
   });
 
@@ -257,7 +259,7 @@ describe('a registry that does not answer', () => {
       const [audit] = await auditServers([server('clean', 'npx', ['clean-mcp@1.0.0'])], opts({ registry: url, timeoutMs: 300 }));
       assert.equal(audit!.status, 'not-audited');
       assert.equal(audit!.reason, `the registry did not answer: ${url}clean-mcp: no answer within 300 ms`);
-      assert.ok(Date.now() - started < 3000);
+      assert.ok(Date.now() - started < 4000);
     } finally {
       hanging.closeAllConnections();
       await new Promise<void>((resolve) => hanging.close(() => resolve()));
