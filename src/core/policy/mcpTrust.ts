@@ -3,7 +3,7 @@
  * vouch for (`unaudited`) or whose package looks abandoned (`dead`) are allowed, asked about, or
  * refused, as the role says. Advisory (`allow`) unless the role asks for more.
  */
-import type { McpAudit } from '../mcp/types';
+import type { McpAudit, McpPackageRef } from '../mcp/types';
 import type { McpAction, McpRules } from '../roles/types';
 import { knownReadings, normalizeServer, serverReadings } from './mcpServer';
 
@@ -25,12 +25,19 @@ export const NO_AUDIT: McpTrust = { known: new Set(), servers: new Map() };
 
 export const DEFAULT_MCP_RULES: McpRules = { unaudited: 'allow', dead: 'allow' };
 
+/** A package as its launcher names it: `pkg@1.2.3`, `pkg@latest`, `image:tag`, `image@sha256:…`. */
+export function packageLabel(ref: McpPackageRef): string {
+  if (ref.spec === ref.name) return ref.spec; // not a registry name: the argument as written
+  if (ref.ecosystem === 'docker' && !ref.pinned) return `${ref.name}:${ref.spec}`;
+  return `${ref.name}@${ref.spec}`;
+}
+
 function trustOf(audit: McpAudit): McpServerTrust {
   const out: McpServerTrust = {};
   if (audit.status === 'not-audited') out.unaudited = `its package could not be audited (${audit.reason ?? 'the registry did not answer'})`;
   else if (audit.status === 'not-checked') out.unaudited = `it was not audited (${audit.reason ?? 'not an npm package'})`;
   else if (!audit.inUseIsAudited) {
-    out.unaudited = `the version it runs may not be the audited ${audit.auditedVersion ?? 'one'} (${audit.server.package?.spec ?? 'unpinned'}; pin it to the audited version)`;
+    out.unaudited = `the version it runs may not be the audited ${audit.auditedVersion ?? 'one'} (${audit.server.package ? packageLabel(audit.server.package) : 'unpinned'}; pin it to the audited version)`;
   }
   const { curation } = audit;
   if (curation.verdict === 'dead') {

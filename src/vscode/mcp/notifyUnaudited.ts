@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { McpAudit } from '../../core/mcp/types';
 import { normalizeServer } from '../../core/policy/mcpServer';
-import { trustFromAudits } from '../../core/policy/mcpTrust';
+import { packageLabel, trustFromAudits } from '../../core/policy/mcpTrust';
 
 const SEEN_KEY = 'alfred.mcp.unauditedSeen';
 
 /** A server is the same server while its name and what it launches stay the same. */
 function keyOf(a: McpAudit): string {
-  return `${a.server.name}\u0000${a.server.package?.spec ?? a.server.url ?? [a.server.command, ...a.server.args].join(' ')}`;
+  return `${a.server.name}\u0000${a.server.package ? packageLabel(a.server.package) : a.server.url ?? [a.server.command, ...a.server.args].join(' ')}`;
 }
 
 /**

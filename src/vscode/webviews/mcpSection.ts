@@ -2,12 +2,13 @@
 import type { Harness } from '../../core/harness';
 import { readLatestAudit } from '../../core/policy/mcpAuditFile';
 import type { McpAudit } from '../../core/mcp/types';
+import { packageLabel } from '../../core/policy/mcpTrust';
 import type { McpAuditView, McpServerView } from '../../protocol/mcp';
 import { isAuditRunning } from '../mcp/auditState';
 
 function launches(a: McpAudit): string {
   const s = a.server;
-  return s.package?.spec ?? s.url ?? [s.command, ...s.args].join(' ');
+  return s.package ? packageLabel(s.package) : s.url ?? [s.command, ...s.args].join(' ');
 }
 
 export function serverView(a: McpAudit): McpServerView {

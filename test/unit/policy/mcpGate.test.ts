@@ -23,7 +23,7 @@ function role(tools: ToolRules, mcp?: McpRules): Role {
 function audit(name: string, over: Partial<McpAudit> = {}): McpAudit {
   return {
     server: { name, source: 'workspace', configPath: '/w/.vscode/mcp.json', command: 'npx', args: [`${name}-pkg@1.0.0`],
-      package: { ecosystem: 'npm', name: `${name}-pkg`, spec: `${name}-pkg@1.0.0`, version: '1.0.0', pinned: true } },
+      package: { ecosystem: 'npm', name: `${name}-pkg`, spec: '1.0.0', version: '1.0.0', pinned: true } },
     status: 'audited', auditedVersion: `${name}-pkg@1.0.0`, inUseIsAudited: true, installScripts: {}, hosts: [], binaries: [],
     dependencyCount: 0, curation: { verdict: 'alive', weeklyDownloads: 5000, lastPublish: '2026-11-01T00:00:00.000Z' }, auditedAt: '2026-12-01T00:00:00.000Z',
     ...over,
@@ -96,7 +96,7 @@ describe('[mcp] unaudited / dead', () => {
   const trust = trustFromAudits([
     audit('github'),
     audit('old', { curation: { verdict: 'dead', weeklyDownloads: 3, lastPublish: '2024-01-02T00:00:00.000Z' } }),
-    audit('moving', { inUseIsAudited: false, server: { ...audit('moving').server, package: { ecosystem: 'npm', name: 'moving-pkg', spec: 'moving-pkg@latest', pinned: false } } }),
+    audit('moving', { inUseIsAudited: false, server: { ...audit('moving').server, package: { ecosystem: 'npm', name: 'moving-pkg', spec: 'latest', pinned: false } } }),
     audit('offline', { status: 'not-audited', reason: 'the registry did not answer (ECONNREFUSED)' }),
   ]);
 

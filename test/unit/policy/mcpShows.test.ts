@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { mcpCheck } from '../../../src/core/doctor/mcp';
 import { writeLatest } from '../../../src/core/mcp/cache';
 import type { McpAudit } from '../../../src/core/mcp/types';
+import { packageLabel } from '../../../src/core/policy/mcpTrust';
 import { serverView } from '../../../src/vscode/webviews/mcpSection';
 
 const dirs: string[] = [];
@@ -20,7 +21,7 @@ const stateDir = (): string => {
 function audit(name: string, over: Partial<McpAudit> = {}): McpAudit {
   return {
     server: { name, source: 'workspace', configPath: '/w/.vscode/mcp.json', command: 'npx', args: ['-y', `${name}@1.0.0`],
-      package: { ecosystem: 'npm', name, spec: `${name}@1.0.0`, version: '1.0.0', pinned: true } },
+      package: { ecosystem: 'npm', name, spec: '1.0.0', version: '1.0.0', pinned: true } },
     status: 'audited', auditedVersion: `${name}@1.0.0`, inUseIsAudited: true, installScripts: {}, hosts: [], binaries: [], dependencyCount: 2,
     curation: { verdict: 'alive', weeklyDownloads: 900, lastPublish: '2026-11-20T08:00:00.000Z' }, auditedAt: '2026-12-02T00:00:00.000Z', ...over,
   };
@@ -62,5 +63,14 @@ describe('dashboard: a server row', () => {
     });
     const remote = serverView(audit('remote', { status: 'not-checked', reason: 'a remote server', server: { name: 'remote', source: 'user', configPath: '/u/mcp.json', command: '', args: [], url: 'https://mcp.example/sse' } }));
     assert.deepEqual([remote.launches, remote.pinned, remote.status, remote.reason], ['https://mcp.example/sse', false, 'not-checked', 'a remote server']);
+  });
+
+  it('names the package as its launcher would', () => {
+    assert.equal(packageLabel({ ecosystem: 'npm', name: '@s/p', spec: 'latest', pinned: false }), '@s/p@latest');
+    assert.equal(packageLabel({ ecosystem: 'npm', name: './local', spec: './local', pinned: false }), './local');
+    assert.equal(packageLabel({ ecosystem: 'docker', name: 'ghcr.io/o/img', spec: '1.2', pinned: false }), 'ghcr.io/o/img:1.2');
+    const digest = `sha256:${'a'.repeat(64)}`;
+    assert.equal(packageLabel({ ecosystem: 'docker', name: 'img', spec: digest, version: digest, pinned: true }), `img@${digest}`);
+    assert.equal(packageLabel({ ecosystem: 'pypi', name: 'tool', spec: '1.0', version: '1.0', pinned: true }), 'tool@1.0');
   });
 });
