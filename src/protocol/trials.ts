@@ -66,9 +66,9 @@ export interface TrialsView {
 /** Every English string the section shows (translated by the host, like DASHBOARD_STRINGS). */
 export const TRIALS_STRINGS: readonly string[] = [
   'Trials', 'No trials recorded yet: alfred trial run runs the suite of .alfred/trials.toml.',
-  'Suite {0}', '{0}: {1} trials, {2} accepted', '{0} interrupted', '(control)', '{0} against {1}',
+  'Suite {0}', '{0}: accepted {1} of {2}', 'interrupted: {0}', '(control)', '{0} against {1}',
   'Refused: this comparison would not be controlled.', 'Component changed: {0}', 'No component changed.',
   'Acceptance rate', 'Escaped defects', 'Duplicated tool actions', 'Tokens per trial', 'Cost per trial', 'Wall time per trial',
-  'Metric', 'Control', 'Treatment', 'Difference', 'no change', 'better', 'worse', 'not enough trials',
+  'Control', 'Treatment', 'Difference', 'no change', 'better', 'worse', 'not enough trials',
   '{0} of {1}', 'n = {0}', '95% interval {0} to {1}', 'The suite changed {0} times between runs.', '{0} unreadable lines left out.',
 ];

@@ -19,7 +19,8 @@ function decimal(v: number, digits: number): string {
 
 /** A metric's value as its unit reads: a rate in percent, cost in dollars, wall time in seconds. */
 function value(m: TrialMetricView, v: number, signed = false): string {
-  const sign = signed ? (v < 0 ? '−' : '+') : v < 0 ? '−' : '';
+  // A word joiner keeps the sign on the number's line.
+  const sign = `${signed ? (v < 0 ? '−' : '+') : v < 0 ? '−' : ''}\u2060`;
   const a = Math.abs(v);
   if (m.kind === 'rate') return `${sign}${decimal(a * 100, 1)}${signed ? ' pt' : '%'}`;
   if (m.metric === 'costUsd') return `${sign}$${decimal(a, 4)}`;
@@ -43,9 +44,13 @@ export class TrialSuites extends LitElement {
     p { margin: 4px 0; }
     .meta { color: var(--vscode-descriptionForeground); }
     .refused { color: var(--vscode-editorWarning-foreground); }
-    table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; margin: 2px 0 6px; }
-    th, td { text-align: left; padding: 1px 4px; border-bottom: 1px solid var(--vscode-widget-border, transparent); vertical-align: top; }
-    th { color: var(--vscode-descriptionForeground); font-weight: normal; }
+    .metrics { margin: 2px 0 6px; }
+    .metric { border-bottom: 1px solid var(--vscode-widget-border, transparent); padding: 3px 0; }
+    .head { display: flex; gap: 6px; align-items: baseline; flex-wrap: wrap; }
+    .label { font-weight: 600; }
+    dl { display: grid; grid-template-columns: max-content 1fr; gap: 1px 8px; margin: 2px 0 0; }
+    dt { color: var(--vscode-descriptionForeground); }
+    dd { margin: 0; font-variant-numeric: tabular-nums; word-break: break-word; }
     .better { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
     .worse { color: var(--vscode-errorForeground); }
     .interval { display: block; color: var(--vscode-descriptionForeground); font-size: 0.9em; }
@@ -65,7 +70,7 @@ export class TrialSuites extends LitElement {
   private suite(s: TrialSuiteView) {
     return html`<div class="suite" data-suite=${s.name}>
       <h3>${t('Suite {0}', s.name)}</h3>
-      <ul>${s.conditions.map((c) => html`<li data-condition=${c.name}>${t('{0}: {1} trials, {2} accepted', c.name, c.trials, c.accepted)}${c.control ? ` ${t('(control)')}` : ''}${c.interrupted ? html` <span class="meta">· ${t('{0} interrupted', c.interrupted)}</span>` : ''}</li>`)}</ul>
+      <ul>${s.conditions.map((c) => html`<li data-condition=${c.name}>${t('{0}: accepted {1} of {2}', c.name, c.accepted, c.trials)}${c.control ? ` ${t('(control)')}` : ''}${c.interrupted ? html` <span class="meta">· ${t('interrupted: {0}', c.interrupted)}</span>` : ''}</li>`)}</ul>
       ${s.suiteChanges ? html`<p class="refused">${t('The suite changed {0} times between runs.', s.suiteChanges)}</p>` : ''}
       ${s.corrupt ? html`<p class="refused">${t('{0} unreadable lines left out.', s.corrupt)}</p>` : ''}
       ${s.comparisons.map((c) => this.comparison(c))}
@@ -81,25 +86,26 @@ export class TrialSuites extends LitElement {
     }
     return html`<div class="comparison" data-treatment=${c.treatment}>${title}
       <p class="meta">${c.component ? t('Component changed: {0}', c.component) : t('No component changed.')}</p>
-      <table>
-        <thead><tr><th>${t('Metric')}</th><th>${t('Control')}</th><th>${t('Treatment')}</th><th>${t('Difference')}</th></tr></thead>
-        <tbody>${c.metrics.map((m) => this.metric(m))}</tbody>
-      </table></div>`;
+      <ul class="metrics">${c.metrics.map((m) => this.metric(m))}</ul></div>`;
   }
 
+  /** One metric: the difference and its verdict first, then both sides; narrow enough for the sidebar. */
   private metric(m: TrialMetricView) {
     const side = (e: TrialMetricView['control']) => (e
       ? html`${value(m, e.mean)} <span class="meta">(${m.kind === 'rate' ? t('{0} of {1}', e.successes ?? 0, e.n) : t('n = {0}', e.n)})</span>
         <span class="interval">${t('95% interval {0} to {1}', value(m, e.low), value(m, e.high))}</span>`
       : html`<span class="meta">${t('not enough trials')}</span>`);
     const d = m.difference;
-    let verdict = html`<span class="meta">${t('not enough trials')}</span>`;
-    if (d) {
-      const good = d.noChange ? '' : (d.estimate > 0) === (m.better === 'higher') ? 'better' : 'worse';
-      verdict = html`${value(m, d.estimate, true)} <span class=${good || 'meta'}>${good ? t(good) : t('no change')}</span>
-        <span class="interval">${t('95% interval {0} to {1}', value(m, d.low, true), value(m, d.high, true))}</span>`;
-    }
-    return html`<tr data-metric=${m.metric}><td>${t(LABEL[m.metric])}</td><td>${side(m.control)}</td><td>${side(m.treatment)}</td><td>${verdict}</td></tr>`;
+    const good = !d || d.noChange ? '' : (d.estimate > 0) === (m.better === 'higher') ? 'better' : 'worse';
+    return html`<li class="metric" data-metric=${m.metric}>
+      <div class="head"><span class="label">${t(LABEL[m.metric])}</span>
+        ${d ? html`<span>${value(m, d.estimate, true)}</span> <span class=${good || 'meta'}>${good ? t(good) : t('no change')}</span>` : html`<span class="meta">${t('not enough trials')}</span>`}</div>
+      <dl>
+        <dt>${t('Control')}</dt><dd>${side(m.control)}</dd>
+        <dt>${t('Treatment')}</dt><dd>${side(m.treatment)}</dd>
+        ${d ? html`<dt>${t('Difference')}</dt><dd>${t('95% interval {0} to {1}', value(m, d.low, true), value(m, d.high, true))}</dd>` : ''}
+      </dl>
+    </li>`;
   }
 }
 customElements.define('alfred-trial-suites', TrialSuites);
