@@ -16,8 +16,13 @@ const outRoot = outIndex > 0 ? process.argv[outIndex + 1] : undefined;
 if (outIndex > 0 && !outRoot) throw new Error('--out needs a folder');
 const out = (p) => (outRoot ? path.join(outRoot, p) : p);
 
+/** The team ledger's SQL migrations, inlined as text (src/core/team/migrationFiles.ts reads the define). */
+const MIGRATIONS = 'src/core/team/migrations';
+const teamMigrations = Object.fromEntries(fs.readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).map((f) => [f, fs.readFileSync(path.join(MIGRATIONS, f), 'utf8')]));
+
 const common = {
   bundle: true,
+  define: { ALFRED_TEAM_MIGRATIONS: JSON.stringify(teamMigrations) },
   sourcemap: production ? false : 'linked',
   minify: production,
   logLevel: 'warning',
@@ -39,6 +44,22 @@ function tokenizerFrom(outdir) {
     name: 'tokenizer-external',
     setup(build) {
       build.onResolve({ filter: /^gpt-tokenizer\/encoding\/o200k_base$/ }, () => ({ path: target, external: true }));
+    },
+  };
+}
+
+/**
+ * pg (the team ledger's client, loaded only when ALFRED_LEDGER_URL is set) ships once beside the
+ * CLI as the tokenizer does, so that no hook call parses it when the team ledger is off.
+ */
+const PG_FILE = 'dist/cli/pg.cjs';
+function pgFrom(outdir) {
+  const rel = path.posix.relative(outdir, PG_FILE);
+  const target = rel.startsWith('.') ? rel : `./${rel}`;
+  return {
+    name: 'pg-external',
+    setup(build) {
+      build.onResolve({ filter: /^pg$/ }, () => ({ path: target, external: true }));
     },
   };
 }
@@ -81,7 +102,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [tokenizerFrom('dist')],
+    plugins: [tokenizerFrom('dist'), pgFrom('dist')],
     // import() of the external tokenizer becomes require(): loaded by Node's CommonJS loader, on demand.
     supported: { 'dynamic-import': false },
   },
@@ -92,12 +113,14 @@ const builds = [
     entryPoints: { 'alfred-main': 'src/cli/main.ts' },
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
-    plugins: [cliImports, tokenizerFrom('dist/cli')],
+    plugins: [cliImports, tokenizerFrom('dist/cli'), pgFrom('dist/cli')],
     // The launcher passes the bundle's file URL; import() becomes require(), which vm.Script can run.
-    define: { 'import.meta.url': '__alfredMetaUrl' },
+    define: { ...common.define, 'import.meta.url': '__alfredMetaUrl' },
     supported: { 'dynamic-import': false },
   },
   { ...cli, entryPoints: { o200k_base: 'node_modules/gpt-tokenizer/esm/encoding/o200k_base.js' }, outExtension: { '.js': '.cjs' }, format: 'cjs' },
+  // pg-native is the optional libpq binding Alfred does not use; pg requires it only when asked to.
+  { ...cli, entryPoints: { pg: 'node_modules/pg/lib/index.js' }, outExtension: { '.js': '.cjs' }, format: 'cjs', external: ['pg-native', 'cloudflare:sockets'] },
   {
     ...common,
     entryPoints: { dashboard: 'webview/dashboard/main.ts', confirm: 'webview/confirm/main.ts', 'role-editor': 'webview/role-editor/main.ts' },
