@@ -12,6 +12,16 @@ import type { TeamChargeRow, TeamEventRow } from './rows';
 
 export type UsageByKey = Map<string, Usage>;
 
+/**
+ * An idle connection must not keep a one-shot process (`alfred hook`) alive: its socket is held
+ * (ref) only while a transaction waits for the server. pg keeps the socket at `connection.stream`.
+ */
+function hold(client: Client, held: boolean): void {
+  const stream = (client as unknown as { connection?: { stream?: { ref?: () => void; unref?: () => void } } }).connection?.stream;
+  if (held) stream?.ref?.();
+  else stream?.unref?.();
+}
+
 export interface SpendRow {
   user: string;
   role: string;
@@ -48,6 +58,7 @@ export class PgStore {
         await this.retain(client);
         migrated.add(this.config.connectionString);
       }
+      hold(client, false);
     } catch (err) {
       this.drop(client);
       throw err;
@@ -72,6 +83,7 @@ export class PgStore {
   /** Runs `fn` in a transaction; any failure drops the connection so that the next call reconnects. */
   private async tx<T>(fn: (db: Client) => Promise<T>): Promise<T> {
     const db = await this.connect();
+    hold(db, true);
     try {
       await db.query('BEGIN');
       const out = await fn(db);
@@ -80,6 +92,8 @@ export class PgStore {
     } catch (err) {
       this.drop(db);
       throw err;
+    } finally {
+      hold(db, false);
     }
   }
 
