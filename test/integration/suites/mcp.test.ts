@@ -50,13 +50,15 @@ suite('MCP servers and project memory', () => {
   });
   setup(() => resetModel());
 
-  test('MCP: writing .vscode/mcp.json re-runs the audit; the dashboard shows each server\'s verdict and the doctor names them', async () => {
+  test('MCP: writing .vscode/mcp.json re-runs the audit; the dashboard shows each server\'s verdict and the doctor names them', async function () {
+    // File watchers of a loaded machine can take their time.
+    this.timeout(150_000);
     const h = await freshSession('coder');
     write('.vscode/mcp.json', JSON.stringify(MCP_JSON, null, 2));
     const latest = await until('the audit of the three servers', () => {
       const l = readLatest(h.stateDir);
       return l && l.audits.length === 3 ? l : undefined;
-    }, 30_000);
+    }, 60_000);
     assert.deepEqual(latest.audits.map((a) => a.server.name).sort(), ['offline', 'pyserver', 'remote']);
     const mcp = dashboardState(h, vscode.workspace.isTrusted).mcp;
     assert.ok(mcp, 'an MCP section');
@@ -70,7 +72,7 @@ suite('MCP servers and project memory', () => {
     assert.match(doctor.detail, /^3 configured, 0 audited; not audited: offline; not checked: (remote, pyserver|pyserver, remote)/);
     // Removing a server re-runs it too.
     write('.vscode/mcp.json', JSON.stringify({ servers: { remote: MCP_JSON.servers.remote } }));
-    await until('the audit of one server', () => readLatest(h.stateDir)?.audits.length === 1, 30_000);
+    await until('the audit of one server', () => readLatest(h.stateDir)?.audits.length === 1, 60_000);
     // The command runs it on demand and answers with what it found.
     const run = await vscode.commands.executeCommand<{ audits: unknown[] }>('alfred.auditMcpServers');
     assert.equal(run?.audits.length, 1);
@@ -80,8 +82,8 @@ suite('MCP servers and project memory', () => {
     const api = await alfred();
     write('.vscode/mcp.json', JSON.stringify(MCP_JSON, null, 2));
     await vscode.commands.executeCommand('alfred.auditMcpServers');
-    writeRole('mcpask', '[role]\nname = "mcpask"\ninherits = "coder"\n[mcp]\nunaudited = "ask"\n');
-    writeRole('mcpdeny', '[role]\nname = "mcpdeny"\ninherits = "coder"\n[mcp]\nunaudited = "deny"\n');
+    created.push(writeRole('mcpask', '[role]\nname = "mcpask"\ninherits = "coder"\n[mcp]\nunaudited = "ask"\n'));
+    created.push(writeRole('mcpdeny', '[role]\nname = "mcpdeny"\ninherits = "coder"\n[mcp]\nunaudited = "deny"\n'));
     await until('the two roles', () => api.harness()?.roles().roles.get('mcpdeny') && api.harness()?.roles().roles.get('mcpask'));
     const asked: string[] = [];
     const original = api.prompts.confirm;
