@@ -1,5 +1,5 @@
 /**
- * Charges one model request of a headless loop, as `@alfred` charges its own: priced from the
+ * Charges one model request of the loop (`@alfred`'s and the headless one alike): priced from the
  * usage the provider reported (else counted), tool results already charged by the tool path taken
  * off the role budget's share, kept in the daily spend and a trace, with the configuration's fingerprint.
  */
@@ -20,11 +20,12 @@ export interface RequestTokens {
   outputTokens: number;
   /** Tokens of tool results first sent in this request (the tool path charged them). */
   toolResultTokens: number;
-  reported?: ReportedTokens;
+  /** What the provider reported, cached input included (either form: a wire client's or a usage data part's). */
+  reported?: Pick<ReportedTokens, 'inputTokens' | 'outputTokens' | 'cachedInputTokens'>;
   latencyMs: number;
 }
 
-export async function chargeAgentRequest(harness: Harness, model: AgentModel, usage: RequestTokens, source: string, configuration: AgentConfiguration): Promise<ModelChargeResult> {
+export async function chargeAgentRequest(harness: Harness, model: Pick<AgentModel, 'id' | 'vendor'>, usage: RequestTokens, source: string, configuration: AgentConfiguration): Promise<ModelChargeResult> {
   const inputTokens = usage.reported?.inputTokens ?? usage.inputTokens;
   const outputTokens = usage.reported?.outputTokens ?? usage.outputTokens;
   const cached = usage.reported?.cachedInputTokens ?? 0;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { parseReportedUsage, type ReportedUsage } from '../../core/budget/reportedUsage';
+import { chargeAgentRequest } from '../../core/agent/charge';
 import type { Harness } from '../../core/harness';
 import type { ModelChargeResult } from '../../core/models/charge';
 
@@ -42,21 +43,7 @@ export interface RequestUsage {
   configuration?: { pack: string; persona: boolean };
 }
 
-/** Prices and charges one request (role budget's cost, daily spend record, trace). */
-export async function chargeRequest(harness: Harness, model: vscode.LanguageModelChat, usage: RequestUsage): Promise<ModelChargeResult> {
-  const inputTokens = usage.reported?.inputTokens ?? usage.inputTokens;
-  const outputTokens = usage.reported?.outputTokens ?? usage.outputTokens;
-  const cached = usage.reported?.cachedInputTokens ?? 0;
-  const price = harness.priceOf(model.id);
-  const fingerprint = harness.fingerprint({ model: model.id, endpoint: model.vendor, ...usage.configuration });
-  const result = await harness.chargeModel({
-    model: model.id, vendor: model.vendor, inputTokens, outputTokens, cachedInputTokens: cached,
-    billedInputTokens: Math.max(0, inputTokens - usage.toolResultTokens),
-    price, measured: usage.reported ? 'reported' : 'counted', source: usage.source ?? 'chat', fingerprint,
-  });
-  await harness.tracer.model({
-    role: result.status.role, session: result.record.session ?? null, model: model.id, source: usage.source ?? 'chat', latencyMs: usage.latencyMs,
-    tokens: { input: inputTokens, output: outputTokens, cached }, costUsd: result.costUsd, estimated: price.estimated, fingerprint,
-  });
-  return result;
+/** Prices and charges one request (role budget's cost, daily spend record, trace), as the core loop charges its own. */
+export function chargeRequest(harness: Harness, model: vscode.LanguageModelChat, usage: RequestUsage): Promise<ModelChargeResult> {
+  return chargeAgentRequest(harness, model, usage, usage.source ?? 'chat', usage.configuration ?? {});
 }
