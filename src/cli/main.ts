@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { auditCommand } from './commands/audit';
 import { budgetCommand } from './commands/budget';
 import { usageCommand } from './commands/usage';
+import { teamCommand } from './commands/team';
 import { compareCommand } from './commands/compare';
 import { trialCommand } from './commands/trial';
 import { checkCommand } from './commands/check';
@@ -17,7 +18,7 @@ import { serveCommand } from './commands/serve';
 import { statusCommand } from './commands/status';
 import { processIo, UsageError, type CliIo } from './io';
 
-const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, usageCommand, eventsCommand, resetCommand, checkCommand, doctorCommand, auditCommand, hookCommand, serveCommand, trialCommand, compareCommand];
+const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, usageCommand, teamCommand, eventsCommand, resetCommand, checkCommand, doctorCommand, auditCommand, hookCommand, serveCommand, trialCommand, compareCommand];
 
 function help(): string {
   return ['alfred: the agent harness, from the command line.', '', 'Usage:', ...COMMANDS.map((c) => `  ${c.usage}`), '',
