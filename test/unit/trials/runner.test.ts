@@ -116,6 +116,28 @@ describe('runSuite', () => {
     server.script([]);
   });
 
+  it('records an evaluator failure (a checks file that cannot be read) and a harness crash, and runs one condition alone with --condition', async () => {
+    const { repo, trialsRoot, root } = fixtureRepo();
+    fs.writeFileSync(path.join(repo, '.alfred/broken-checks.toml'), '[[check]\nname = "x"\n');
+    const suite = suiteOf(repo, 'trials.toml');
+    suite.tasks[0] = { ...suite.tasks[0]!, checks: '.alfred/broken-checks.toml' };
+    server.script([done, done]);
+    const report = await runSuite({ ...options(repo, trialsRoot, suite), condition: 'control' });
+    assert.equal(report.planned, 2);
+    assert.deepEqual(report.ran.map((o) => [`${o.condition}/${o.trial}`, o.status]), [['control/1', 'evaluator-failure'], ['control/2', 'evaluator-failure']]);
+    assert.match(report.ran[0]!.detail!, /^The checks file has problems, so nothing was run: .*TOML syntax error/);
+
+    // The trials' folder cannot hold a worktree: the harness fails, not the agent, and it is recorded.
+    const blocked = path.join(root, 'blocked');
+    fs.mkdirSync(blocked);
+    fs.writeFileSync(path.join(blocked, 'worktrees'), 'a file where the worktrees folder goes');
+    const crashed = await runSuite({ ...options(repo, blocked, suiteOf(repo, 'trials.toml')), condition: 'handoff' });
+    assert.deepEqual(crashed.ran.map((o) => [`${o.condition}/${o.trial}`, o.status, o.tokens]), [['handoff/1', 'harness-crash', 0], ['handoff/2', 'harness-crash', 0]]);
+    assert.match(crashed.ran[0]!.detail!, /EEXIST|ENOTDIR/);
+    assert.equal(crashed.ran[0]!.fingerprint.components.handoff, 'on', 'the condition\'s fingerprint, though no worktree was made');
+    server.script([]);
+  });
+
   it('refuses to run a suite another live run holds, naming its pid, and takes over the lock of a dead one', async () => {
     const { repo, trialsRoot } = fixtureRepo();
     const suite = suiteOf(repo, 'trials.toml');
