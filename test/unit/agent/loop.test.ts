@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { runAgentLoop } from '../../../src/core/agent/loop';
 import { providerModel } from '../../../src/core/agent/model';
 import { readUsage } from '../../../src/core/models/usageLog';
+import { readOperations } from '../../../src/core/operations/store';
 import type { ChatMessage, ProviderConfig } from '../../../src/core/providers/types';
 import { startFakeModelServer, type FakeModelServer } from '../../support/fakeModelServer';
 import { makeEnv, roleFile } from '../harness/helpers';
@@ -99,6 +100,23 @@ describe('runAgentLoop', () => {
     const failed = await runAgentLoop({ harness: env.harness, model: providerModel(provider(), 'fake-model', undefined), messages: prompt('Hi'), maxToolRounds: 5 });
     assert.equal(failed.stopped, 'error');
     assert.match(failed.error!.message, /upstream broke/);
+  });
+
+  it('runs a shell command as a persisted operation, counted against the shell budget, its output fed back', async () => {
+    const env = makeEnv();
+    server.script([
+      { toolCalls: [call('s1', 'ctx_shell', { command: 'echo hi > out.txt && cat out.txt' })] },
+      { text: ['Ran it.'] },
+    ]);
+    const first = server.requests.length;
+    const result = await runAgentLoop({ harness: env.harness, model: providerModel(provider(), 'fake-model', undefined), messages: prompt('Run it'), maxToolRounds: 5 });
+    assert.equal(result.stopped, 'done');
+    assert.equal(fs.readFileSync(path.join(env.ws, 'out.txt'), 'utf8'), 'hi\n');
+    const toolMessage = (server.requests[first + 1]!.body as Body).messages.find((m) => m.role === 'tool')!;
+    assert.match(String(toolMessage.content), /^\$ echo hi > out\.txt && cat out\.txt\nhi\nexit code: 0/);
+    assert.equal(env.harness.budget().status.dimensions.shell.used, 1);
+    const ops = readOperations(env.harness.stateDir).operations;
+    assert.deepEqual(ops.map((o) => [o.tool, o.state, o.exitCode]), [['ctx_shell', 'succeeded', 0]]);
   });
 
   it('stops after the round limit when the model keeps calling tools', async () => {
