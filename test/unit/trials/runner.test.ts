@@ -138,6 +138,16 @@ describe('runSuite', () => {
     server.script([]);
   });
 
+  it('an accepted trial whose hidden check fails is recorded as an escaped defect', async () => {
+    const { repo, trialsRoot } = fixtureRepo();
+    // Passes the acceptance check (2 + 3 = 5) by returning 5 always; the hidden check (-1 + 1 = 0) catches it.
+    const cheat: FakeStep = { toolCalls: [{ id: 'x1', name: 'ctx_edit', arguments: [JSON.stringify({ path: 'src/add.js', oldString: 'a - b', newString: '5' })] }] };
+    server.script([cheat, done, edit('e1'), done]);
+    const report = await runSuite({ ...options(repo, trialsRoot, suiteOf(repo, 'trials.toml')), condition: 'control' });
+    assert.deepEqual(report.ran.map((o) => [o.trial, o.status, o.escapedDefect]), [[1, 'accepted', true], [2, 'accepted', false]]);
+    assert.match(report.ran[0]!.detail!, /Escaped defect: hidden "adds negatives" failed \(exit code 1\)\.$/);
+  });
+
   it('refuses to run a suite another live run holds, naming its pid, and takes over the lock of a dead one', async () => {
     const { repo, trialsRoot } = fixtureRepo();
     const suite = suiteOf(repo, 'trials.toml');
