@@ -20,7 +20,8 @@ function decimal(v: number, digits: number): string {
 /** A metric's value as its unit reads: a rate in percent, cost in dollars, wall time in seconds. */
 function value(m: TrialMetricView, v: number, signed = false): string {
   // A word joiner keeps the sign on the number's line.
-  const sign = `${signed ? (v < 0 ? '−' : '+') : v < 0 ? '−' : ''}\u2060`;
+  const mark = signed ? (v < 0 ? '−' : '+') : v < 0 ? '−' : '';
+  const sign = mark ? `${mark}\u2060` : '';
   const a = Math.abs(v);
   if (m.kind === 'rate') return `${sign}${decimal(a * 100, 1)}${signed ? ' pt' : '%'}`;
   if (m.metric === 'costUsd') return `${sign}$${decimal(a, 4)}`;
