@@ -32,8 +32,8 @@ function setUp(): { repo: string; env: NodeJS.ProcessEnv; outcomes: string } {
   return { repo, env, outcomes: outcomesPath(repo, 'handoff') };
 }
 
-function cli(repo: string, env: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'trial', 'run', '--workspace', repo, '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+function cli(repo: string, env: NodeJS.ProcessEnv, args: readonly string[] = ['--json']): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'trial', 'run', '--workspace', repo, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
@@ -88,21 +88,23 @@ describe('alfred trial run, interrupted', () => {
     assert.deepEqual(lines.map((l) => l.kind), ['started', 'ended', 'started', 'ended', 'started', 'ended', 'started', 'ended']);
     assert.deepEqual(worktrees(repo), [`worktree ${repo}`]);
 
-    // A third run has nothing left to do.
-    const third = await cli(repo, env).done;
+    // A third run has nothing left to do; without --json (and no terminal) it says so in lines.
+    const third = await cli(repo, env, []).done;
     assert.equal(third.code, 0, third.stderr);
-    assert.deepEqual((JSON.parse(third.stdout) as { ran: unknown[] }).ran, []);
+    assert.equal(third.stdout, `Suite handoff: 4 trials planned, 4 already started, 0 to run.\nOutcomes: ${outcomes}\n`);
     assert.equal(readOutcomes(outcomes).outcomes.length, 4);
   });
 
   it('Ctrl-C records the running trial interrupted, starts no other and exits 130', { timeout: 120_000 }, async () => {
     const { repo, env, outcomes } = setUp();
     server.script([answer, hang]);
-    const run = cli(repo, env);
+    const run = cli(repo, env, []);
     await untilSecondTrialWaits(outcomes, server.requests.length);
     run.child.kill('SIGINT');
     const ended = await run.done;
     assert.equal(ended.code, 130, ended.stderr);
+    // No terminal: one line per trial (50 + 2 tokens at the fallback price of $3 / $15 per million).
+    assert.match(ended.stdout, /^Suite handoff: 4 trials planned, 0 already started, 4 to run\.\n\[1\/4\] control\/fix-add\/1 rejected · 0 duplicated tool actions · 52 tokens · \$0\.0002 · \d+\.\d s\n\[2\/4\] handoff\/fix-add\/1 interrupted · 0 duplicated tool actions · 0 tokens · \$0\.0000 · \d+\.\d s\nOutcomes: .*\n {2}control: 1 rejected\n {2}handoff: 1 interrupted\n$/);
     const read = readOutcomes(outcomes);
     assert.deepEqual(read.outcomes.map((o) => [`${o.condition}/${o.trial}`, o.status]), [['control/1', 'rejected'], ['handoff/1', 'interrupted']]);
     assert.deepEqual([...read.started.keys()], ['control/fix-add/1', 'handoff/fix-add/1']);
