@@ -20,7 +20,7 @@ export interface HarnessFingerprint {
 }
 
 /** The parts of a role that decide what it allows: its name, source and description are left out. */
-export type RolePolicy = Pick<Role, 'name' | 'shellPolicy' | 'sandbox' | 'tools' | 'limits' | 'failClosed'>;
+export type RolePolicy = Pick<Role, 'name' | 'shellPolicy' | 'sandbox' | 'tools' | 'limits' | 'failClosed' | 'mcp'>;
 
 export interface FingerprintFiles {
   /** `.alfred/checks.toml`'s bytes, or null when it does not exist. */
@@ -64,7 +64,8 @@ export function harnessFingerprint(inputs: FingerprintInputs): HarnessFingerprin
 /** The rules as the gate applies them: an absent optional limit hashes as its default, so both spellings match. */
 function rolePolicyOf(role: RolePolicy): Omit<RolePolicy, 'name'> {
   const limits = { ...role.limits, maxRepeatedCalls: role.limits.maxRepeatedCalls ?? DEFAULT_MAX_REPEATED_CALLS, maxSubagents: role.limits.maxSubagents ?? 0 };
-  return { shellPolicy: role.shellPolicy, sandbox: role.sandbox, tools: role.tools, limits, failClosed: role.failClosed };
+  // [mcp] only when the role sets it, so the hash of a role without it stays what it was.
+  return { shellPolicy: role.shellPolicy, sandbox: role.sandbox, tools: role.tools, limits, failClosed: role.failClosed, ...(role.mcp ? { mcp: role.mcp } : {}) };
 }
 
 function promptFilesHash(files: FingerprintFiles['promptFiles']): string {

@@ -68,3 +68,16 @@ test('lowering [mcp] from deny or ask to allow is more authority', () => {
   assert.deepEqual(moreAuthority(base, strict), ['unaudited MCP servers deny → allow', 'dead MCP servers ask → allow']);
   assert.deepEqual(moreAuthority(strict, base), []);
 });
+
+test('the fingerprint\'s rolePolicy tells [mcp] rules apart, and a role without [mcp] hashes as before', async () => {
+  const { harnessFingerprint } = await import('../../../src/core/fingerprint/fingerprint');
+  const role: Role = {
+    name: 'a', source: 'project', path: '', description: '', shellPolicy: 'track', sandbox: 'auto', failClosed: false, tools: { denied: [] },
+    limits: { maxContextTokens: 1, maxShellInvocations: 1, maxCostUsd: 1, warnAtPercent: 80, blockAtPercent: 100 },
+  };
+  const policy = (r: Role) => harnessFingerprint({ alfred: '1', role: r, checks: null, promptFiles: [], labels: {} }).components.rolePolicy;
+  const plain = policy(role);
+  assert.notEqual(policy({ ...role, mcp: { unaudited: 'deny', dead: 'allow' } }), plain);
+  assert.notEqual(policy({ ...role, mcp: { unaudited: 'deny', dead: 'allow' } }), policy({ ...role, mcp: { unaudited: 'ask', dead: 'allow' } }));
+  assert.equal(policy({ ...role, name: 'b' }), plain);
+});
