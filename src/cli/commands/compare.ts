@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { comparisonJson, compareTrials, renderComparison, type Comparison } from '../../core/trials/compare';
 import { compareHistory, findGroup, readHistory, type History } from '../../core/trials/history';
 import { outcomesPath, readOutcomes } from '../../core/trials/store';
-import { loadSuite, suiteFilePath } from '../../core/trials/suite';
+import { loadSuite, suiteFilePath, suiteHash } from '../../core/trials/suite';
 import { openHarness } from '../context';
 import { json, UsageError, type CliIo } from '../io';
 import type { CliCommand } from './command';
@@ -41,13 +41,13 @@ export const compareCommand: CliCommand = {
  * The suite's name: `--suite` as a name, or as the path of a suite file (as `alfred trial run` takes
  * it); without it, the name of `.alfred/trials.toml`.
  */
-function suiteOf(workspace: string, suite: string | undefined): { name: string; planned?: number } {
+function suiteOf(workspace: string, suite: string | undefined): { name: string; planned?: number; hash?: string } {
   const file = suite === undefined ? suiteFilePath(workspace) : path.resolve(workspace, suite);
   const isFile = suite === undefined || /\.toml$/i.test(suite) || fs.statSync(file, { throwIfNoEntry: false })?.isFile() === true;
   if (!isFile) return { name: suite! };
   const parsed = loadSuite(file);
   const name = parsed.suite?.name ?? path.basename(file).replace(/\.toml$/i, '');
-  return { name, ...(parsed.suite ? { planned: parsed.suite.trials } : {}) };
+  return { name, ...(parsed.suite ? { planned: parsed.suite.trials, hash: suiteHash(parsed.suite) } : {}) };
 }
 
 function suiteComparison(workspace: string, control: string, treatment: string, suiteArg: string | undefined): Comparison {
@@ -65,6 +65,10 @@ function suiteComparison(workspace: string, control: string, treatment: string, 
   const comparison = compareTrials(of(control), of(treatment), {
     suite: suite.name, suiteChanges: read.suiteChanges, ...(suite.planned !== undefined ? { plannedTrials: suite.planned } : {}),
   });
+  const recorded = [...new Set(read.outcomes.map((o) => o.suiteHash))];
+  if (suite.hash !== undefined && !recorded.includes(suite.hash)) {
+    comparison.notes.push(`The suite file's plan has changed since these trials ran (hash ${suite.hash} now, ${recorded.join(', ')} recorded): the next alfred trial run records the change.`);
+  }
   if (read.corrupt.length > 0) comparison.notes.push(`${read.corrupt.length} line${read.corrupt.length === 1 ? '' : 's'} of ${file} could not be read and ${read.corrupt.length === 1 ? 'was' : 'were'} left out.`);
   return comparison;
 }

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { stateDir } from '../../../src/core/state/paths';
 import type { TrialOutcome } from '../../../src/core/trials/outcome';
 import { outcomesPath, recordEnded } from '../../../src/core/trials/store';
+import { parseSuite, suiteHash } from '../../../src/core/trials/suite';
 import { isolateEnv, newWorkspace, run } from '../cli/helpers';
 
 const env = isolateEnv();
@@ -42,6 +43,18 @@ describe('alfred compare', () => {
     const report = JSON.parse(j.stdout) as { refused: boolean; metrics: Array<{ metric: string; difference: { estimate: number; noChange: boolean } }> };
     const dup = report.metrics.find((m) => m.metric === 'duplicatedToolActions')!;
     assert.deepEqual([report.refused, dup.difference.estimate, dup.difference.noChange], [false, -2.5, false]);
+  });
+
+  it('says when the suite file\'s plan differs from the one the trials ran under', async () => {
+    const ws = suiteWorkspace({ handoff: 'on' });
+    const r = await run(['compare', 'control', 'handoff', '--workspace', ws]);
+    const plan = parseSuite(fs.readFileSync(path.join(ws, '.alfred/trials.toml'), 'utf8'), 'x').suite!;
+    assert.ok(r.stdout.includes(`Note: The suite file's plan has changed since these trials ran (hash ${suiteHash(plan)} now, h1 recorded): the next alfred trial run records the change.`), r.stdout);
+    const file = outcomesPath(ws, 'demo');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll('"suiteHash":"h1"', `"suiteHash":"${suiteHash(plan)}"`));
+    const same = await run(['compare', 'control', 'handoff', '--workspace', ws]);
+    assert.equal(same.code, 0);
+    assert.ok(!same.stdout.includes('has changed since'), same.stdout);
   });
 
   it('exits 2 with the reasons on stderr when the two conditions differ in two components', async () => {
