@@ -272,14 +272,13 @@ function readOrNull(file: string): Buffer | null {
 
 /**
  * A condition's fingerprint without a worktree (for a trial that never got that far): the same
- * components a trial's harness gives, with the task's checks and the repository's prompt files.
+ * components a trial's harness gives (the role as its file sets it), with the task's checks and the
+ * repository's prompt files.
  */
 function conditionFingerprint(c: PreparedCondition, task: PreparedTask, ws: string, version: string, builtinRolesDir: string): HarnessFingerprint {
   const roles = loadRoles({ workspaceFolder: ws, homeDir: os.homedir(), builtinDir: builtinRolesDir, trusted: true }).roles;
-  const role = roles.get(c.applied.role)!;
-  const limits = { ...role.limits, maxContextTokens: task.task.budget.tokens, maxCostUsd: task.task.budget.usd };
   return harnessFingerprint({
-    ...readFingerprintFiles(ws), checks: task.checks, alfred: version, role: { ...role, limits },
+    ...readFingerprintFiles(ws), checks: task.checks, alfred: version, role: roles.get(c.applied.role)!,
     model: c.model, endpoint: c.provider.name, pack: 'off', persona: false, handoff: c.applied.handoff,
   });
 }

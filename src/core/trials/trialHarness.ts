@@ -3,6 +3,8 @@
  * (a fresh ALFRED_HOME), the condition's role, and that role's token and cost limits replaced by the
  * task's budget, so every trial starts with exactly its budget and nothing another trial spent.
  */
+import { harnessFingerprint, type FingerprintInputs, type HarnessFingerprint } from '../fingerprint/fingerprint';
+import { readFingerprintFiles } from '../fingerprint/files';
 import { Harness, type ActiveRole, type PricingOptions } from '../harness';
 import { protectedGlobsReader } from '../completion/protectGlobs';
 import type { TrialBudget } from './suite';
@@ -28,6 +30,14 @@ export class TrialHarness extends Harness {
       protectedGlobs: protectedGlobsReader(trial.worktree),
       ...(trial.pricing ? { pricing: trial.pricing } : {}),
     });
+  }
+
+  /**
+   * The configuration with the role as its file sets it: the budget is the task's, kept apart in every
+   * outcome, so one condition's trials of tasks with different budgets share one fingerprint.
+   */
+  override fingerprint(known: Pick<FingerprintInputs, 'model' | 'endpoint' | 'pack' | 'persona' | 'handoff'> = {}): HarnessFingerprint {
+    return harnessFingerprint({ ...readFingerprintFiles(this.workspaceFolder), ...known, alfred: this.version, role: super.activeRole().role });
   }
 
   override activeRole(): ActiveRole {

@@ -109,6 +109,8 @@ describe('runSuite', () => {
     ]);
     const report = await runSuite(options(repo, trialsRoot, suite));
     assert.deepEqual(report.ran.map((o) => [o.task, o.status]), [['policy', 'policy-stop'], ['tokens', 'budget-exhausted'], ['time', 'timeout']]);
+    assert.equal(new Set(report.ran.map((o) => o.fingerprint.id)).size, 1, 'tasks with different budgets: one condition, one fingerprint');
+    assert.deepEqual(report.ran.map((o) => o.budget.tokens), [50000, 300, 50000]);
     assert.match(report.ran[0]!.detail!, /The role refused ctx_edit \(tool-denied\)/);
     assert.equal(report.ran[1]!.tokens, 420);
     assert.ok(report.ran[2]!.wallMs >= 1000 && report.ran[2]!.wallMs < 3500, `timed out after ${report.ran[2]!.wallMs} ms`);

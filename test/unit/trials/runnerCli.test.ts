@@ -83,6 +83,10 @@ describe('alfred trial run, interrupted', () => {
     assert.deepEqual(read.outcomes.map((o) => [`${o.condition}/${o.task}/${o.trial}`, o.status]), [
       ['control/fix-add/1', 'rejected'], ['handoff/fix-add/1', 'interrupted'], ['control/fix-add/2', 'rejected'], ['handoff/fix-add/2', 'rejected'],
     ]);
+    // The cut-off trial's fingerprint, made without a worktree, is the one its condition's other trials ran under.
+    const handoffIds = read.outcomes.filter((o) => o.condition === 'handoff').map((o) => o.fingerprint.id);
+    assert.equal(handoffIds.length, 2);
+    assert.equal(handoffIds[0], handoffIds[1]);
     const lines = fs.readFileSync(outcomes, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string });
     // The cut-off trial's end is written by the second run, before it starts anything.
     assert.deepEqual(lines.map((l) => l.kind), ['started', 'ended', 'started', 'ended', 'started', 'ended', 'started', 'ended']);
