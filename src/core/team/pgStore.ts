@@ -226,7 +226,9 @@ export class PgStore {
   async close(): Promise<void> {
     const c = this.client;
     this.client = undefined;
-    if (c) await c.end().catch(() => undefined);
+    if (!c) return;
+    hold(c, true); // ending waits for the server's goodbye
+    await c.end().catch(() => undefined);
   }
 }
 

@@ -10,6 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from 'pg';
+import { budgetCommand } from '../../../src/cli/commands/budget';
+import { teamCommand } from '../../../src/cli/commands/team';
 import { Harness } from '../../../src/core/harness';
 import { toolCall } from '../../../src/core/policy/toolCall';
 import { readLedger } from '../../../src/core/state/ledgerFormat';
@@ -177,4 +179,41 @@ test('a period resets at its UTC boundary (injected clock)', async () => {
   const rows = await sql<{ period_start: Date; shell: string }>(url, 'SELECT period_start, shell FROM team_usage ORDER BY period_start');
   assert.deepEqual(rows.map((r) => [r.period_start.toISOString(), Number(r.shell)]), [['2026-03-01T00:00:00.000Z', 2], ['2026-03-02T00:00:00.000Z', 1]]);
   await t.close();
+});
+
+test('alfred team prints the period\'s spend per user, role and model; alfred budget --json includes the team budgets', async () => {
+  const url = await database('cli');
+  const [ana, bo] = workspace('team = "platform"\n[[budget]]\nname = "shell"\nperiod = "week"\nmax_shell_invocations = 50\n', url, ['ana@acme.dev', 'bo@acme.dev']);
+  const ha = harnessOf(ana!), hb = harnessOf(bo!);
+  await shell(ha, 1);
+  await shell(ha, 2);
+  await shell(hb, 3);
+  await ha.chargeOutput(toolCall('read_file', { filePath: 'a' }), 'word '.repeat(100), { source: 'test', model: 'gpt-4.1-mini' });
+  const saved = { ...process.env };
+  Object.assign(process.env, ana!.env);
+  const out: string[] = [];
+  const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(`ERR ${t}`), readStdin: async () => '' };
+  const args = { positionals: [] as string[], json: false, workspace: ana!.ws, explicitWorkspace: true };
+  try {
+    assert.equal(await teamCommand.run(args, io), 0);
+    const tokens = readLedger(ha.stateDir)!.usage.tokens;
+    assert.ok(tokens > 0);
+    assert.deepEqual(out.slice(1), [
+      '  ana@acme.dev · coder · no model: 2 charges, tokens 0, shell 2, cost $0.0000',
+      '  ana@acme.dev · coder · gpt-4.1-mini: 1 charges, tokens ' + tokens + ', shell 0, cost $' + readLedger(ha.stateDir)!.usage.costUsd.toFixed(4),
+      '  bo@acme.dev · coder · no model: 1 charges, tokens 0, shell 1, cost $0.0000',
+      'Team[platform/shell week]: shell 3/50 (6%) → OK',
+    ]);
+    assert.match(out[0]!, /^Team platform, this month \(since \d{4}-\d\d-01T00:00:00\.000Z\): 4 charges$/);
+    out.length = 0;
+    assert.equal(await budgetCommand.run({ ...args, json: true }, io), 0);
+    const parsed = JSON.parse(out[0]!) as { dimensions: { shell: { used: number } }; team: { budgets: Array<{ name: string; line: string }> } };
+    assert.equal(parsed.dimensions.shell.used, 2);
+    assert.deepEqual(parsed.team.budgets.map((b) => [b.name, b.line]), [['shell', 'Team[platform/shell week]: shell 3/50 (6%) → OK']]);
+  } finally {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+    await ha.team!.close();
+    await hb.team!.close();
+  }
 });
