@@ -20,6 +20,18 @@ export const MCP_AUDIT_SETTINGS = ['mcp', 'alfred.mcpAudit'];
  * a request while one runs makes one more run after it. Its results are `latest.json`, which the
  * gate, the dashboard and the doctor read; the dashboard is refreshed and new unaudited servers told.
  */
+/** A server found twice (a file and the settings VS Code made of it) is one server: the first found stays. */
+export function withoutRepeats(inventory: McpInventory): McpInventory {
+  const seen = new Set<string>();
+  const servers = inventory.servers.filter((s) => {
+    const key = JSON.stringify([s.name, s.command, s.args, s.url ?? null]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return { ...inventory, servers };
+}
+
 export class McpAuditRunner {
   private running: Promise<AuditRun | undefined> | undefined;
   private again = false;
@@ -47,11 +59,13 @@ export class McpAuditRunner {
     setAuditRunning(harness.stateDir, true);
     this.host.refresh();
     try {
-      const inventory = readMcpInventory({
+      // VS Code shows .vscode/mcp.json as the workspace's `mcp` settings too: only the user's own are settings here.
+      const userServers = vscode.workspace.getConfiguration('mcp').inspect('servers')?.globalValue;
+      const inventory = withoutRepeats(readMcpInventory({
         workspaceFolder: harness.workspaceFolder,
         userMcpPaths: userMcpFiles().mcp,
-        settings: [{ configPath: vscode.l10n.t('settings (mcp.servers)'), servers: vscode.workspace.getConfiguration('mcp').get('servers') }],
-      });
+        settings: userServers === undefined ? [] : [{ configPath: vscode.l10n.t('settings (mcp.servers)'), servers: userServers }],
+      }));
       const downloadsApi = vscode.workspace.getConfiguration('alfred.mcpAudit').get<string>('downloadsApi')?.trim();
       const audits = await auditServers(inventory.servers, {
         stateDir: harness.stateDir,

@@ -14,7 +14,8 @@ export function watchMcpFiles(workspaceFolder: string | undefined, changed: () =
     timer = setTimeout(() => { timer = undefined; changed(); }, delayMs);
   };
   const patterns = [
-    ...(workspaceFolder ? [new vscode.RelativePattern(vscode.Uri.file(workspaceFolder), '.vscode/mcp.json')] : []),
+    // A glob (braces) makes a watch of the whole folder: a plain path is watched alone, and missed here when its folder is new.
+    ...(workspaceFolder ? [new vscode.RelativePattern(vscode.Uri.file(workspaceFolder), '{.vscode/mcp.json}')] : []),
     ...userMcpFiles().mcp.map((file) => new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file))),
   ];
   const disposables: vscode.Disposable[] = patterns.map((pattern) => {
