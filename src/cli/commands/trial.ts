@@ -85,7 +85,7 @@ export const trialCommand: CliCommand = {
     try {
       report = await runSuite({
         workspaceFolder: harness.workspaceFolder, suite: parsed.suite, ...(args.condition ? { condition: args.condition } : {}),
-        providers, builtinRolesDir: builtinRolesDir(), version: alfredVersion(), pricing: publishedPricingReader(harness.stateDir),
+        providers, builtinRolesDir: builtinRolesDir(), builtinPacksDir: path.join(path.dirname(builtinRolesDir()), 'packs'), version: alfredVersion(), pricing: publishedPricingReader(harness.stateDir),
         trialsRoot: path.join(harness.stateDir, 'trials', parsed.suite.name), signal: abort.signal, onProgress,
         apiKey: async (provider) => {
           if (provider.key.kind === 'secret') throw new Error(`provider ${provider.name}'s key secret:${provider.key.name} is kept in the editor's secret storage; give the command line a $VAR key`);

@@ -1,7 +1,7 @@
 /**
- * What a condition's components mean to the headless loop: the ones it can apply (model, endpoint,
- * role, handoff; pack and persona only as "off", since the headless loop injects neither) and the
- * ones it cannot, refused before any trial runs, by name.
+ * What a condition's components mean to the headless loop: the ones it applies (model, endpoint,
+ * role, handoff, pack, persona) and the ones it cannot (labels: what Alfred cannot see, it cannot
+ * set either), refused before any trial runs, by name.
  */
 import type { TrialCondition } from './suite';
 
@@ -12,24 +12,31 @@ export interface AppliedComponents {
   endpoint?: string;
   role: string;
   handoff: boolean;
+  /** Packs whose context goes into the prompt (`pack = "a+b"`, as @alfred's fingerprint joins them); empty: off. */
+  packs: string[];
+  /** Alfred's persona opens the conversation. */
+  persona: boolean;
 }
 
 const ON_OFF: Record<string, boolean> = { on: true, off: false, true: true, false: false };
+const PERSONA: Record<string, boolean> = { ...ON_OFF, alfred: true, none: false };
 
 export function applyComponents(condition: TrialCondition): { applied?: AppliedComponents; refused: string[] } {
   const refused: string[] = [];
   const c = condition.components;
   for (const [name, value] of Object.entries(c)) {
-    if (name === 'model' || name === 'endpoint' || name === 'role') continue;
+    if (name === 'model' || name === 'endpoint' || name === 'role' || name === 'pack') continue;
     if (name === 'handoff' && value in ON_OFF) continue;
-    if ((name === 'pack' || name === 'persona') && value === 'off') continue;
+    if (name === 'persona' && value in PERSONA) continue;
     refused.push(`${name} = "${value}"`);
   }
   if (refused.length > 0) return { refused };
+  const packs = !c.pack || c.pack === 'off' ? [] : c.pack.split('+').map((p) => p.trim()).filter((p) => p);
   return {
     applied: {
       ...(c.model ? { model: c.model } : {}), ...(c.endpoint ? { endpoint: c.endpoint } : {}),
       role: c.role || 'coder', handoff: c.handoff !== undefined && ON_OFF[c.handoff] === true,
+      packs, persona: c.persona !== undefined && PERSONA[c.persona] === true,
     },
     refused,
   };

@@ -13,6 +13,7 @@ import { harnessFingerprint, shortHash, type HarnessFingerprint } from '../finge
 import { readFingerprintFiles } from '../fingerprint/files';
 import type { PricingOptions } from '../harness';
 import type { ProviderConfig } from '../providers/types';
+import { loadPacks } from '../packs/loader';
 import { loadRoles } from '../roles/loader';
 import { pickModel, providerModel } from '../agent/model';
 import type { LoopToolCall } from '../agent/loop';
@@ -36,6 +37,8 @@ export interface RunSuiteOptions {
   /** The provider's key for a request (undefined: none). */
   apiKey(provider: ProviderConfig): Promise<string | undefined>;
   builtinRolesDir: string;
+  /** The built-in packs (a condition's `pack` is looked up there and in the repository's `.alfred/packs/`). */
+  builtinPacksDir: string;
   version: string;
   /** Worktrees and per-trial state live here, outside the repository. */
   trialsRoot: string;
@@ -81,6 +84,7 @@ interface PreparedCondition {
   applied: AppliedComponents;
   provider: ProviderConfig;
   model: string;
+  packs: Array<{ name: string; context: string }>;
   apiKey?: string;
 }
 
@@ -176,9 +180,9 @@ async function runTrial(p: { key: string; condition: PreparedCondition; task: Pr
     });
     await harness.sync();
     const model = providerModel(condition.provider, condition.model, condition.apiKey);
-    fingerprint = harness.fingerprint({ model: model.id, endpoint: model.vendor, pack: 'off', persona: false, handoff: condition.applied.handoff });
+    fingerprint = harness.fingerprint({ model: model.id, endpoint: model.vendor, ...configurationOf(condition) });
     const run = await runTrialSessions({
-      harness, model, prompt: task.task.prompt, handoff: condition.applied.handoff, deadline: t0 + task.task.budget.seconds * 1000,
+      harness, model, prompt: task.task.prompt, handoff: condition.applied.handoff, packs: condition.packs, persona: condition.applied.persona, deadline: t0 + task.task.budget.seconds * 1000,
       tokenLimit: task.task.budget.tokens, maxToolRounds: opts.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS, resumes: opts.resumes ?? 1,
       ...(opts.signal ? { signal: opts.signal } : {}),
       onToolCall: (call) => opts.onProgress?.({ kind: 'tool', key: p.key, call }),
@@ -227,13 +231,19 @@ function placeChecks(worktree: string, checks: Buffer | null): void {
 
 function prepareConditions(conditions: readonly TrialCondition[], opts: RunSuiteOptions, refused: string[]): PreparedCondition[] {
   const roles = loadRoles({ workspaceFolder: opts.workspaceFolder, homeDir: os.homedir(), builtinDir: opts.builtinRolesDir, trusted: true }).roles;
+  const packs = loadPacks({ builtinDir: opts.builtinPacksDir, workspaceFolder: opts.workspaceFolder, trusted: true }).packs;
   const out: PreparedCondition[] = [];
   for (const condition of conditions) {
     const applied = applyComponents(condition).applied!;
     if (!roles.has(applied.role)) refused.push(`condition ${condition.name}: role "${applied.role}" does not exist`);
+    const missing = applied.packs.filter((name) => !packs.has(name));
+    if (missing.length) refused.push(`condition ${condition.name}: ${missing.map((m) => `pack "${m}"`).join(', ')} does not exist`);
     const picked = pickModel(applied.endpoint ? opts.providers.filter((p) => p.name === applied.endpoint) : opts.providers, applied.model);
     if ('problem' in picked) refused.push(`condition ${condition.name}: ${picked.problem}`);
-    else out.push({ condition, applied, provider: picked.provider, model: picked.model });
+    else {
+      const chosen = applied.packs.flatMap((name) => { const pack = packs.get(name); return pack ? [{ name, context: pack.context }] : []; });
+      out.push({ condition, applied, provider: picked.provider, model: picked.model, packs: chosen });
+    }
   }
   return out;
 }
@@ -279,8 +289,13 @@ function conditionFingerprint(c: PreparedCondition, task: PreparedTask, ws: stri
   const roles = loadRoles({ workspaceFolder: ws, homeDir: os.homedir(), builtinDir: builtinRolesDir, trusted: true }).roles;
   return harnessFingerprint({
     ...readFingerprintFiles(ws), checks: task.checks, alfred: version, role: roles.get(c.applied.role)!,
-    model: c.model, endpoint: c.provider.name, pack: 'off', persona: false, handoff: c.applied.handoff,
+    model: c.model, endpoint: c.provider.name, ...configurationOf(c),
   });
+}
+
+/** The pack, persona and handoff components a condition's requests carry (packs joined with `+`, as @alfred's). */
+function configurationOf(c: PreparedCondition): { pack: string; persona: boolean; handoff: boolean } {
+  return { pack: c.packs.length ? c.packs.map((p) => p.name).join('+') : 'off', persona: c.applied.persona, handoff: c.applied.handoff };
 }
 
 /** What an `interrupted` line records: an earlier outcome's fingerprint for the same condition and task when there is one. */

@@ -8,6 +8,8 @@
 import { writeHandoff } from '../handoff/handoff';
 import { resumeHandoff } from '../handoff/resume';
 import type { Harness } from '../harness';
+import { domainPacksBlock } from '../packs/inject';
+import { personaText } from '../turn/persona';
 import { runAgentLoop, type LoopStop, type LoopToolCall } from '../agent/loop';
 import type { AgentModel } from '../agent/model';
 import type { ChatMessage } from '../providers/types';
@@ -22,6 +24,10 @@ export interface TrialSessionsInput {
   model: AgentModel;
   prompt: string;
   handoff: boolean;
+  /** The condition's packs, their context put before the task as @alfred puts a chosen pack's. */
+  packs?: ReadonlyArray<{ name: string; context: string }>;
+  /** Alfred's persona opens every session, as it opens @alfred's. */
+  persona?: boolean;
   /** Epoch ms at which the trial's time is up. */
   deadline: number;
   tokenLimit: number;
@@ -46,7 +52,9 @@ export interface TrialSessionsResult {
 export async function runTrialSessions(input: TrialSessionsInput): Promise<TrialSessionsResult> {
   const out: TrialSessionsResult = { stopped: 'done', toolCalls: [], tokens: 0, costUsd: 0, sessions: 0, resumedFromHandoff: 0 };
   const nextStep = `Continue the task where the last session stopped: ${input.prompt}`;
-  const configuration = { pack: 'off', persona: false, handoff: input.handoff };
+  const packs = input.packs ?? [];
+  const configuration = { pack: packs.length ? packs.map((p) => p.name).join('+') : 'off', persona: input.persona === true, handoff: input.handoff };
+  const persona = input.persona ? personaText('alfred') : undefined;
   for (;;) {
     out.sessions++;
     let prompt = input.prompt;
@@ -57,8 +65,10 @@ export async function runTrialSessions(input: TrialSessionsInput): Promise<Trial
         out.resumedFromHandoff++;
       }
     }
+    if (packs.length) prompt = `${domainPacksBlock(packs)}\n\n${prompt}`;
     const messages: ChatMessage[] = [
       { role: 'system', parts: [{ type: 'text', text: TRIAL_SYSTEM_PROMPT }] },
+      ...(persona ? [{ role: 'user' as const, parts: [{ type: 'text' as const, text: persona }] }] : []),
       { role: 'user', parts: [{ type: 'text', text: prompt }] },
     ];
     const result = await runAgentLoop({

@@ -11,7 +11,7 @@ import { runSuite } from '../../../src/core/trials/runner';
 import { takeRunLock } from '../../../src/core/trials/runLock';
 import { loadSuite, type TrialSuite } from '../../../src/core/trials/suite';
 import { startFakeModelServer, type FakeModelServer, type FakeStep } from '../../support/fakeModelServer';
-import { BUILTIN_ROLES, editCall, fakeProvider, fixtureRepo, git } from './runnerSupport';
+import { BUILTIN_PACKS, BUILTIN_ROLES, editCall, fakeProvider, fixtureRepo, git } from './runnerSupport';
 
 let server: FakeModelServer;
 before(async () => { server = await startFakeModelServer(); });
@@ -25,7 +25,7 @@ function suiteOf(repo: string, file: string): TrialSuite {
 
 const options = (repo: string, trialsRoot: string, suite: TrialSuite) => ({
   workspaceFolder: repo, suite, providers: [fakeProvider(server.url)], apiKey: async () => undefined,
-  builtinRolesDir: BUILTIN_ROLES, version: 'test', trialsRoot,
+  builtinRolesDir: BUILTIN_ROLES, builtinPacksDir: BUILTIN_PACKS, version: 'test', trialsRoot,
 });
 
 const done: FakeStep = { text: ['Done.'], usage: { inputTokens: 200, outputTokens: 3 } };
@@ -171,12 +171,30 @@ describe('runSuite', () => {
     assert.equal(fs.existsSync(path.join(trialsRoot, 'run.pid')), false);
   });
 
-  it('refuses, before any trial, components the headless loop cannot apply, naming them', async () => {
+  it('refuses, before any trial, components it cannot apply and packs that do not exist, naming them', async () => {
     const { repo, trialsRoot } = fixtureRepo();
     const suite = suiteOf(repo, 'trials.toml');
-    suite.conditions[1]!.components = { ...suite.conditions[1]!.components, pack: 'security', 'label.temperature': '0.2' };
-    const report = await runSuite(options(repo, trialsRoot, suite));
-    assert.deepEqual(report.refused, ['condition handoff: pack = "security"', 'condition handoff: label.temperature = "0.2"']);
-    assert.equal(fs.existsSync(report.outcomesFile), false);
+    suite.conditions[1]!.components = { ...suite.conditions[1]!.components, 'label.temperature': '0.2' };
+    const labelled = await runSuite(options(repo, trialsRoot, suite));
+    assert.deepEqual(labelled.refused, ['condition handoff: label.temperature = "0.2"']);
+    suite.conditions[1]!.components = { ...suite.conditions[0]!.components, pack: 'testing+no-such-pack' };
+    const unknownPack = await runSuite(options(repo, trialsRoot, suite));
+    assert.deepEqual(unknownPack.refused, ['condition handoff: pack "no-such-pack" does not exist']);
+    assert.equal(fs.existsSync(labelled.outcomesFile), false);
+  });
+
+  it('applies a condition\'s pack and persona: the persona opens the conversation, the pack\'s context comes before the task, both in the fingerprint', async () => {
+    const { repo, trialsRoot } = fixtureRepo();
+    const suite = suiteOf(repo, 'trials.toml');
+    suite.conditions[0]!.components = { ...suite.conditions[0]!.components, pack: 'testing', persona: 'on' };
+    server.script([done, done]);
+    const first = server.requests.length;
+    const report = await runSuite({ ...options(repo, trialsRoot, suite), condition: 'control' });
+    assert.deepEqual(report.ran.map((o) => [o.fingerprint.components.pack, o.fingerprint.components.persona, o.fingerprint.components.handoff]), [['testing', 'on', 'off'], ['testing', 'on', 'off']]);
+    const messages = (server.requests[first]!.body as { messages: Array<{ role: string; content: string }> }).messages;
+    assert.deepEqual(messages.map((m) => m.role), ['system', 'user', 'user']);
+    assert.match(messages[1]!.content, /^You are Alfred, a discreet, exact and courteous assistant/);
+    const testing = fs.readFileSync(path.join(BUILTIN_PACKS, 'testing', 'context.md'), 'utf8').trim();
+    assert.equal(messages[2]!.content, `<domain-packs>\n\n# testing\n\n${testing}\n\n</domain-packs>\n\nMake src/add.js return the sum of its two arguments.`);
   });
 });

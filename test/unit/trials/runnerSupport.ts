@@ -8,6 +8,7 @@ import type { ProviderConfig } from '../../../src/core/providers/types';
 
 export const FIXTURE = path.resolve(__dirname, '../../fixtures/trials/add-repo');
 export const BUILTIN_ROLES = path.resolve(__dirname, '../../../roles');
+export const BUILTIN_PACKS = path.resolve(__dirname, '../../../packs');
 
 const roots: string[] = [];
 after(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
