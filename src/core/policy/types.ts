@@ -17,6 +17,7 @@ export type RefusalCode =
   | 'subagent-limit'     // a task tool starting a sub-agent past the role's max_subagents
   | 'mcp-untrusted'      // an unaudited or dead MCP server's tool, and the role's [mcp] rule says deny
   | 'not-confirmed'      // the role asks the user first ([mcp] ... = "ask"), and the user (or a path that cannot ask) said no
+  | 'memory-off'         // alfred_memory_append while the project's memory policy is off
   | 'invalid-input';     // the tool's arguments failed validation
 
 export interface GateDecision {
