@@ -8,6 +8,7 @@ import { cancellable, raceCancellation } from './cancel';
 import { storedResult, type StopReason, type StoredRound } from './history';
 import { overCapStop } from './projection';
 import { describeToolCall } from './render';
+import { readMcpTrust } from '../../core/policy/mcpAuditFile';
 import { offeredTools, runToolCall } from './tools';
 import { chargeRequest, countMessages, countText, reportedUsage, type ReportedUsage } from './usage';
 
@@ -57,7 +58,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
   let reported: ReportedUsage | undefined;
 
   const driver: LoopDriver<vscode.LanguageModelChatTool, vscode.LanguageModelToolResultPart> = {
-    tools: (role) => offeredTools(role),
+    tools: (role) => offeredTools(role, undefined, readMcpTrust(harness.stateDir)),
     countInput: async (tools, newToolResults) => {
       const [inputTokens, toolResultTokens] = await raceCancellation(Promise.all([
         countMessages(model, messages, tools, token), countText(model, newToolResults, token),

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { governedCall, GovernedRefusal } from '../../core/governedCall';
 import type { Harness } from '../../core/harness';
 import { rolePermits } from '../../core/policy/gate';
+import type { McpTrust } from '../../core/policy/mcpTrust';
 import { toolCall } from '../../core/policy/toolCall';
 import type { Role } from '../../core/roles/types';
 import { TOOL_CONTRACTS } from '../../core/tools/contracts';
@@ -16,11 +17,12 @@ export function isAlfredTool(name: string): boolean {
 }
 
 /**
- * The tools the model may see: every registered tool the role permits (tool lists and shell policy);
- * denied tools are never offered. Alfred's come first, so a model's tool limit keeps them.
+ * The tools the model may see: every registered tool the role permits (tool lists, shell policy, and
+ * with the latest MCP audit its [mcp] rules); denied tools are never offered. Alfred's come first, so
+ * a model's tool limit keeps them.
  */
-export function offeredTools(role: Role, limit?: number): vscode.LanguageModelChatTool[] {
-  const permitted = vscode.lm.tools.filter((t) => rolePermits(role, t.name));
+export function offeredTools(role: Role, limit?: number, mcpTrust?: McpTrust): vscode.LanguageModelChatTool[] {
+  const permitted = vscode.lm.tools.filter((t) => rolePermits(role, t.name, mcpTrust));
   const ordered = [...permitted.filter((t) => isAlfredTool(t.name)), ...permitted.filter((t) => !isAlfredTool(t.name))];
   const tools = ordered.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
   return typeof limit === 'number' && limit > 0 ? tools.slice(0, limit) : tools;
