@@ -10,6 +10,8 @@ const BENCHES = {
   usage: { file: 'bench/usage.bench.ts', flags: [] },
   sandbox: { file: 'bench/sandbox.bench.ts', flags: [] },
   hook: { file: 'bench/hook.bench.ts', flags: [] },
+  // Starts a private PostgreSQL (Debian's postgresql) on loopback for its run.
+  team: { file: 'bench/teamLedger.bench.ts', flags: [] },
   // The extension bundle's load, from a production build it makes itself.
   activation: { file: 'bench/activation.bench.ts', flags: [] },
   // The heap is measured after a collection.

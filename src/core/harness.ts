@@ -311,7 +311,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
         ...(sandboxRefusal ? { sandboxRefusal } : {}),
       }),
     });
-    await this.publish(result.events, origin.model);
+    this.publish(result.events, origin.model);
     const { decision } = result;
     await this.tracer.decision({
       role: role.name, session: result.session, model: origin.model ?? this.opts.pricing?.().model, source: origin.source,
@@ -336,7 +336,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
       estimated: !origin.costMeasured && price.estimated, source: origin.source,
       ...(origin.announce ? { announce: true } : {}),
     });
-    await this.publish(result.events, origin.model ?? pricing.model);
+    this.publish(result.events, origin.model ?? pricing.model);
     await this.tracer.result({
       role: role.name, session: result.session, model: origin.model ?? pricing.model, source: origin.source, tool: call.name,
       tokens: { input: tokens, output: 0, cached: 0 }, costUsd: result.charged.costUsd, estimated: price.estimated,
@@ -355,7 +355,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     if (records.length === 0) return undefined;
     const pricing = this.opts.pricing?.() ?? {};
     const result = await chargeMeasured(this.stateDir, this.activeRole().role, records, { overrides: pricing.overrides, fallback: pricing.fallback }, (model) => this.fingerprint({ model }));
-    await this.publish(result.events);
+    this.publish(result.events);
     return result;
   }
 
@@ -363,14 +363,14 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   async chargeModel(usage: ModelUsage): Promise<ModelChargeResult> {
     const fingerprint = usage.fingerprint ?? this.fingerprint({ model: usage.model, endpoint: usage.vendor });
     const result = await chargeModelUsage(this.stateDir, this.activeRole().role, { ...usage, fingerprint });
-    await this.publish(result.events);
+    this.publish(result.events);
     return result;
   }
 
   /** A terminal command that already ran: charged and logged, a PolicyViolation under shell deny. */
   async observeShell(run: { command: string; exitCode: number | undefined; cwd?: string; source: string }): Promise<ObserveShellResult> {
     const result = await observeShell(this.stateDir, { role: this.activeRole().role, ...run });
-    await this.publish(result.events);
+    this.publish(result.events);
     return result;
   }
 
@@ -386,7 +386,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   async reset(reason: string): Promise<void> {
     const { role } = this.activeRole();
     const out = await resetSession(this.stateDir, role.name, reason);
-    await this.publish(out.events);
+    this.publish(out.events);
   }
 
   /**
@@ -398,13 +398,13 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     const ledger = readLedger(this.stateDir);
     if (ledger?.role === role.name) return;
     // transact() opens the new session and writes RoleChanged itself.
-    await this.publish(await recordEvents(this.stateDir, role.name, []));
+    this.publish(await recordEvents(this.stateDir, role.name, []));
   }
 
   /** Appends events of other capabilities (ConfigWritten, ShellExecution, …) to the log. */
   async record(events: Array<{ type: EventType } & Record<string, unknown>>): Promise<AlfredEvent[]> {
     const written = await recordEvents(this.stateDir, this.activeRole().role.name, events);
-    await this.publish(written);
+    this.publish(written);
     return written;
   }
 
@@ -420,9 +420,9 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     return v.allowed ? d : refuse(v.reason);
   }
 
-  /** Onto the bus, and into the team's audit trail and budgets when there is a team ledger. */
-  private async publish(events: readonly AlfredEvent[], model?: string): Promise<void> {
+  /** Onto the bus, and into the team's audit trail and budgets when there is a team ledger (not waited for). */
+  private publish(events: readonly AlfredEvent[], model?: string): void {
     for (const e of events) this.bus.emit(e);
-    if (this.team) await this.team.settle(events, model);
+    this.team?.settle(events, model);
   }
 }

@@ -4,7 +4,7 @@
  * refuses when one is exhausted, else inserts the charge and adds it to them: all in one
  * transaction. Charges are inserted once by id (`ON CONFLICT DO NOTHING`): a replay adds nothing.
  */
-import type { Client, ClientConfig } from 'pg';
+import type { Client, ClientConfig, QueryResult } from 'pg';
 import type { Usage } from '../budget/types';
 import { budgetPeriodKeyOf as keyOf, type BudgetPeriod } from './budgets';
 import { migrate } from './migrate';
@@ -14,11 +14,15 @@ export type UsageByKey = Map<string, Usage>;
 
 /**
  * An idle connection must not keep a one-shot process (`alfred hook`) alive: its socket is held
- * (ref) only while a transaction waits for the server. pg keeps the socket at `connection.stream`.
+ * (ref) only while some statement waits for the server, counted, as statements of several callers
+ * queue on the one connection. pg keeps the socket at `connection.stream`.
  */
+const holders = new WeakMap<Client, number>();
 function hold(client: Client, held: boolean): void {
   const stream = (client as unknown as { connection?: { stream?: { ref?: () => void; unref?: () => void } } }).connection?.stream;
-  if (held) stream?.ref?.();
+  const n = Math.max(0, (holders.get(client) ?? 0) + (held ? 1 : -1));
+  holders.set(client, n);
+  if (n > 0) stream?.ref?.();
   else stream?.unref?.();
 }
 
@@ -30,6 +34,43 @@ export interface SpendRow {
   tokens: number;
   shell: number;
   costUsd: number;
+}
+
+interface UsageRow { budget: string; period_start: Date; tokens: string; shell: string; cost_usd: string }
+
+function usageOf(result: QueryResult<UsageRow>): UsageByKey {
+  const out: UsageByKey = new Map();
+  for (const r of result.rows) {
+    out.set(`${r.budget}@${r.period_start.toISOString()}`, { tokens: Number(r.tokens), shell: Number(r.shell), costUsd: Number(r.cost_usd) });
+  }
+  return out;
+}
+
+/**
+ * One statement that inserts the charges not yet there (by id) and adds just those to their
+ * budgets' spend, one row per budget period in key order; `more` adds CTEs. It selects how many
+ * were new, as `n`.
+ */
+function chargeStatement(db: Client, charges: readonly TeamChargeRow[], more = ''): string {
+  const rows = db.escapeLiteral(JSON.stringify(charges.map((r) => ({
+    id: r.id, ts: r.ts, team: r.team, repository: r.repository, role: r.role, user_id: r.user, machine: r.machine, tags: r.tags,
+    model: r.model ?? null, tool: r.tool ?? null, tokens: Math.round(r.tokens), shell: Math.round(r.shell), cost_usd: r.costUsd,
+    budgets: r.budgets, offline: r.offline === true,
+  }))));
+  return `WITH c AS (
+      INSERT INTO team_charges (id, ts, team, repository, role, user_id, machine, tags, model, tool, tokens, shell, cost_usd, budgets, offline)
+      SELECT c.id, c.ts, c.team, c.repository, c.role, c.user_id, c.machine, c.tags, c.model, c.tool, c.tokens, c.shell, c.cost_usd, c.budgets, c.offline
+      FROM jsonb_to_recordset(${rows}::jsonb) AS c(id text, ts timestamptz, team text, repository text, role text, user_id text, machine text,
+        tags text[], model text, tool text, tokens bigint, shell bigint, cost_usd numeric, budgets jsonb, offline boolean)
+      ON CONFLICT (id) DO NOTHING RETURNING tokens, shell, cost_usd, budgets),
+    s AS (
+      SELECT b->>'key' AS budget, (b->>'periodStart')::timestamptz AS period_start, sum(c.tokens) AS tokens, sum(c.shell) AS shell, sum(c.cost_usd) AS cost_usd
+      FROM c, jsonb_array_elements(c.budgets) AS b GROUP BY 1, 2 ORDER BY 1, 2),
+    u AS (
+      INSERT INTO team_usage (budget, period_start, tokens, shell, cost_usd) SELECT * FROM s
+      ON CONFLICT (budget, period_start) DO UPDATE SET tokens = team_usage.tokens + EXCLUDED.tokens,
+        shell = team_usage.shell + EXCLUDED.shell, cost_usd = team_usage.cost_usd + EXCLUDED.cost_usd)${more}
+    SELECT count(*) AS n FROM c`;
 }
 
 /** Kept per process: the database's migrations checked once, however many clients it opens. */
@@ -80,15 +121,15 @@ export class PgStore {
     return this.client;
   }
 
-  /** Runs `fn` in a transaction; any failure drops the connection so that the next call reconnects. */
-  private async tx<T>(fn: (db: Client) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` on the connection (every statement of it one round trip to the server); any failure
+   * drops the connection, which rolls back an open transaction, so that the next call reconnects.
+   */
+  private async session<T>(fn: (db: Client) => Promise<T>): Promise<T> {
     const db = await this.connect();
     hold(db, true);
     try {
-      await db.query('BEGIN');
-      const out = await fn(db);
-      await db.query('COMMIT');
-      return out;
+      return await fn(db);
     } catch (err) {
       this.drop(db);
       throw err;
@@ -104,109 +145,59 @@ export class PgStore {
     await db.query('DELETE FROM team_charges WHERE ts < now() - $1::interval', [cutoff]);
   }
 
-  /** Locks the budgets' rows (created when missing) and reads their spend. */
-  private async lockUsage(db: Client, budgets: readonly BudgetPeriod[], lock: boolean): Promise<UsageByKey> {
-    const sorted = [...budgets].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
-    const keys = sorted.map((b) => b.key);
-    const starts = sorted.map((b) => b.periodStart);
-    if (lock) {
-      await db.query('INSERT INTO team_usage (budget, period_start) SELECT * FROM unnest($1::text[], $2::timestamptz[]) ON CONFLICT DO NOTHING', [keys, starts]);
-    }
-    const { rows } = await db.query<{ budget: string; period_start: Date; tokens: string; shell: string; cost_usd: string }>(
-      `SELECT budget, period_start, tokens, shell, cost_usd FROM team_usage
-       WHERE (budget, period_start) IN (SELECT * FROM unnest($1::text[], $2::timestamptz[]))
-       ORDER BY budget, period_start${lock ? ' FOR UPDATE' : ''}`, [keys, starts]);
-    const out: UsageByKey = new Map();
-    for (const r of rows) {
-      out.set(`${r.budget}@${r.period_start.toISOString()}`, { tokens: Number(r.tokens), shell: Number(r.shell), costUsd: Number(r.cost_usd) });
-    }
-    return out;
-  }
-
-  private async insertCharges(db: Client, rows: readonly TeamChargeRow[]): Promise<TeamChargeRow[]> {
-    if (rows.length === 0) return [];
-    const { rows: inserted } = await db.query<{ id: string }>(
-      `INSERT INTO team_charges (id, ts, team, repository, role, user_id, machine, tags, model, tool, tokens, shell, cost_usd, budgets, offline)
-       SELECT c.id, c.ts, c.team, c.repository, c.role, c.user_id, c.machine, c.tags, c.model, c.tool, c.tokens, c.shell, c.cost_usd, c.budgets, c.offline
-       FROM jsonb_to_recordset($1::jsonb) AS c(id text, ts timestamptz, team text, repository text, role text, user_id text, machine text,
-         tags text[], model text, tool text, tokens bigint, shell bigint, cost_usd numeric, budgets jsonb, offline boolean)
-       ON CONFLICT (id) DO NOTHING RETURNING id`,
-      [JSON.stringify(rows.map((r) => ({
-        id: r.id, ts: r.ts, team: r.team, repository: r.repository, role: r.role, user_id: r.user, machine: r.machine, tags: r.tags,
-        model: r.model ?? null, tool: r.tool ?? null, tokens: Math.round(r.tokens), shell: Math.round(r.shell), cost_usd: r.costUsd,
-        budgets: r.budgets, offline: r.offline === true,
-      })))]);
-    const ids = new Set(inserted.map((r) => r.id));
-    return rows.filter((r) => ids.has(r.id));
-  }
-
-  /** Adds the inserted charges to their budgets' spend, one update per budget period, in key order. */
-  private async addUsage(db: Client, charges: readonly TeamChargeRow[]): Promise<void> {
-    const sums = new Map<string, { b: BudgetPeriod; u: Usage }>();
-    for (const c of charges) {
-      for (const b of c.budgets) {
-        const s = sums.get(keyOf(b)) ?? { b, u: { tokens: 0, shell: 0, costUsd: 0 } };
-        s.u.tokens += Math.round(c.tokens);
-        s.u.shell += Math.round(c.shell);
-        s.u.costUsd += c.costUsd;
-        sums.set(keyOf(b), s);
-      }
-    }
-    const list = [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, s]) => s);
-    if (list.length === 0) return;
-    await db.query(
-      `INSERT INTO team_usage (budget, period_start, tokens, shell, cost_usd)
-       SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::bigint[], $4::bigint[], $5::numeric[])
-       ON CONFLICT (budget, period_start) DO UPDATE SET tokens = team_usage.tokens + EXCLUDED.tokens,
-         shell = team_usage.shell + EXCLUDED.shell, cost_usd = team_usage.cost_usd + EXCLUDED.cost_usd`,
-      [list.map((s) => s.b.key), list.map((s) => s.b.periodStart), list.map((s) => s.u.tokens), list.map((s) => s.u.shell), list.map((s) => s.u.costUsd)]);
-  }
-
   /**
-   * Decide-and-charge: `refuse` sees the budgets' spend under their row locks; when it returns a
-   * refusal nothing is charged, else `charge` (if any) is inserted and added. Returns the spend after.
+   * Decide-and-charge in two round trips. The first opens the transaction, creates the budgets'
+   * rows when missing and locks them (`FOR UPDATE`, in key order so that two decisions never wait on
+   * each other in a cycle); `refuse` sees their spend; the second inserts the charge, adds it to
+   * them and commits (or only commits a refusal). Several statements go in one message, so their
+   * values are inlined as escaped literals: pg's parameters allow one statement a message.
    */
   decide<R>(budgets: readonly BudgetPeriod[], charge: TeamChargeRow | undefined, refuse: (usage: UsageByKey) => R | undefined): Promise<{ refused?: R; usage: UsageByKey }> {
-    return this.tx(async (db) => {
-      const usage = await this.lockUsage(db, budgets, charge !== undefined);
+    return this.session(async (db) => {
+      const keys = db.escapeLiteral(JSON.stringify([...budgets].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1)).map((b) => ({ k: b.key, p: b.periodStart }))));
+      const list = `SELECT k, p FROM jsonb_to_recordset(${keys}::jsonb) AS x(k text, p timestamptz)`;
+      const select = `SELECT budget, period_start, tokens, shell, cost_usd FROM team_usage WHERE (budget, period_start) IN (${list}) ORDER BY budget, period_start`;
+      if (!charge) return { usage: usageOf(await db.query<UsageRow>(select)) };
+      const locked = await db.query(`BEGIN; INSERT INTO team_usage (budget, period_start) ${list} ORDER BY k, p ON CONFLICT DO NOTHING; ${select} FOR UPDATE`) as unknown as Array<QueryResult<UsageRow>>;
+      const usage = usageOf(locked[2]!);
       const refused = refuse(usage);
-      if (refused !== undefined || !charge) return { refused, usage };
-      const inserted = await this.insertCharges(db, [charge]);
-      if (inserted.length) await this.addUsage(db, inserted);
-      for (const b of budgets) {
-        const u = usage.get(keyOf(b));
-        if (u && inserted.length) { u.tokens += charge.tokens; u.shell += charge.shell; u.costUsd += charge.costUsd; }
+      if (refused !== undefined) {
+        await db.query('COMMIT');
+        return { refused, usage };
+      }
+      const added = await db.query(`${chargeStatement(db, [charge])}; COMMIT`) as unknown as Array<QueryResult<{ n: string }>>;
+      if (Number(added[0]!.rows[0]!.n) > 0) {
+        for (const b of budgets) {
+          const u = usage.get(keyOf(b)) ?? { tokens: 0, shell: 0, costUsd: 0 };
+          usage.set(keyOf(b), { tokens: u.tokens + charge.tokens, shell: u.shell + charge.shell, costUsd: u.costUsd + charge.costUsd });
+        }
       }
       return { usage };
     });
   }
 
-  /** Charges that happened (each once, by id) and audit events, in one transaction. */
+  /** Charges that happened (each once, by id) and audit events: one statement, so one transaction. */
   settle(charges: readonly TeamChargeRow[], events: readonly TeamEventRow[]): Promise<number> {
-    return this.tx(async (db) => {
-      const inserted = await this.insertCharges(db, charges);
-      await this.addUsage(db, inserted);
-      if (events.length) {
-        await db.query(
-          `INSERT INTO team_events (id, ts, type, team, repository, user_id, machine, role, session, event)
-           SELECT e.id, e.ts, e.type, e.team, e.repository, e.user_id, e.machine, e.role, e.session, e.event
-           FROM jsonb_to_recordset($1::jsonb) AS e(id text, ts timestamptz, type text, team text, repository text, user_id text,
-             machine text, role text, session text, event jsonb)
-           ON CONFLICT (id) DO NOTHING`,
-          [JSON.stringify(events.map((e) => ({ ...e, user_id: e.user })))]);
-      }
-      return inserted.length;
+    return this.session(async (db) => {
+      const rows = db.escapeLiteral(JSON.stringify(events.map((e) => ({ ...e, user_id: e.user }))));
+      const { rows: [r] } = await db.query<{ n: string }>(chargeStatement(db, charges, `, e AS (
+        INSERT INTO team_events (id, ts, type, team, repository, user_id, machine, role, session, event)
+        SELECT e.id, e.ts, e.type, e.team, e.repository, e.user_id, e.machine, e.role, e.session, e.event
+        FROM jsonb_to_recordset(${rows}::jsonb) AS e(id text, ts timestamptz, type text, team text, repository text, user_id text,
+          machine text, role text, session text, event jsonb)
+        ON CONFLICT (id) DO NOTHING)`));
+      return Number(r!.n);
     });
   }
 
   /** The spend of budget periods, without locks (for display). */
-  usage(budgets: readonly BudgetPeriod[]): Promise<UsageByKey> {
-    return this.tx((db) => this.lockUsage(db, budgets, false));
+  async usage(budgets: readonly BudgetPeriod[]): Promise<UsageByKey> {
+    return (await this.decide(budgets, undefined, () => undefined)).usage;
   }
 
   /** The team's charges since `since`, per user, role and model. */
   spend(team: string, since: string): Promise<SpendRow[]> {
-    return this.tx(async (db) => {
+    return this.session(async (db) => {
       const { rows } = await db.query<{ user_id: string; role: string; model: string | null; charges: string; tokens: string; shell: string; cost_usd: string }>(
         `SELECT user_id, role, model, count(*) AS charges, sum(tokens) AS tokens, sum(shell) AS shell, sum(cost_usd) AS cost_usd
          FROM team_charges WHERE team = $1 AND ts >= $2 GROUP BY user_id, role, model ORDER BY user_id, role, model NULLS FIRST`, [team, since]);
@@ -216,7 +207,7 @@ export class PgStore {
 
   /** The team's latest events of the given types, newest first (the audit trail other windows show). */
   recentEvents(team: string, types: readonly string[], limit: number): Promise<TeamEventRow[]> {
-    return this.tx(async (db) => {
+    return this.session(async (db) => {
       const { rows } = await db.query<{ id: string; ts: Date; type: string; team: string; repository: string; user_id: string; machine: string; role: string; session: string; event: TeamEventRow['event'] }>(
         'SELECT * FROM team_events WHERE team = $1 AND type = ANY($2::text[]) ORDER BY ts DESC, id LIMIT $3', [team, types, limit]);
       return rows.map((r) => ({ ...r, ts: r.ts.toISOString(), user: r.user_id }));

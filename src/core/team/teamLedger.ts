@@ -46,6 +46,8 @@ const problemOf = (err: unknown): string => (err instanceof Error ? err.message 
 export class TeamLedger {
   readonly team: string;
   private readonly now: () => Date;
+  /** Copies under way (`settle`), in order: the next decision's query waits behind them anyway. */
+  private copies: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: TeamLedgerOptions) {
     this.team = o.config.team;
@@ -122,8 +124,21 @@ export class TeamLedger {
    * Copies what the file ledger wrote: each event into the audit trail, and each charge in it to the
    * team budgets it falls under (a decision's shell charge excepted: `authorize` made it). Kept in
    * the local ledger when the database cannot be reached, whatever the offline mode: it happened.
+   * The caller does not wait for it (`flush` does): these charges refuse nothing, and on the one
+   * connection the next decision is sent after them, so it sees them. The open socket keeps a
+   * one-shot process alive until the copy is done.
    */
-  async settle(events: readonly AlfredEvent[], model?: string): Promise<void> {
+  settle(events: readonly AlfredEvent[], model?: string): void {
+    if (events.length === 0) return;
+    this.copies = this.copies.then(() => this.copy(events, model));
+  }
+
+  /** Waits for the copies under way (they never fail: what the database refused is in the local ledger). */
+  flush(): Promise<void> {
+    return this.copies;
+  }
+
+  private async copy(events: readonly AlfredEvent[], model?: string): Promise<void> {
     if (events.length === 0) return;
     const { user, repository, machine } = this.o.identity;
     const charges: TeamChargeRow[] = [];
@@ -145,7 +160,9 @@ export class TeamLedger {
       await this.o.store.settle(charges, rows);
     } catch {
       const lines: PendingLine[] = [...charges.map((charge) => ({ charge: { ...charge, offline: true } })), ...rows.map((event) => ({ event }))];
-      appendPending(this.o.stateDir, lines);
+      try {
+        appendPending(this.o.stateDir, lines);
+      } catch { /* the state folder is gone: nothing left to keep them in */ }
     }
   }
 
@@ -168,7 +185,8 @@ export class TeamLedger {
     return this.o.store.recentEvents(this.team, ['PolicyViolation'], limit);
   }
 
-  close(): Promise<void> {
-    return this.o.store.close();
+  async close(): Promise<void> {
+    await this.flush();
+    await this.o.store.close();
   }
 }

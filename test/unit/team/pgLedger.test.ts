@@ -79,6 +79,7 @@ test('a call is refused at an exhausted team budget, naming it; the refusal char
   assert.equal(readLedger(h.stateDir)!.usage.shell, 3, 'the refused call is not charged to the personal budget');
   // ctx_session stays callable, as under the personal budget.
   assert.equal((await h.authorize(toolCall('ctx_session', { action: 'budget' }), { source: 'test' })).decision.allowed, true);
+  await h.team!.flush(); // the audit copy is not waited for by the call
   const usage = await sql<{ shell: string }>(url, 'SELECT shell FROM team_usage');
   assert.deepEqual(usage.map((r) => Number(r.shell)), [3]);
   const refusals = await sql<{ user_id: string; machine: string; reason: string }>(url, "SELECT user_id, machine, event->>'reason' AS reason FROM team_events WHERE type = 'PolicyViolation'");
@@ -129,6 +130,7 @@ test('the database stopped mid-run and restarted: local charges are replayed onc
   try {
     for (let i = 5; i < 12; i++) assert.equal((await shell(h, i)).decision.allowed, true, 'role coder goes on with the local ledger');
     await h.chargeOutput(toolCall('read_file', { filePath: 'b' }), 'y'.repeat(800), { source: 'test', model: 'gpt-4.1-mini' });
+    await h.team!.flush();
     assert.ok(fs.existsSync(path.join(h.stateDir, PENDING_FILE)));
     // A fail-closed role is refused while the database is away.
     const [r] = workspace(toml, url, ['bo@acme.dev']);
@@ -143,6 +145,7 @@ test('the database stopped mid-run and restarted: local charges are replayed onc
   }
   // The next call reconciles first.
   assert.equal((await shell(h, 12)).decision.allowed, true);
+  await h.team!.flush();
   assert.ok(!fs.readdirSync(h.stateDir).some((f) => f.startsWith('team-pending')), 'the local ledger is empty once replayed');
   const local = readLedger(h.stateDir)!.usage;
   const [team] = await sql<{ shell: string; tokens: string }>(url, 'SELECT shell, tokens FROM team_usage');
@@ -189,6 +192,8 @@ test('alfred team prints the period\'s spend per user, role and model; alfred bu
   await shell(ha, 2);
   await shell(hb, 3);
   await ha.chargeOutput(toolCall('read_file', { filePath: 'a' }), 'word '.repeat(100), { source: 'test', model: 'gpt-4.1-mini' });
+  await ha.team!.flush();
+  await hb.team!.flush();
   const saved = { ...process.env };
   Object.assign(process.env, ana!.env);
   const out: string[] = [];
