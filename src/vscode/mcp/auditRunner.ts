@@ -10,6 +10,8 @@ import { notifyUnaudited } from './notifyUnaudited';
 export interface AuditRun {
   inventory: McpInventory;
   audits: McpAudit[];
+  /** The servers this run told the user about (unaudited, seen for the first time). */
+  told: string[];
 }
 
 /** Settings that change what the audit sees or how it judges. */
@@ -53,6 +55,12 @@ export class McpAuditRunner {
     return this.running;
   }
 
+  /** A run that starts after this call (the command's): one already running may have read the files before a change. */
+  async fresh(): Promise<AuditRun | undefined> {
+    if (this.running) await this.running.catch(() => undefined);
+    return this.run();
+  }
+
   private async once(): Promise<AuditRun | undefined> {
     const harness = this.host.current;
     if (!harness) return undefined;
@@ -72,8 +80,8 @@ export class McpAuditRunner {
         npmrc: { workspaceFolder: harness.workspaceFolder, env: process.env },
         ...(downloadsApi ? { downloadsApi } : {}),
       });
-      await notifyUnaudited(audits, this.memory);
-      return { inventory, audits };
+      const told = await notifyUnaudited(audits, this.memory);
+      return { inventory, audits, told };
     } finally {
       setAuditRunning(harness.stateDir, false);
       this.host.refresh();

@@ -17,7 +17,7 @@ export function registerMcpAudit(host: HarnessHost, context: vscode.ExtensionCon
       void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder: Alfred audits the MCP servers a workspace configures.'));
       return undefined;
     }
-    return runner.run();
+    return runner.fresh();
   });
   if (host.current) run();
   return [command, watchMcpFiles(host.current?.workspaceFolder, run)];

@@ -73,9 +73,13 @@ suite('MCP servers and project memory', () => {
     // Removing a server re-runs it too.
     write('.vscode/mcp.json', JSON.stringify({ servers: { remote: MCP_JSON.servers.remote } }));
     await until('the audit of one server', () => readLatest(h.stateDir)?.audits.length === 1, 60_000);
-    // The command runs it on demand and answers with what it found.
-    const run = await vscode.commands.executeCommand<{ audits: unknown[] }>('alfred.auditMcpServers');
+    // The command runs it on demand and answers with what it found; the user was told of each unaudited server once.
+    const run = await vscode.commands.executeCommand<{ audits: unknown[]; told: string[] }>('alfred.auditMcpServers');
     assert.equal(run?.audits.length, 1);
+    assert.deepEqual(run?.told, [], 'remote was told about when it first appeared');
+    write('.vscode/mcp.json', JSON.stringify({ servers: { remote: MCP_JSON.servers.remote, newcomer: { command: 'npx', args: ['newcomer-mcp'] } } }));
+    const again = await vscode.commands.executeCommand<{ audits: unknown[]; told: string[] }>('alfred.auditMcpServers');
+    assert.deepEqual(again?.told, ['newcomer']);
   });
 
   test('MCP: [mcp] unaudited = "ask" asks before @alfred runs an unaudited server\'s tool; "deny" refuses it', async () => {
