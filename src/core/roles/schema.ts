@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { TOOL_CATEGORIES } from '../policy/types';
+import { isServerPattern } from '../policy/mcpServer';
 import { patternProblem } from '../policy/patterns';
 import type { McpAction, McpRules, RoleLimits, RoleProblem, SandboxMode, ShellPolicy } from './types';
 
@@ -188,10 +189,10 @@ function readPatterns(value: unknown, key: string, report: Report): string[] | u
       report(at, 'a tool pattern must not be empty');
       ok = false;
     } else if (item.startsWith('@') && !(TOOL_CATEGORIES as readonly string[]).includes(item.slice(1))) {
-      // `@mcp:SERVER` is the one other `@` form (policy/mcpServer.ts); patternProblem says what is wrong with the rest.
-      const problem = patternProblem(item);
-      if (problem) {
-        report(at, item.toLowerCase().startsWith('@mcp:') ? problem : `unknown tool category "${item}" (known: ${TOOL_CATEGORIES.map((c) => '@' + c).join(', ')}, or @mcp:SERVER)`);
+      // `@mcp:SERVER` is the one other `@` form (policy/mcpServer.ts).
+      if (!isServerPattern(item)) {
+        report(at, item.toLowerCase().startsWith('@mcp:') ? patternProblem(item) ?? `"${item}" is not @mcp:SERVER`
+          : `unknown tool category "${item}" (known: ${TOOL_CATEGORIES.map((c) => '@' + c).join(', ')}, or @mcp:SERVER)`);
         ok = false;
       }
     }

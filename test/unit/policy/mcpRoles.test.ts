@@ -81,3 +81,9 @@ test('the fingerprint\'s rolePolicy tells [mcp] rules apart, and a role without 
   assert.notEqual(policy({ ...role, mcp: { unaudited: 'deny', dead: 'allow' } }), policy({ ...role, mcp: { unaudited: 'ask', dead: 'allow' } }));
   assert.equal(policy({ ...role, name: 'b' }), plain);
 });
+
+test('role files still refuse a category in another case; @mcp: takes any case', () => {
+  const parsed = parseRoleFile('[tools]\nallowed = ["@Read", "@MCP:GitHub"]\n', '/x/case.toml');
+  assert.deepEqual(parsed.problems.map((p) => p.key), ['tools.allowed[0]']);
+  assert.match(parsed.problems[0]!.message, /^unknown tool category "@Read"/);
+});
