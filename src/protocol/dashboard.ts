@@ -194,6 +194,32 @@ export interface AgentUsageView {
   models: Array<{ model: string } & UsageTotalsView>;
 }
 
+/** A team budget the active role's calls fall under (src/core/team/), with its exact line. */
+export interface TeamBudgetView {
+  name: string;
+  period: string;
+  signal: SignalView;
+  line: string;
+}
+
+/** A refusal on any machine of the team, from the team's audit trail. */
+export interface TeamRefusalView {
+  id: string;
+  ts: string;
+  user: string;
+  machine: string;
+  summary: string;
+}
+
+export interface TeamView {
+  team: string;
+  budgets: TeamBudgetView[];
+  /** Newest first. */
+  refusals: TeamRefusalView[];
+  /** Why the team ledger could not be read; the budgets are then unknown. */
+  error: string | null;
+}
+
 /** The ids of src/core/governance/agents.ts (the adapter checks that they match). */
 export type GovernedAgent = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
 
@@ -226,6 +252,8 @@ export interface DashboardState {
   trials: TrialsView | null;
   /** The MCP servers and their latest audit (protocol/mcp.ts); null without a workspace. */
   mcp: McpAuditView | null;
+  /** Team budgets and refusals across the team; null without a team ledger (ALFRED_LEDGER_URL). */
+  team: TeamView | null;
 }
 
 // webview → host

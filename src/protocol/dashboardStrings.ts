@@ -36,6 +36,8 @@ export const DASHBOARD_STRINGS: readonly string[] = [
   '{0} measured', '{0} estimated', 'n/a for {0} of {1} (no price)', "Alfred's tools", "an agent's hooks",
   // the event feed's rows and a limit of 0
   '{0} (UTC): show the record', 'The record of this event', 'not allowed', 'not allowed · {0} used',
+  // team budgets (the team ledger)
+  'Team budgets ({0})', 'The team ledger cannot be reached: {0}', 'No team budget applies to this role.', 'Refused across the team', '{0} on {1}',
   // role sources
   'builtin', 'project', 'project-lean-ctx', 'user', 'user-lean-ctx',
   ...TRIALS_STRINGS,

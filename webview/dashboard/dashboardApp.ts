@@ -9,6 +9,7 @@ import { t } from '../shared/l10n';
 import './components/activePack';
 import './components/agentSessions';
 import './components/budgetGauges';
+import './components/teamBudgets';
 import './components/completionRecords';
 import './components/dailySpend';
 import './components/eventFeed';
@@ -64,6 +65,7 @@ export class DashboardApp extends LitElement {
       <section aria-labelledby="budget-h">
         <h2 id="budget-h">${t('Budget')}</h2>
         <alfred-budget-gauges .budget=${s.budget}></alfred-budget-gauges>
+        <alfred-team-budgets .team=${s.team}></alfred-team-budgets>
         <alfred-daily-spend .spend=${s.dailySpend}></alfred-daily-spend>
         <div class="actions"><vscode-button secondary @click=${() => send(ResetBudgetCommand)}>${t('Reset budget')}</vscode-button></div>
       </section>

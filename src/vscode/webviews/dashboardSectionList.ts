@@ -7,6 +7,7 @@ import { DailySpendTracker, agentUsageView, failoverFromSettings, packFromState 
 import { GovernanceTracker } from './governanceSection';
 import { trialsView } from './trialsSection';
 import { mcpView } from './mcpSection';
+import type { TeamTracker } from './teamSection';
 
 /** What a section computes from: the harness of the window and the trackers kept between events. */
 export interface SectionContext {
@@ -14,6 +15,8 @@ export interface SectionContext {
   trusted: boolean;
   spend: DailySpendTracker;
   governance: GovernanceTracker;
+  /** Absent where nothing polls the team ledger (a snapshot in a test): the section is then empty. */
+  team?: TeamTracker;
 }
 
 /** The host events a section depends on; anything else leaves it as it is. */
@@ -65,6 +68,8 @@ export const DASHBOARD_SECTIONS: readonly DashboardSection[] = [
     },
   }),
   section({ name: 'budget', on: { harness: true }, state: ({ harness }) => ({ budget: harness ? budgetView(harness) : null }) }),
+  // Redrawn by its tracker (teamSection.ts), which polls the team ledger.
+  section({ name: 'team', on: {}, state: ({ team }) => ({ team: team?.current() ?? null }) }),
   section({
     name: 'dailySpend',
     on: { event: (e, { spend }) => spend.add(e), settings: ['alfred.dailyBudgetUsd'] },

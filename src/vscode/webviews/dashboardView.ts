@@ -10,9 +10,11 @@ import type { HarnessHost } from '../harnessHost';
 import { DASHBOARD_SECTIONS, SECTION_SETTINGS, type DashboardSection, type SectionContext } from './dashboardSectionList';
 import { DailySpendTracker } from './dashboardSections';
 import { assembleState, eventView, sectionStates } from './dashboardState';
+import { localizedSummary } from './eventSummary';
 import { governanceCommand, GovernanceTracker, watchHookFiles } from './governanceSection';
 import { webviewHtml, webviewOptions } from './html';
 import { MessageRouter } from './messageRouter';
+import { TeamTracker } from './teamSection';
 
 /**
  * The sidebar dashboard. The page asks once, when it is ready, and gets the whole state; after that
@@ -30,9 +32,10 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
     const strings = Object.fromEntries(DASHBOARD_STRINGS.map((s) => [s, vscode.l10n.t(s)]));
     webview.html = webviewHtml(webview, this.extensionUri, { script: 'dashboard.js', title: 'Alfred', strings });
 
-    const ctx = (): SectionContext => ({ harness: this.host.current, trusted: vscode.workspace.isTrusted, spend, governance });
+    const ctx = (): SectionContext => ({ harness: this.host.current, trusted: vscode.workspace.isTrusted, spend, governance, team });
     const spend = new DailySpendTracker();
     const governance = new GovernanceTracker();
+    const team = new TeamTracker(localizedSummary, () => refreshWhere((s) => s.name === 'team'));
     /** What each section last sent: a section whose state did not change sends nothing. */
     const sent = new Map<string, string>();
     const throttled = new Map<string, ReturnType<typeof setTimeout>>();
@@ -78,10 +81,13 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
       hookFiles = folder ? watchHookFiles(folder, () => refreshWhere((s) => s.on.hookFiles === true)) : undefined;
     };
     watchWorkspace();
+    const stopTeam = team.watch(() => this.host.current);
 
     const onEvent = (e: AlfredEvent) => {
       // Every section sees every event, visible or not: its tracker stays current.
       const changed = DASHBOARD_SECTIONS.filter((s) => s.on.event?.(e, ctx()) === true);
+      // This window's own refusal or charge shows in the team section without waiting for the poll.
+      void team.poll(this.host.current);
       if (!view.visible) return;
       void router.notify(EventNotification, eventView(e));
       changed.forEach(refresh);
@@ -110,6 +116,7 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
       subscriptions.forEach((s) => s.dispose());
       throttled.forEach((t) => clearTimeout(t));
       hookFiles?.dispose();
+      stopTeam();
     });
   }
 }

@@ -18,6 +18,7 @@ import { readLedger } from '../../../src/core/state/ledgerFormat';
 import { parseTeamConfig } from '../../../src/core/team/config';
 import { openTeamLedger } from '../../../src/core/team/open';
 import { PENDING_FILE } from '../../../src/core/team/pending';
+import { TeamTracker } from '../../../src/vscode/webviews/teamSection';
 import { PG_TEST_PASSWORD, startPostgres, type PgServer } from '../../support/postgres';
 
 let pg: PgServer;
@@ -221,4 +222,30 @@ test('alfred team prints the period\'s spend per user, role and model; alfred bu
     await ha.team!.close();
     await hb.team!.close();
   }
+});
+
+test("a refusal in one window shows on the other's dashboard (two state folders, one database)", async () => {
+  const url = await database('dashboard');
+  const [a, b] = workspace('team = "platform"\n[[budget]]\nname = "shared"\nperiod = "day"\nmax_shell_invocations = 1\n', url, ['ana@acme.dev', 'bo@acme.dev']);
+  const ha = harnessOf(a!), hb = harnessOf(b!);
+  let redraws = 0;
+  const tracker = new TeamTracker((e) => `${e.type}: ${String(e.reason)}`, () => redraws++);
+  await tracker.poll(hb);
+  assert.deepEqual(tracker.current(), {
+    team: 'platform', error: null, refusals: [],
+    budgets: [{ name: 'shared', period: 'day', signal: 'OK', line: 'Team[platform/shared day]: shell 0/1 (0%) → OK' }],
+  });
+  assert.equal((await shell(ha, 1)).decision.allowed, true);
+  const refused = (await shell(ha, 2)).decision;
+  assert.equal(refused.allowed, false);
+  await ha.team!.flush();
+  await tracker.poll(hb);
+  const view = tracker.current()!;
+  assert.deepEqual(view.budgets.map((x) => x.line), ['Team[platform/shared day]: shell 1/1 (100%) → EXHAUSTED']);
+  assert.deepEqual(view.refusals.map((r) => [r.user, r.machine, r.summary]), [['ana@acme.dev', 'machine0', `PolicyViolation: ${refused.reason}`]]);
+  assert.equal(redraws, 2);
+  await tracker.poll(hb);
+  assert.equal(redraws, 2, 'an unchanged answer redraws nothing');
+  await ha.team!.close();
+  await hb.team!.close();
 });
