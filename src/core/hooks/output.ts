@@ -20,10 +20,11 @@ export function denyAnswer(format: HookFormat, event: string, reason: string): H
 
 /**
  * A call the role lets run only with the user's word ([mcp] ... = "ask"): VS Code and Claude Code ask
- * the user themselves. The Copilot CLI's hooks cannot ask, so there it is refused, saying why.
+ * the user themselves. The Copilot CLI's hooks cannot ask, nor (as far as its released hooks go) can
+ * Codex's, so there it is refused, saying why: an "ask" an agent ignored would be a silent allow.
  */
-export function askAnswer(format: HookFormat, event: string, reason: string): HookAnswer {
-  if (format === 'copilot-cli') return denyAnswer(format, event, `${reason} This agent's hooks cannot ask the user, so Alfred refuses it.`);
+export function askAnswer(format: HookFormat, event: string, reason: string, agent?: HookAgent): HookAnswer {
+  if (format === 'copilot-cli' || agent === 'codex') return denyAnswer(format, event, `${reason} This agent's hooks cannot ask the user, so Alfred refuses it.`);
   return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: event, permissionDecision: 'ask', permissionDecisionReason: reason } }), exitCode: 0 };
 }
 

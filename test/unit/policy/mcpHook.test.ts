@@ -32,6 +32,13 @@ describe('[mcp] through PreToolUse', () => {
     }
   });
 
+  it('refuses in Codex, whose hooks do not ask', async () => {
+    const answer = await env().hook('PreToolUse', { hook_event_name: 'PreToolUse', turn_id: 't1', tool_name: 'mcp__fresh__run', tool_input: {} });
+    const out = answer.json.hookSpecificOutput as Record<string, unknown>;
+    assert.equal(out.permissionDecision, 'deny');
+    assert.match(String(out.permissionDecisionReason), /This agent's hooks cannot ask the user, so Alfred refuses it\.$/);
+  });
+
   it('refuses in the Copilot CLI, which cannot ask', async () => {
     const answer = await env().hook('preToolUse', { toolName: 'fresh-run', toolArgs: '{}' });
     assert.equal(answer.json.permissionDecision, 'deny');

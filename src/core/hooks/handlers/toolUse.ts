@@ -32,7 +32,7 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
   });
   if (!decided.allowed) return denyAnswer(input.format, name, `Alfred (role ${decided.refusal.details.role}): ${decided.refusal.details.reason ?? 'refused'}`);
   const { gate } = decided;
-  if (gate.decision.confirm) return askAnswer(input.format, name, `Alfred (role ${gate.status.role}): ${gate.decision.confirm}`);
+  if (gate.decision.confirm) return askAnswer(input.format, name, `Alfred (role ${gate.status.role}): ${gate.decision.confirm}`, input.agent);
   const updatedInput = sandboxed !== undefined ? { ...(call.input as Record<string, unknown>), command: sandboxed } : undefined;
   return passAnswer(input.format, name, gate.announce ? gate.line : undefined, updatedInput);
 };
