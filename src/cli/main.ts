@@ -1,27 +1,36 @@
 /** `alfred`: the harness on the command line. Argument parsing and dispatch only. */
 import { parseArgs } from 'node:util';
-import { auditCommand } from './commands/audit';
-import { budgetCommand } from './commands/budget';
-import { usageCommand } from './commands/usage';
-import { teamCommand } from './commands/team';
-import { compareCommand } from './commands/compare';
-import { trialCommand } from './commands/trial';
-import { checkCommand } from './commands/check';
-import { doctorCommand } from './commands/doctor';
 import type { CliCommand } from './commands/command';
-import { eventsCommand } from './commands/events';
-import { hookCommand } from './commands/hook';
-import { resetCommand } from './commands/reset';
-import { roleCommand } from './commands/role';
-import { rolesCommand } from './commands/roles';
-import { serveCommand } from './commands/serve';
-import { statusCommand } from './commands/status';
 import { processIo, UsageError, type CliIo } from './io';
 
-const COMMANDS: readonly CliCommand[] = [statusCommand, rolesCommand, roleCommand, budgetCommand, usageCommand, teamCommand, eventsCommand, resetCommand, checkCommand, doctorCommand, auditCommand, hookCommand, serveCommand, trialCommand, compareCommand];
+/* eslint-disable @typescript-eslint/no-require-imports -- see LAZY */
+/**
+ * LAZY: each command's modules, and the libraries only they use, start when that command runs. The
+ * bundle (build.mjs) turns a require() of a bundled module into an initializer called on demand, so a
+ * hook call without a hook server does not start the trial runner, the MCP audit (semver, tar) or the
+ * team ledger. import() would do the same, but would make dispatch asynchronous for nothing.
+ */
+const COMMANDS: ReadonlyArray<{ name: string; load: () => CliCommand }> = [
+  { name: 'status', load: () => (require('./commands/status') as typeof import('./commands/status')).statusCommand },
+  { name: 'roles', load: () => (require('./commands/roles') as typeof import('./commands/roles')).rolesCommand },
+  { name: 'role', load: () => (require('./commands/role') as typeof import('./commands/role')).roleCommand },
+  { name: 'budget', load: () => (require('./commands/budget') as typeof import('./commands/budget')).budgetCommand },
+  { name: 'usage', load: () => (require('./commands/usage') as typeof import('./commands/usage')).usageCommand },
+  { name: 'team', load: () => (require('./commands/team') as typeof import('./commands/team')).teamCommand },
+  { name: 'events', load: () => (require('./commands/events') as typeof import('./commands/events')).eventsCommand },
+  { name: 'reset', load: () => (require('./commands/reset') as typeof import('./commands/reset')).resetCommand },
+  { name: 'check', load: () => (require('./commands/check') as typeof import('./commands/check')).checkCommand },
+  { name: 'doctor', load: () => (require('./commands/doctor') as typeof import('./commands/doctor')).doctorCommand },
+  { name: 'audit', load: () => (require('./commands/audit') as typeof import('./commands/audit')).auditCommand },
+  { name: 'hook', load: () => (require('./commands/hook') as typeof import('./commands/hook')).hookCommand },
+  { name: 'serve', load: () => (require('./commands/serve') as typeof import('./commands/serve')).serveCommand },
+  { name: 'trial', load: () => (require('./commands/trial') as typeof import('./commands/trial')).trialCommand },
+  { name: 'compare', load: () => (require('./commands/compare') as typeof import('./commands/compare')).compareCommand },
+];
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 function help(): string {
-  return ['alfred: the agent harness, from the command line.', '', 'Usage:', ...COMMANDS.map((c) => `  ${c.usage}`), '',
+  return ['alfred: the agent harness, from the command line.', '', 'Usage:', ...COMMANDS.map((c) => `  ${c.load().usage}`), '',
     'Every command takes --workspace DIR (default: the current folder). ALFRED_HOME moves the state root (default ~/.alfred).'].join('\n');
 }
 
@@ -51,7 +60,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     io.out(help());
     return name || parsed.values.help ? 0 : 1;
   }
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = COMMANDS.find((c) => c.name === name)?.load();
   if (!command) {
     io.err(`alfred: unknown command "${name}".\n\n${help()}`);
     return 1;

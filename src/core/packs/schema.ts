@@ -1,5 +1,5 @@
 /** Validation of a pack's `domain.json`: the JSON Schema (ajv) plus the hint syntax, each problem with path and key. */
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { PACK_NAME_PATTERN, type PackManifest, type PackProblem } from './types';
 
 const triggerList = { type: 'array', items: { type: 'string', minLength: 1, maxLength: 80 } } as const;
@@ -23,8 +23,10 @@ export const DOMAIN_SCHEMA = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: true, strict: true });
-const validateDomain = ajv.compile(DOMAIN_SCHEMA);
+// Compiled on first use: compiling (with ajv's meta-schema) costs more than the rest of loading the
+// command line, which every hook call without a hook server does.
+let compiled: ValidateFunction | undefined;
+const domainValidator = (): ValidateFunction => (compiled ??= new Ajv({ allErrors: true, strict: true }).compile(DOMAIN_SCHEMA));
 
 /** `/triggers/es/0` → `triggers.es[0]`. */
 function keyOf(e: ErrorObject): string {
@@ -70,6 +72,7 @@ export function validateManifest(doc: unknown, file: string, folderName: string)
   const problems: PackProblem[] = [];
   const report = (key: string, message: string, severity: PackProblem['severity'] = 'error') =>
     problems.push({ path: file, key, message, pack: folderName, severity });
+  const validateDomain = domainValidator();
   if (!validateDomain(doc)) {
     // A bad property name yields the inner pattern error too; the propertyNames one says it better.
     for (const e of validateDomain.errors ?? []) if (e.propertyName === undefined || e.keyword === 'propertyNames') report(keyOf(e), messageOf(e));

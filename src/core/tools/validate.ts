@@ -1,14 +1,14 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { TOOL_CONTRACTS, type ToolContract } from './contracts';
 
-/** Compiled once: a bad argument is refused before anything runs. */
-const ajv = new Ajv({ allErrors: true, strict: true });
+/** Each compiled once, on first use (not at load: every command-line start would pay): a bad argument is refused before anything runs. */
+let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 function validatorFor(contract: ToolContract): ValidateFunction {
   let fn = compiled.get(contract.name);
   if (!fn) {
-    fn = ajv.compile(contract.inputSchema);
+    fn = (ajv ??= new Ajv({ allErrors: true, strict: true })).compile(contract.inputSchema);
     compiled.set(contract.name, fn);
   }
   return fn;
