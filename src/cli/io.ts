@@ -43,8 +43,21 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+let pipeWatched = false;
+/** `alfred status | head -1`: a reader that stops early is not an error; the command ends quietly, as `ls` would. */
+function writeOut(text: string): void {
+  if (!pipeWatched) {
+    pipeWatched = true;
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
 export const processIo: CliIo = {
-  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  out: writeOut,
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
   readStdin,
 };

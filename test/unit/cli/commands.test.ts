@@ -1,5 +1,6 @@
 /** The `alfred` commands, called in-process through main(argv, io). */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -181,5 +182,16 @@ describe('usage errors', () => {
     const help = await run(['--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Usage:/);
+  });
+});
+
+describe('alfred through its bundle, as a shell runs it', () => {
+  it('ends quietly when the reader stops early (alfred status | true)', () => {
+    const bundle = path.join(path.resolve(__dirname, '../../..'), 'dist', 'cli', 'alfred.cjs');
+    const folder = newWorkspace(env.root);
+    // `true` exits without reading: every write after that meets a closed pipe (EPIPE).
+    const r = spawnSync('/bin/bash', ['-c', `"${process.execPath}" "${bundle}" status --workspace "${folder}" | true; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8' });
+    assert.equal(r.stderr, '', 'no EPIPE stack');
+    assert.equal(r.stdout, '0\n', 'alfred exits 0');
   });
 });
