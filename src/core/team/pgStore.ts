@@ -1,12 +1,13 @@
 /**
- * The team ledger's SQL. A decision locks the rows of the budgets it falls under (`SELECT … FOR
- * UPDATE`, in key order so two decisions never wait on each other in a cycle), reads their spend,
- * refuses when one is exhausted, else inserts the charge and adds it to them: all in one
- * transaction. Charges are inserted once by id (`ON CONFLICT DO NOTHING`): a replay adds nothing.
+ * The team ledger's SQL. A decision is one call of alfred_decide (migrations/002): it locks the rows
+ * of the budgets it falls under (`SELECT … FOR UPDATE`, in key order so two decisions never wait on
+ * each other in a cycle), refuses when one is exhausted, else inserts the charge and adds it to
+ * them, in one statement and so one transaction, one round trip. Charges are inserted once by id
+ * (`ON CONFLICT DO NOTHING`): a replay adds nothing.
  */
 import type { Client, ClientConfig, QueryResult } from 'pg';
 import type { Usage } from '../budget/types';
-import { budgetPeriodKeyOf as keyOf, type BudgetPeriod } from './budgets';
+import type { BudgetPeriod } from './budgets';
 import { migrate } from './migrate';
 import type { TeamChargeRow, TeamEventRow } from './rows';
 
@@ -36,6 +37,19 @@ export interface SpendRow {
   costUsd: number;
 }
 
+/** A charge as a team_charges row, by column name. */
+const chargeColumns = (r: TeamChargeRow) => ({
+  id: r.id, ts: r.ts, team: r.team, repository: r.repository, role: r.role, user_id: r.user, machine: r.machine, tags: r.tags,
+  model: r.model ?? null, tool: r.tool ?? null, tokens: Math.round(r.tokens), shell: Math.round(r.shell), cost_usd: r.costUsd,
+  budgets: r.budgets, offline: r.offline === true,
+});
+
+/** A budget period with what alfred_decide needs to refuse at it (migrations/002_decide_function.sql). */
+export interface DecideBudget extends BudgetPeriod {
+  limits: { tokens?: number; shell?: number; costUsd?: number };
+  blockAtPercent: number;
+}
+
 interface UsageRow { budget: string; period_start: Date; tokens: string; shell: string; cost_usd: string }
 
 function usageOf(result: QueryResult<UsageRow>): UsageByKey {
@@ -52,11 +66,7 @@ function usageOf(result: QueryResult<UsageRow>): UsageByKey {
  * were new, as `n`.
  */
 function chargeStatement(db: Client, charges: readonly TeamChargeRow[], more = ''): string {
-  const rows = db.escapeLiteral(JSON.stringify(charges.map((r) => ({
-    id: r.id, ts: r.ts, team: r.team, repository: r.repository, role: r.role, user_id: r.user, machine: r.machine, tags: r.tags,
-    model: r.model ?? null, tool: r.tool ?? null, tokens: Math.round(r.tokens), shell: Math.round(r.shell), cost_usd: r.costUsd,
-    budgets: r.budgets, offline: r.offline === true,
-  }))));
+  const rows = db.escapeLiteral(JSON.stringify(charges.map(chargeColumns)));
   return `WITH c AS (
       INSERT INTO team_charges (id, ts, team, repository, role, user_id, machine, tags, model, tool, tokens, shell, cost_usd, budgets, offline)
       SELECT c.id, c.ts, c.team, c.repository, c.role, c.user_id, c.machine, c.tags, c.model, c.tool, c.tokens, c.shell, c.cost_usd, c.budgets, c.offline
@@ -146,33 +156,27 @@ export class PgStore {
   }
 
   /**
-   * Decide-and-charge in two round trips. The first opens the transaction, creates the budgets'
-   * rows when missing and locks them (`FOR UPDATE`, in key order so that two decisions never wait on
-   * each other in a cycle); `refuse` sees their spend; the second inserts the charge, adds it to
-   * them and commits (or only commits a refusal). Several statements go in one message, so their
-   * values are inlined as escaped literals: pg's parameters allow one statement a message.
+   * Decide-and-charge in one round trip: alfred_decide (migrations/002_decide_function.sql) locks
+   * the budget periods' rows, refuses when one is exhausted (`mayRefuse`), else inserts the charge
+   * once by id and adds it. Without a charge, the spend is only read, without locks.
    */
-  decide<R>(budgets: readonly BudgetPeriod[], charge: TeamChargeRow | undefined, refuse: (usage: UsageByKey) => R | undefined): Promise<{ refused?: R; usage: UsageByKey }> {
+  decide(budgets: readonly DecideBudget[], charge: TeamChargeRow | undefined, mayRefuse: boolean): Promise<{ refused: boolean; usage: UsageByKey }> {
     return this.session(async (db) => {
-      const keys = db.escapeLiteral(JSON.stringify([...budgets].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1)).map((b) => ({ k: b.key, p: b.periodStart }))));
-      const list = `SELECT k, p FROM jsonb_to_recordset(${keys}::jsonb) AS x(k text, p timestamptz)`;
-      const select = `SELECT budget, period_start, tokens, shell, cost_usd FROM team_usage WHERE (budget, period_start) IN (${list}) ORDER BY budget, period_start`;
-      if (!charge) return { usage: usageOf(await db.query<UsageRow>(select)) };
-      const locked = await db.query(`BEGIN; INSERT INTO team_usage (budget, period_start) ${list} ORDER BY k, p ON CONFLICT DO NOTHING; ${select} FOR UPDATE`) as unknown as Array<QueryResult<UsageRow>>;
-      const usage = usageOf(locked[2]!);
-      const refused = refuse(usage);
-      if (refused !== undefined) {
-        await db.query('COMMIT');
-        return { refused, usage };
+      if (!charge) {
+        const keys = JSON.stringify(budgets.map((b) => ({ k: b.key, p: b.periodStart })));
+        const usage = usageOf(await db.query<UsageRow>(
+          `SELECT budget, period_start, tokens, shell, cost_usd FROM team_usage
+           WHERE (budget, period_start) IN (SELECT k, p FROM jsonb_to_recordset($1::jsonb) AS x(k text, p timestamptz))`, [keys]));
+        return { refused: false, usage };
       }
-      const added = await db.query(`${chargeStatement(db, [charge])}; COMMIT`) as unknown as Array<QueryResult<{ n: string }>>;
-      if (Number(added[0]!.rows[0]!.n) > 0) {
-        for (const b of budgets) {
-          const u = usage.get(keyOf(b)) ?? { tokens: 0, shell: 0, costUsd: 0 };
-          usage.set(keyOf(b), { tokens: u.tokens + charge.tokens, shell: u.shell + charge.shell, costUsd: u.costUsd + charge.costUsd });
-        }
-      }
-      return { usage };
+      const arg = JSON.stringify(budgets.map((b) => ({
+        key: b.key, periodStart: b.periodStart, block: b.blockAtPercent,
+        ...(b.limits.tokens !== undefined ? { tokens: b.limits.tokens } : {}),
+        ...(b.limits.shell !== undefined ? { shell: b.limits.shell } : {}),
+        ...(b.limits.costUsd !== undefined ? { cost: b.limits.costUsd } : {}),
+      })));
+      const result = await db.query<UsageRow & { refused: boolean }>('SELECT * FROM alfred_decide($1::jsonb, $2::jsonb, $3)', [arg, JSON.stringify(chargeColumns(charge)), mayRefuse]);
+      return { refused: result.rows.some((r) => r.refused), usage: usageOf(result) };
     });
   }
 
@@ -192,7 +196,7 @@ export class PgStore {
 
   /** The spend of budget periods, without locks (for display). */
   async usage(budgets: readonly BudgetPeriod[]): Promise<UsageByKey> {
-    return (await this.decide(budgets, undefined, () => undefined)).usage;
+    return (await this.decide(budgets.map((b) => ({ ...b, limits: {}, blockAtPercent: 100 })), undefined, false)).usage;
   }
 
   /** The team's charges since `since`, per user, role and model. */

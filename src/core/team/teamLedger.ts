@@ -98,15 +98,16 @@ export class TeamLedger {
     if (!charge && budgets.length === 0) return { allowed: true, statuses: [] };
     try {
       await this.reconcile();
-      const { refused, usage } = await this.o.store.decide(periods, charge, (u) => {
-        if (call.exempt) return undefined;
-        return this.statusesOf(budgets, u, at).find((s) => s.signal === 'EXHAUSTED');
-      });
+      const decideBudgets = budgets.map((b, i) => ({ ...periods[i]!, limits: b.limits, blockAtPercent: b.blockAtPercent }));
+      const { refused, usage } = await this.o.store.decide(decideBudgets, charge, !call.exempt);
       const statuses = this.statusesOf(budgets, usage, at);
-      if (!refused) return { allowed: true, statuses };
+      const exhausted = statuses.find((s) => s.signal === 'EXHAUSTED');
+      // Without a charge nothing was locked or refused in the database: the spend read decides.
+      const refusal = call.exempt ? undefined : refused ? exhausted ?? statuses[0] : charge ? undefined : exhausted;
+      if (!refusal) return { allowed: true, statuses };
       return {
         allowed: false, statuses,
-        reason: `The team budget ${refused.name} is exhausted for this ${refused.period}: ${refused.line}. It resets at the next UTC ${refused.period}; until then ask the team lead to raise it in .alfred/team.toml.`,
+        reason: `The team budget ${refusal.name} is exhausted for this ${refusal.period}: ${refusal.line}. It resets at the next UTC ${refusal.period}; until then ask the team lead to raise it in .alfred/team.toml.`,
       };
     } catch (err) {
       if (call.exempt || offlineModeOf(this.o.config, call.role) === 'local') {
