@@ -8,6 +8,7 @@ import type { Role } from '../roles/types';
 import { isNewShellInvocation, KNOWN_TOOLS } from './categories';
 import { DEFAULT_MAX_REPEATED_CALLS, type Repetition } from './repetition';
 import { compilePatterns, toolSubject, type MatchContext, type ToolSubject } from './patterns';
+import { isServerPattern } from './mcpServer';
 import { mcpVerdict, NO_AUDIT, type McpTrust } from './mcpTrust';
 import { alfredMutationIn, alfredVscodeCommandIn } from './selfGovernance';
 import { firstProtectedShellWrite } from './shellProtection';
@@ -56,7 +57,7 @@ export function decide(input: GateInput): GateDecision {
   if (category === 'shell' && role.shellPolicy === 'deny') {
     return refuse('shell-denied', `Role ${role.name} does not run shell commands (shell policy deny), so ${subject.name} is refused. ${hint(role, subject)}`);
   }
-  const trust = category === 'mcp' ? (input.mcpTrust?.() ?? NO_AUDIT) : undefined;
+  const trust = category === 'mcp' && readsAudit(role) ? (input.mcpTrust?.() ?? NO_AUDIT) : undefined;
   const context: MatchContext | undefined = trust ? { knownServers: trust.known } : undefined;
   const denied = compilePatterns(role.tools.denied, 'deny').match(subject, context);
   if (denied !== undefined) {
@@ -93,6 +94,20 @@ export function decide(input: GateInput): GateDecision {
     if (shot) return refuse('protected-path', `${protectedReason(subject.name, shot.hit, input.protectedPaths.workspaceFolder)} (the command writes it through ${shot.write.via})`);
   }
   return { allowed: true, category, shellCharge: subject.newShell ? 1 : 0 };
+}
+
+const auditReaders = new WeakMap<Role, boolean>();
+
+/** Whether the role's rules need the audit at all: an [mcp] rule other than allow, or an @mcp:SERVER pattern. */
+function readsAudit(role: Role): boolean {
+  let reads = auditReaders.get(role);
+  if (reads === undefined) {
+    const rules = role.mcp;
+    reads = (rules !== undefined && (rules.unaudited !== 'allow' || rules.dead !== 'allow'))
+      || [...(role.tools.allowed ?? []), ...role.tools.denied].some(isServerPattern);
+    auditReaders.set(role, reads);
+  }
+  return reads;
 }
 
 function mutationOf(command: string | undefined): string | undefined {

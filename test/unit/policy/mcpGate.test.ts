@@ -126,6 +126,18 @@ describe('[mcp] unaudited / dead', () => {
     assert.equal(rolePermits(r, 'mcp_github_x', trust), true);
   });
 
+  it('the audit is read only for MCP calls of a role whose rules need it', () => {
+    let reads = 0;
+    const counting = () => { reads++; return trust; };
+    decide({ role: role({ denied: ['mcp_x_*'] }), call: toolCall('mcp_github_x'), mcpTrust: counting });
+    decide({ role: role({ denied: [] }, { unaudited: 'allow', dead: 'allow' }), call: toolCall('mcp_github_x'), mcpTrust: counting });
+    decide({ role: role({ denied: [] }, { unaudited: 'ask', dead: 'allow' }), call: toolCall('read_file', { filePath: 'a' }), mcpTrust: counting });
+    assert.equal(reads, 0);
+    decide({ role: role({ denied: ['@mcp:x'] }), call: toolCall('mcp_github_x'), mcpTrust: counting });
+    decide({ role: role({ denied: [] }, { unaudited: 'allow', dead: 'ask' }), call: toolCall('mcp_github_x'), mcpTrust: counting });
+    assert.equal(reads, 2);
+  });
+
   it('no audit at all: every server is unaudited; non-MCP tools never are', () => {
     const r = role({ denied: [] }, { unaudited: 'deny', dead: 'allow' });
     assert.equal(gate(r, 'mcp_github_x').code, 'mcp-untrusted');
