@@ -9,6 +9,10 @@ import { migrationFiles, type MigrationFile } from './migrationFiles';
 const MIGRATION_LOCK = 0x616c66726564; // "alfred"
 
 export async function migrate(db: ClientBase, files: readonly MigrationFile[] = migrationFiles()): Promise<string[]> {
+  // Every hook process connects anew: one question tells the common case, a database up to date.
+  const latest = Math.max(0, ...files.map((f) => f.version));
+  const applied = await db.query<{ v: number | null }>('SELECT max(version) AS v FROM alfred_migrations').catch(() => undefined);
+  if (applied && (applied.rows[0]?.v ?? 0) >= latest) return [];
   await db.query('BEGIN');
   try {
     await db.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

@@ -150,9 +150,7 @@ export class PgStore {
 
   /** Retention instead of rotation: events and charges older than the retention are deleted. */
   private async retain(db: Client): Promise<void> {
-    const cutoff = `${this.retentionDays} days`;
-    await db.query('DELETE FROM team_events WHERE ts < now() - $1::interval', [cutoff]);
-    await db.query('DELETE FROM team_charges WHERE ts < now() - $1::interval', [cutoff]);
+    await db.query('WITH e AS (DELETE FROM team_events WHERE ts < now() - $1::interval) DELETE FROM team_charges WHERE ts < now() - $1::interval', [`${this.retentionDays} days`]);
   }
 
   /**

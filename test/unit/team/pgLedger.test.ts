@@ -16,6 +16,8 @@ import { Harness } from '../../../src/core/harness';
 import { toolCall } from '../../../src/core/policy/toolCall';
 import { readLedger } from '../../../src/core/state/ledgerFormat';
 import { parseTeamConfig } from '../../../src/core/team/config';
+import { migrate } from '../../../src/core/team/migrate';
+import { migrationFiles } from '../../../src/core/team/migrationFiles';
 import { openTeamLedger } from '../../../src/core/team/open';
 import { PENDING_FILE } from '../../../src/core/team/pending';
 import { TeamTracker } from '../../../src/vscode/webviews/teamSection';
@@ -248,4 +250,24 @@ test("a refusal in one window shows on the other's dashboard (two state folders,
   assert.equal(redraws, 2, 'an unchanged answer redraws nothing');
   await ha.team!.close();
   await hb.team!.close();
+});
+
+test('migrations are applied once, in order, each recorded; a failing one leaves nothing behind', async () => {
+  const url = await database('migrations');
+  const c = new Client({ connectionString: url.replace('$TEST_PG_PASSWORD', PG_TEST_PASSWORD) });
+  await c.connect();
+  try {
+    const files = migrationFiles();
+    assert.deepEqual(files.map((f) => f.name), ['001_team_ledger.sql', '002_decide_function.sql']);
+    assert.deepEqual(await migrate(c, files), ['001_team_ledger.sql', '002_decide_function.sql']);
+    assert.deepEqual(await migrate(c, files), []);
+    const third = [...files, { version: 3, name: '003_more.sql', sql: 'CREATE TABLE more_things (x int)' }];
+    assert.deepEqual(await migrate(c, third), ['003_more.sql']);
+    await assert.rejects(migrate(c, [...third, { version: 4, name: '004_bad.sql', sql: 'CREATE TABLE bad_things (x int); SELECT no_such_column' }]), /no_such_column/);
+    const { rows } = await c.query<{ version: number }>('SELECT version FROM alfred_migrations ORDER BY version');
+    assert.deepEqual(rows.map((r) => r.version), [1, 2, 3]);
+    assert.equal((await c.query("SELECT to_regclass('bad_things') AS t")).rows[0].t, null);
+  } finally {
+    await c.end();
+  }
 });
