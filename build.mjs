@@ -110,7 +110,8 @@ const builds = [
   { ...cli, entryPoints: { alfred: 'src/cli/launcher.ts' }, outExtension: { '.js': '.cjs' }, format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
   {
     ...cli,
-    entryPoints: { 'alfred-main': 'src/cli/main.ts' },
+    // alfred-hook: `alfred hook` alone, half the size, for hook calls no hook server answers.
+    entryPoints: { 'alfred-main': 'src/cli/main.ts', 'alfred-hook': 'src/cli/hookMain.ts' },
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     plugins: [cliImports, tokenizerFrom('dist/cli'), pgFrom('dist/cli')],

@@ -1,16 +1,15 @@
-/** `alfred`: the harness on the command line. Argument parsing and dispatch only. */
-import { parseArgs } from 'node:util';
-import type { CliCommand } from './commands/command';
-import { processIo, UsageError, type CliIo } from './io';
+/** `alfred`: the harness on the command line, every command (hook calls run src/cli/hookMain.ts's smaller bundle). */
+import { runCli, type CommandEntry } from './dispatch';
+import { processIo, type CliIo } from './io';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- see LAZY */
 /**
  * LAZY: each command's modules, and the libraries only they use, start when that command runs. The
- * bundle (build.mjs) turns a require() of a bundled module into an initializer called on demand, so a
- * hook call without a hook server does not start the trial runner, the MCP audit (semver, tar) or the
- * team ledger. import() would do the same, but would make dispatch asynchronous for nothing.
+ * bundle (build.mjs) turns a require() of a bundled module into an initializer called on demand, so
+ * `alfred status` does not start the trial runner, the MCP audit (semver, tar) or the team ledger.
+ * import() would do the same, but would make dispatch asynchronous for nothing.
  */
-const COMMANDS: ReadonlyArray<{ name: string; load: () => CliCommand }> = [
+const COMMANDS: readonly CommandEntry[] = [
   { name: 'status', load: () => (require('./commands/status') as typeof import('./commands/status')).statusCommand },
   { name: 'roles', load: () => (require('./commands/roles') as typeof import('./commands/roles')).rolesCommand },
   { name: 'role', load: () => (require('./commands/role') as typeof import('./commands/role')).roleCommand },
@@ -29,63 +28,8 @@ const COMMANDS: ReadonlyArray<{ name: string; load: () => CliCommand }> = [
 ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-function help(): string {
-  return ['alfred: the agent harness, from the command line.', '', 'Usage:', ...COMMANDS.map((c) => `  ${c.load().usage}`), '',
-    'Every command takes --workspace DIR (default: the current folder). ALFRED_HOME moves the state root (default ~/.alfred).'].join('\n');
-}
-
-export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        workspace: { type: 'string' },
-        tail: { type: 'string' },
-        since: { type: 'string' },
-        suite: { type: 'string' },
-        condition: { type: 'string' },
-        history: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (err) {
-    io.err(`${(err as Error).message}\n\n${help()}`);
-    return 1;
-  }
-  const [name, ...positionals] = parsed.positionals;
-  if (parsed.values.help || !name) {
-    io.out(help());
-    return name || parsed.values.help ? 0 : 1;
-  }
-  const command = COMMANDS.find((c) => c.name === name)?.load();
-  if (!command) {
-    io.err(`alfred: unknown command "${name}".\n\n${help()}`);
-    return 1;
-  }
-  const tail = parsed.values.tail === undefined ? undefined : Number(parsed.values.tail);
-  if (tail !== undefined && (!Number.isInteger(tail) || tail < 1)) {
-    io.err('alfred: --tail needs a positive whole number.');
-    return 1;
-  }
-  try {
-    return await command.run({
-      positionals,
-      json: parsed.values.json ?? false,
-      workspace: parsed.values.workspace ?? process.env.ALFRED_WORKSPACE ?? process.cwd(),
-      explicitWorkspace: parsed.values.workspace !== undefined || process.env.ALFRED_WORKSPACE !== undefined,
-      tail,
-      ...(parsed.values.since !== undefined ? { since: parsed.values.since } : {}),
-      ...(parsed.values.suite !== undefined ? { suite: parsed.values.suite } : {}),
-      ...(parsed.values.condition !== undefined ? { condition: parsed.values.condition } : {}),
-      ...(parsed.values.history ? { history: true } : {}),
-    }, io);
-  } catch (err) {
-    io.err(err instanceof UsageError ? err.message : `alfred ${name}: ${(err as Error).message}`);
-    return 1;
-  }
+export function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  return runCli(argv, io, COMMANDS);
 }
 
 /** The launcher (src/cli/launcher.ts) runs the built bundle with this, or with the hook input it already read. */

@@ -1,5 +1,6 @@
 /**
- * The whole command line in this process: the CommonJS bundle alfred-main.cjs. Much of its cold start
+ * The whole command line in this process: the CommonJS bundle alfred-main.cjs (alfred-hook.cjs for a
+ * hook call: the same `alfred hook`, without the other commands' code). Much of its cold start
  * is V8 compiling the bundle, and Node 20 has no compile cache for modules, so it runs through
  * `vm.Script` with V8's code cache, kept in ${ALFRED_HOME:-~/.alfred}/cache/. The first run of a
  * command writes it; a missing, stale or rejected cache only means compiling from source, as without one.
@@ -14,7 +15,7 @@ import { atomicWrite } from '../core/fs/atomicWrite';
 // Loaded only when the command line runs: a served hook call needs neither.
 const load = createRequire(__filename);
 
-const MAIN = join(__dirname, 'alfred-main.cjs');
+const bundleFor = (argv: readonly string[]): string => join(__dirname, argv[0] === 'hook' ? 'alfred-hook.cjs' : 'alfred-main.cjs');
 /** The bundle's CommonJS parameters, plus what it reads as `import.meta.url` (see build.mjs). */
 const WRAPPER = ['(function (exports, require, module, __filename, __dirname, __alfredMetaUrl) {', '\n})'];
 
@@ -26,9 +27,9 @@ interface CacheFile {
 }
 
 /** One cache per hook event (each holds the functions its own run compiled), one for the rest. */
-function cacheFile(argv: readonly string[]): CacheFile | undefined {
+function cacheFile(argv: readonly string[], bundle: string): CacheFile | undefined {
   try {
-    const { size, mtimeMs } = statSync(MAIN);
+    const { size, mtimeMs } = statSync(bundle);
     const [command, event = ''] = argv;
     const what = command === 'hook' && /^[A-Za-z]{1,40}$/.test(event) ? `hook-${event}` : 'other';
     const { homedir } = load('node:os') as typeof import('node:os');
@@ -76,12 +77,13 @@ type Bundle = typeof import('./main');
 /** Runs `alfred <argv>`; `stdin` is the hook input already read (by the hook client), else it is read as usual. */
 export function runCommandLine(argv: string[], stdin?: string): void {
   const { Script } = load('node:vm') as typeof import('node:vm');
-  const cache = cacheFile(argv);
+  const bundle = bundleFor(argv);
+  const cache = cacheFile(argv, bundle);
   const cachedData = readCache(cache);
-  const script = new Script(WRAPPER[0] + readFileSync(MAIN, 'utf8') + WRAPPER[1], { filename: MAIN, cachedData });
+  const script = new Script(WRAPPER[0] + readFileSync(bundle, 'utf8') + WRAPPER[1], { filename: bundle, cachedData });
   if (cache && (!cachedData || script.cachedDataRejected)) writeCacheAtExit(script, cache);
   const mod = { exports: {} as Bundle };
-  script.runInThisContext()(mod.exports, createRequire(MAIN), mod, MAIN, dirname(MAIN), pathToFileURL(MAIN).href);
+  script.runInThisContext()(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle), pathToFileURL(bundle).href);
   const { main, processIo } = mod.exports;
   const io = stdin === undefined ? processIo : { ...processIo, readStdin: () => Promise.resolve(stdin) };
   void main(argv, io).then((code) => { process.exitCode = code; });

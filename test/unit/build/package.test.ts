@@ -16,7 +16,9 @@ const VSCE = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 const MAX_BYTES = 2 * 1024 * 1024;
 const TOKENIZER = 'dist/cli/o200k_base.cjs';
 /** Where each bundle requires the tokenizer from, relative to its own folder. */
-const REQUIRERS: Record<string, string> = { 'dist/extension.js': './cli/o200k_base.cjs', 'dist/cli/alfred-main.cjs': './o200k_base.cjs' };
+const REQUIRERS: Record<string, string> = {
+  'dist/extension.js': './cli/o200k_base.cjs', 'dist/cli/alfred-main.cjs': './o200k_base.cjs', 'dist/cli/alfred-hook.cjs': './o200k_base.cjs',
+};
 
 const run = (cmd: string, args: string[], cwd: string): string =>
   execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 16 << 20 });
@@ -83,4 +85,17 @@ test('the VSIX is at most 2 MB and ships the o200k tokenizer once, where both bu
   // The shipped file is the tokenizer itself: it counts as gpt-tokenizer's o200k_base does.
   const count = run(process.execPath, ['-e', `process.stdout.write(String(require(${JSON.stringify(path.join(dir, TOKENIZER))}).countTokens('hello world')))`], dir);
   assert.equal(count, '2');
+});
+
+test('a hook call without a hook server loads the hook bundle, which holds no other command', () => {
+  const cli = path.join(ROOT, 'dist', 'cli');
+  const hook = fs.readFileSync(path.join(cli, 'alfred-hook.cjs'), 'utf8');
+  const main = fs.readFileSync(path.join(cli, 'alfred-main.cjs'), 'utf8');
+  // Strings of other commands' own code, present in the whole command line only.
+  for (const marker of ['alfred compare CONTROL TREATMENT', 'alfred trial run', 'alfred audit [--json]', 'alfred usage [--since']) {
+    assert.ok(main.includes(marker), `alfred-main.cjs holds ${marker}`);
+    assert.ok(!hook.includes(marker), `alfred-hook.cjs does not hold ${marker}`);
+  }
+  assert.ok(hook.includes('alfred hook <'), 'the hook command itself');
+  assert.ok(hook.length < main.length / 2, `${hook.length} bytes vs ${main.length}`);
 });
