@@ -88,22 +88,33 @@ export async function startPostgres(): Promise<PgServer> {
     const r = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });
     if (r.status !== 0) throw new Error(`${path.basename(cmd)} failed (${r.status}): ${r.stderr || r.stdout}`);
   };
-  run(path.join(bin, 'initdb'), ['-D', data, '-U', 'alfred', '--pwfile', pwfile, '--auth-local=trust', '--auth-host=scram-sha-256', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  try {
+    run(path.join(bin, 'initdb'), ['-D', data, '-U', 'alfred', '--pwfile', pwfile, '--auth-local=trust', '--auth-host=scram-sha-256', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const port = await freePort();
   // Durability off: a test server's data is thrown away, and fsync would make every charge wait for the disk.
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
   const start = (): void => run(path.join(bin, 'pg_ctl'), ['start', '-D', data, '-w', '-t', '30', '-l', path.join(dir, 'server.log'), '-o', opts]);
   const halt = (): void => run(path.join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w']);
-  start();
-  run(path.join(bin, 'createdb'), ['-h', dir, '-p', String(port), '-U', 'alfred', 'alfred']);
   let stopped = false;
-  return {
-    url: `postgres://alfred@127.0.0.1:${port}/alfred`, port, dir, halt, start,
-    stop: () => {
-      if (stopped) return;
-      stopped = true;
-      try { halt(); } catch { /* already stopped */ }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    process.off('exit', stop);
+    try { halt(); } catch { /* already stopped, or never started */ }
+    fs.rmSync(dir, { recursive: true, force: true });
   };
+  // A test process that dies before its after() hook must not leave a server running.
+  process.on('exit', stop);
+  try {
+    start();
+    run(path.join(bin, 'createdb'), ['-h', dir, '-p', String(port), '-U', 'alfred', 'alfred']);
+  } catch (err) {
+    stop();
+    throw err;
+  }
+  return { url: `postgres://alfred@127.0.0.1:${port}/alfred`, port, dir, halt, start, stop };
 }
