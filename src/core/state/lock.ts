@@ -70,7 +70,13 @@ const MAX_LEASE_MS = 1_000;
  */
 export function holdLocksBetweenUses(ms: number): void {
   leaseMs = Math.max(0, Math.min(ms, MAX_LEASE_MS));
-  if (leaseMs === 0) for (const [dir, lease] of leases) void drop(dir, lease);
+  if (leaseMs === 0) void releaseKeptLocks();
+}
+
+/** Stops keeping locks: each kept one's pending work is done and the lock released; resolves once all are. */
+export async function releaseKeptLocks(): Promise<void> {
+  leaseMs = 0;
+  await Promise.all([...leases].map(([dir, lease]) => drop(dir, lease)));
 }
 
 /**
