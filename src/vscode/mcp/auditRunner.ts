@@ -77,7 +77,9 @@ export class McpAuditRunner {
       const downloadsApi = vscode.workspace.getConfiguration('alfred.mcpAudit').get<string>('downloadsApi')?.trim();
       const audits = await auditServers(inventory.servers, {
         stateDir: harness.stateDir,
-        npmrc: { workspaceFolder: harness.workspaceFolder, env: process.env },
+        // An untrusted repository's .npmrc could name its own registry and hand it a token from the
+        // environment (`//host/:_authToken=${VAR}`): only the user's npm configuration is used there.
+        npmrc: { ...(vscode.workspace.isTrusted ? { workspaceFolder: harness.workspaceFolder } : {}), env: process.env },
         ...(downloadsApi ? { downloadsApi } : {}),
       });
       const told = await notifyUnaudited(audits, this.memory);
