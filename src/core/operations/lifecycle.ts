@@ -4,6 +4,7 @@
  */
 import type { Actor, RecordEvents } from '../actor';
 import { createOperation, readOperations, updateOperation, type Operation, type OperationState } from './store';
+import { processAlive } from '../processAlive';
 
 /** What operations use of the harness: the state folder, who acts now, the event log. */
 export interface OperationsHost {
@@ -53,20 +54,11 @@ export async function runOperation<T extends { data: Record<string, unknown> }>(
   return result;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * At startup: `running` (and never-started `pending`) operations whose process is gone became
  * `unknown` — the window closed or Alfred crashed while they ran. Other live windows keep theirs.
  */
-export async function sweepInterrupted(harness: OperationsHost, isAlive: (pid: number) => boolean = alive): Promise<Operation[]> {
+export async function sweepInterrupted(harness: OperationsHost, isAlive: (pid: number) => boolean = processAlive): Promise<Operation[]> {
   const stale = readOperations(harness.stateDir).operations.filter((o) => (o.state === 'running' || o.state === 'pending') && (o.pid === process.pid ? false : !isAlive(o.pid)));
   const swept: Operation[] = [];
   for (const o of stale) {

@@ -5,17 +5,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { processAlive } from '../processAlive';
 
 const LOCK_FILE = 'run.pid';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Takes the suite's run lock: a release function, or the pid of the live run that holds it. */
 export function takeRunLock(trialsRoot: string): { release: () => void } | { heldBy: number } {
@@ -29,7 +22,7 @@ export function takeRunLock(trialsRoot: string): { release: () => void } | { hel
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const pid = Number(fs.readFileSync(file, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) return { heldBy: pid };
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) return { heldBy: pid };
     fs.rmSync(file, { force: true });
   }
   throw new Error(`could not take the run lock ${file}`);
