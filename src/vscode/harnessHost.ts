@@ -81,6 +81,7 @@ export class HarnessHost implements vscode.Disposable {
       pricing: () => readSettings().pricing,
       protectedGlobs: protectedGlobsReader(folder.uri.fsPath),
       version: extensionVersion(this.extensionUri),
+      ledgerUrl: vscode.workspace.getConfiguration('alfred').get<string>('ledgerUrl')?.trim() || undefined,
     });
     this.harness = harness;
     this.publishPricing();

@@ -74,13 +74,16 @@ export class McpAuditRunner {
         userMcpPaths: userMcpFiles().mcp,
         settings: userServers === undefined ? [] : [{ configPath: vscode.l10n.t('settings (mcp.servers)'), servers: userServers }],
       }));
-      const downloadsApi = vscode.workspace.getConfiguration('alfred.mcpAudit').get<string>('downloadsApi')?.trim();
+      const settings = vscode.workspace.getConfiguration('alfred.mcpAudit');
+      const downloadsApi = settings.get<string>('downloadsApi')?.trim();
+      const thresholds = { minWeeklyDownloads: settings.get<number>('minWeeklyDownloads') ?? 100, maxDaysSincePublish: settings.get<number>('maxDaysSincePublish') ?? 90 };
       const audits = await auditServers(inventory.servers, {
         stateDir: harness.stateDir,
         // An untrusted repository's .npmrc could name its own registry and hand it a token from the
         // environment (`//host/:_authToken=${VAR}`): only the user's npm configuration is used there.
         npmrc: { ...(vscode.workspace.isTrusted ? { workspaceFolder: harness.workspaceFolder } : {}), env: process.env },
         ...(downloadsApi ? { downloadsApi } : {}),
+        thresholds,
       });
       const told = await notifyUnaudited(audits, this.memory);
       return { inventory, audits, told };
