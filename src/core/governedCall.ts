@@ -4,6 +4,7 @@
  * comes back with the result. Alfred's LM tools and `@alfred`'s loop run the whole of it; the hooks,
  * whose halves run in two processes (PreToolUse, PostToolUse), run `decideCall` and `chargeCall`.
  */
+import type { NewEvent } from './events/types';
 import type { CallOrigin } from './harness';
 import type { RefusalCode } from './policy/types';
 import type { ToolCall } from './policy/toolCall';
@@ -13,6 +14,7 @@ import type { AuthorizeResult, ChargeResult } from './state/govern';
 export interface CallGovernor {
   authorize(call: ToolCall, origin: CallOrigin): Promise<AuthorizeResult>;
   chargeOutput(call: ToolCall, output: string, origin: CallOrigin & { costMeasured?: boolean }): Promise<ChargeResult>;
+  record(events: NewEvent[]): Promise<unknown>;
 }
 
 const REFUSAL = 'GovernedRefusal';
@@ -92,6 +94,8 @@ export async function governedCall<T>(harness: CallGovernor, call: ToolCall, ori
   // A path that cannot ask refuses: "ask" never degrades into a silent allow.
   if (ask && !(confirm && await confirm(ask))) {
     const reason = `${ask} ${confirm ? 'The user did not confirm it.' : 'Nobody can be asked here, so it is refused.'}`;
+    // The gate logged the call as allowed pending the question: the log must also say it did not run.
+    await harness.record([{ type: 'PolicyViolation', tool: call.name, category: decided.gate.decision.category, code: 'not-confirmed', reason, source: origin.source }]);
     return { kind: 'refused', refusal: new GovernedRefusal(reason, { tool: call.name, role: decided.gate.status.role, code: 'not-confirmed', reason }) };
   }
   let ran: RanTool<T>;

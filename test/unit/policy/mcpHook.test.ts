@@ -72,6 +72,9 @@ describe('[mcp] ask through the governed call (@alfred, LM tools)', () => {
     assert.match(no.kind === 'refused' ? no.refusal.message : '', /The user did not confirm it\.$/);
     const nobody = await governedCall(e.harness, call, { source: 'tool' }, run);
     assert.match(nobody.kind === 'refused' ? nobody.refusal.message : '', /Nobody can be asked here, so it is refused\.$/);
+    // The log says each unconfirmed call did not run, beside the gate's ToolCall that awaited the answer.
+    const notRun = e.harness.events({ tail: 20 }).events.filter((ev) => ev.type === 'PolicyViolation');
+    assert.deepEqual(notRun.map((ev) => [ev.tool, ev.code, ev.source]), [['mcp_fresh_run', 'not-confirmed', 'chat'], ['mcp_fresh_run', 'not-confirmed', 'tool']]);
     const audited = await governedCall(e.harness, toolCall('mcp_github_x', {}), { source: 'tool' }, run);
     assert.equal(audited.kind, 'ran', 'no question for an audited server');
   });
