@@ -101,17 +101,7 @@ export interface LedgerFile {
   problem?: string;
 }
 
-/**
- * Ledgers this process wrote while it keeps the state lock between uses (state/lock.ts), not yet on
- * disk: readers in this process see them. Another process can only see the file; it takes the lock
- * before it writes, and the lock is released only after the file is written.
- */
-const staged = new Map<string, Ledger>();
-
 export function readLedgerFile(dir: string): LedgerFile {
-  const waiting = staged.get(path.resolve(dir));
-  // A copy: a transaction changes the ledger it loads, and one that fails must leave no trace.
-  if (waiting) return { ledger: structuredClone(waiting) };
   const file = path.join(dir, LEDGER_FILE);
   let text: string;
   try {
@@ -140,20 +130,3 @@ export function readLedger(dir: string): Ledger | undefined {
 export function writeLedger(dir: string, ledger: Ledger): void {
   atomicWrite(path.join(dir, LEDGER_FILE), JSON.stringify(ledger, null, 2) + '\n', { fsync: false });
 }
-
-/** Keeps `ledger` as this process's newest, to be written by `settleLedger`. */
-export function stageLedger(dir: string, ledger: Ledger): void {
-  staged.set(path.resolve(dir), structuredClone(ledger));
-}
-
-/**
- * Writes the staged ledger (when `write`), or forgets it: a lost lock means another process may be
- * writing, and the log, which holds every event this one appended, stays the truth (catchUp).
- */
-export function settleLedger(dir: string, write: boolean): void {
-  const key = path.resolve(dir);
-  const ledger = staged.get(key);
-  staged.delete(key);
-  if (ledger && write) writeLedger(dir, ledger);
-}
-

@@ -1,6 +1,6 @@
 /**
  * Transactions on the ledger: under the state lock, read it (caught up with the log), let the caller
- * change it and return events, append those to the log, write the ledger before the lock is released.
+ * change it and return events, append those to the log, write the ledger.
  */
 import * as path from 'node:path';
 import { newEventId, nowIso } from '../events/ids';
@@ -8,8 +8,8 @@ import { appendEvents, countLines } from '../events/append';
 import { EVENTS_FILE } from '../events/format';
 import type { AlfredEvent, NewEvent } from '../events/types';
 import { catchUp, foldLedger, markLogEnd } from './ledgerFold';
-import { newLedger, readLedgerFile, settleLedger, stageLedger, type Ledger } from './ledgerFormat';
-import { beforeRelease, withLock } from './lock';
+import { newLedger, readLedgerFile, writeLedger, type Ledger } from './ledgerFormat';
+import { withLock } from './lock';
 
 export interface TransactResult<T> {
   result: T;
@@ -63,10 +63,9 @@ async function run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetRea
     if (prev) ledger = await catchUp(dir, ledger);
     const all = [...opening, ...events].map((e) => complete(e, ledger, ts));
     markLogEnd(dir, ledger, appendEvents(dir, all, ledger.eventLines));
-    // Written when the lock is released: at once, or at the end of the hook server's lease, so a
-    // burst of calls rewrites the file once (replacing a file costs about a millisecond here).
-    stageLedger(dir, ledger);
-    beforeRelease(dir, 'ledger', (stillOurs) => settleLedger(dir, stillOurs));
+    // Written before the lock is let go, even under the hook server's lease: readers without the
+    // lock (status bars, `alfred budget`, other windows) always find the newest ledger on disk.
+    writeLedger(dir, ledger);
     return { result, events: all, ledger, problems };
   });
 }

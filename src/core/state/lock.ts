@@ -50,13 +50,10 @@ interface Lease {
   lastUse: number;
   lost: boolean;
   timer?: NodeJS.Timeout;
-  /** Work to finish while the lock is still ours (see beforeRelease), by key. */
-  pending: Map<string, (stillOurs: boolean) => void>;
 }
 
-/** Locks kept between uses, and the ones a `fn` runs under right now. */
+/** Locks kept between uses. */
 const leases = new Map<string, Lease>();
-const holding = new Map<string, Lease>();
 let leaseMs = 0;
 /** A lease never outlasts this, so another process waiting for the lock gets its turn. */
 const MAX_LEASE_MS = 1_000;
@@ -73,42 +70,15 @@ export function holdLocksBetweenUses(ms: number): void {
   if (leaseMs === 0) void releaseKeptLocks();
 }
 
-/** Stops keeping locks: each kept one's pending work is done and the lock released; resolves once all are. */
+/** Stops keeping locks: each kept one is released; resolves once all are. */
 export async function releaseKeptLocks(): Promise<void> {
   leaseMs = 0;
   await Promise.all([...leases].map(([dir, lease]) => drop(dir, lease)));
 }
 
-/**
- * Runs `fn(true)` just before this process releases its lock on `dir`, or at once when it holds none
- * (the lock is released right after a `withLock` without a lease, so this is the same moment). With a
- * lease, work such as rewriting the ledger waits for the lease's end. `fn(false)` when the lock was
- * lost meanwhile: another process may hold it, and nothing may be written. A later `fn` with the same
- * key replaces an earlier one.
- */
-export function beforeRelease(dir: string, key: string, fn: (stillOurs: boolean) => void): void {
-  const resolved = path.resolve(dir);
-  const lease = holding.get(resolved) ?? leases.get(resolved);
-  if (lease) lease.pending.set(key, fn);
-  else fn(true);
-}
-
-function finishPending(lease: Lease): void {
-  const work = [...lease.pending.values()];
-  lease.pending.clear();
-  for (const fn of work) {
-    try {
-      fn(!lease.lost);
-    } catch {
-      // Each is the caller's to make safe (a ledger not written is caught up from the log).
-    }
-  }
-}
-
 function drop(dir: string, lease: Lease): Promise<void> {
   clearTimeout(lease.timer);
   if (leases.get(dir) === lease) leases.delete(dir);
-  finishPending(lease);
   // Releasing a lock that went stale and was taken over fails; there is nothing left to undo.
   return lease.release().catch(() => undefined);
 }
@@ -117,7 +87,7 @@ async function acquire(dir: string): Promise<Lease> {
   // The folder may have been removed since stateDir() created it (a user clearing ~/.alfred).
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const now = Date.now();
-  const lease: Lease = { release: () => Promise.resolve(), since: now, lastUse: now, lost: false, pending: new Map() };
+  const lease: Lease = { release: () => Promise.resolve(), since: now, lastUse: now, lost: false };
   try {
     lease.release = await lock(dir, {
       lockfilePath: path.join(dir, LOCK_FILE),
@@ -150,11 +120,9 @@ async function keptLease(dir: string): Promise<Lease | undefined> {
 async function lockedRun<T>(dir: string, fn: () => T | Promise<T>): Promise<T> {
   const lease = (await keptLease(dir)) ?? (await acquire(dir));
   leases.delete(dir);
-  holding.set(dir, lease);
   try {
     return await fn();
   } finally {
-    holding.delete(dir);
     lease.lastUse = Date.now();
     if (leaseMs > 0 && !lease.lost && lease.lastUse - lease.since < MAX_LEASE_MS) {
       leases.set(dir, lease);
