@@ -112,7 +112,9 @@ async function keptLease(dir: string): Promise<Lease | undefined> {
   if (!lease) return undefined;
   clearTimeout(lease.timer);
   const now = Date.now();
-  if (!lease.lost && now - lease.lastUse <= leaseMs + 50 && now - lease.since <= MAX_LEASE_MS) return lease;
+  // The lock folder gone means the state folder was cleared meanwhile: take the lock anew (and make the folder).
+  const fresh = !lease.lost && now - lease.lastUse <= leaseMs + 50 && now - lease.since <= MAX_LEASE_MS;
+  if (fresh && fs.existsSync(path.join(dir, LOCK_FILE))) return lease;
   await drop(dir, lease);
   return undefined;
 }

@@ -88,3 +88,15 @@ test('another process waits for the lease to end, then gets the lock', async () 
   assert.ok(gotAt >= usedAt + 250, `the other process got the lock ${gotAt - usedAt} ms after our last use, inside the lease`);
   assert.ok(gotAt <= usedAt + 5_000, `and soon after it ended (${gotAt - usedAt} ms)`);
 });
+
+test('a state folder cleared during a lease is made again, under a new lock', async () => {
+  holdLocksBetweenUses(300);
+  const dir = path.join(tmp(), 'state');
+  await withLock(dir, () => undefined);
+  fs.rmSync(dir, { recursive: true, force: true });
+  const wrote = await withLock(dir, () => {
+    fs.writeFileSync(path.join(dir, 'ledger.json'), '{}');
+    return fs.existsSync(path.join(dir, LOCK_FILE));
+  });
+  assert.equal(wrote, true, 'the folder and a lock exist again');
+});
