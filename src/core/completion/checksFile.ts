@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
+import { tomlTypeName } from '../tomlValue';
 
 export const CHECKS_PATH = '.alfred/checks.toml';
 export const DEFAULT_TIMEOUT_S = 300;
@@ -110,13 +111,13 @@ type Report = (key: string, message: string) => void;
 function readProtect(value: unknown, report: Report): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
-    report('protect', `must be an array of glob strings, got ${typeName(value)}`);
+    report('protect', `must be an array of glob strings, got ${tomlTypeName(value)}`);
     return [];
   }
   const globs: string[] = [];
   value.forEach((g, i) => {
     const key = `protect[${i}]`;
-    if (typeof g !== 'string' || g.trim() === '') report(key, `must be a non-empty glob string, got ${typeName(g)}`);
+    if (typeof g !== 'string' || g.trim() === '') report(key, `must be a non-empty glob string, got ${tomlTypeName(g)}`);
     else if (path.isAbsolute(g) || /^[A-Za-z]:/.test(g)) report(key, `"${g}" must be relative to the workspace folder`);
     else if (g.split('/').includes('..')) report(key, `"${g}" may not leave the workspace folder (..)`);
     else globs.push(g);
@@ -131,7 +132,7 @@ function readCheck(raw: unknown, at: string, outer: Report): CheckSpec | undefin
     outer(key, message);
   };
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    report(at, `must be a table ([[check]]), got ${typeName(raw)}`);
+    report(at, `must be a table ([[check]]), got ${tomlTypeName(raw)}`);
     return undefined;
   }
   const t = raw as Record<string, unknown>;
@@ -152,23 +153,23 @@ function readCheck(raw: unknown, at: string, outer: Report): CheckSpec | undefin
   let timeoutS = DEFAULT_TIMEOUT_S;
   if (t.timeout_s !== undefined) {
     const v = t.timeout_s;
-    if (typeof v !== 'number' && typeof v !== 'bigint') report(`${at}.timeout_s`, `must be a number of seconds, got ${typeName(v)}`);
+    if (typeof v !== 'number' && typeof v !== 'bigint') report(`${at}.timeout_s`, `must be a number of seconds, got ${tomlTypeName(v)}`);
     else if (!(Number(v) > 0) || Number(v) > MAX_TIMEOUT_S) report(`${at}.timeout_s`, `must be more than 0 and at most ${MAX_TIMEOUT_S} seconds, got ${String(v)}`);
     else timeoutS = Number(v);
   }
   let required = true;
   if (t.required !== undefined) {
-    if (typeof t.required !== 'boolean') report(`${at}.required`, `must be true or false, got ${typeName(t.required)}`);
+    if (typeof t.required !== 'boolean') report(`${at}.required`, `must be true or false, got ${tomlTypeName(t.required)}`);
     else required = t.required;
   }
   const env: Record<string, string> = {};
   if (t.env !== undefined) {
     if (t.env === null || typeof t.env !== 'object' || Array.isArray(t.env)) {
-      report(`${at}.env`, `must be a table of strings (env = { NAME = "value" }), got ${typeName(t.env)}`);
+      report(`${at}.env`, `must be a table of strings (env = { NAME = "value" }), got ${tomlTypeName(t.env)}`);
     } else {
       for (const [k, v] of Object.entries(t.env as Record<string, unknown>)) {
         if (!ENV_NAME.test(k)) report(`${at}.env.${k}`, `"${k}" is not a valid environment variable name`);
-        else if (typeof v !== 'string') report(`${at}.env.${k}`, `must be a string, got ${typeName(v)}`);
+        else if (typeof v !== 'string') report(`${at}.env.${k}`, `must be a string, got ${tomlTypeName(v)}`);
         else env[k] = v;
       }
     }
@@ -184,17 +185,8 @@ function nonEmptyString(value: unknown, key: string, report: Report, requiredKey
     return undefined;
   }
   if (typeof value !== 'string' || value.trim() === '') {
-    report(key, `must be a non-empty string, got ${typeName(value)}`);
+    report(key, `must be a non-empty string, got ${tomlTypeName(value)}`);
     return undefined;
   }
   return value;
-}
-
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (v instanceof Date) return 'a date';
-  if (typeof v === 'string') return v === '' ? 'an empty string' : `the string "${v}"`;
-  if (typeof v === 'object') return 'a table';
-  return `${typeof v === 'bigint' ? 'number' : typeof v} ${String(v)}`;
 }

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { CHECKS_PATH } from '../completion/checksFile';
 import { canonicalJson, shortHash } from '../fingerprint/fingerprint';
+import { tomlTypeName } from '../tomlValue';
 
 export const SUITE_PATH = '.alfred/trials.toml';
 /** The stop rules a suite may name; "all" runs every trial of the plan. */
@@ -113,12 +114,12 @@ export function parseSuite(text: string, file: string): SuiteParse {
   let name = stem;
   if (doc.name !== undefined) {
     if (typeof doc.name === 'string' && NAME.test(doc.name)) name = doc.name;
-    else report('name', `must be a name of letters, digits, "_", "-" or "." (at most 64), got ${typeName(doc.name)}`);
+    else report('name', `must be a name of letters, digits, "_", "-" or "." (at most 64), got ${tomlTypeName(doc.name)}`);
   }
   const trials = positiveInteger(doc.trials, 'trials', report);
   let stop: StopRule | undefined = 'all';
   if (doc.stop !== undefined && !STOP_RULES.includes(doc.stop as StopRule)) {
-    report('stop', `must be one of ${STOP_RULES.map((s) => `"${s}"`).join(', ')}, got ${typeName(doc.stop)}`);
+    report('stop', `must be one of ${STOP_RULES.map((s) => `"${s}"`).join(', ')}, got ${tomlTypeName(doc.stop)}`);
     stop = undefined;
   }
   const tasks = readList(doc.task, 'task', report, readTask);
@@ -161,7 +162,7 @@ function readList<T>(value: unknown, key: string, report: Report, read: (t: Tabl
   return value.flatMap((raw, i) => {
     const at = `${key}[${i}]`;
     if (!isTable(raw)) {
-      report(at, `must be a table ([[${key}]]), got ${typeName(raw)}`);
+      report(at, `must be a table ([[${key}]]), got ${tomlTypeName(raw)}`);
       return [];
     }
     let found = 0;
@@ -194,7 +195,7 @@ function readBudget(value: unknown, at: string, report: Report): TrialBudget | u
     return undefined;
   }
   if (!isTable(value)) {
-    report(at, `must be a table (budget = { tokens = N, seconds = N, usd = N }), got ${typeName(value)}`);
+    report(at, `must be a table (budget = { tokens = N, seconds = N, usd = N }), got ${tomlTypeName(value)}`);
     return undefined;
   }
   unknownKeys(value, BUDGET_KEYS, at, report);
@@ -202,7 +203,7 @@ function readBudget(value: unknown, at: string, report: Report): TrialBudget | u
   for (const k of BUDGET_KEYS) {
     const v = value[k];
     if (v === undefined) report(`${at}.${k}`, 'is required');
-    else if ((typeof v !== 'number' && typeof v !== 'bigint') || !(Number(v) > 0) || !Number.isFinite(Number(v))) report(`${at}.${k}`, `must be a number more than 0, got ${typeName(v)}`);
+    else if ((typeof v !== 'number' && typeof v !== 'bigint') || !(Number(v) > 0) || !Number.isFinite(Number(v))) report(`${at}.${k}`, `must be a number more than 0, got ${tomlTypeName(v)}`);
     else out[k] = Number(v);
   }
   return out.tokens !== undefined && out.seconds !== undefined && out.usd !== undefined ? (out as TrialBudget) : undefined;
@@ -214,12 +215,12 @@ function readCondition(t: Table, at: string, report: Report): TrialCondition | u
   if (name !== undefined && !NAME.test(name)) report(`${at}.name`, `"${name}" must be letters, digits, "_", "-" or "." (at most 64)`);
   let control = false;
   if (t.control !== undefined) {
-    if (typeof t.control !== 'boolean') report(`${at}.control`, `must be true or false, got ${typeName(t.control)}`);
+    if (typeof t.control !== 'boolean') report(`${at}.control`, `must be true or false, got ${tomlTypeName(t.control)}`);
     else control = t.control;
   }
   const components: Record<string, string> = {};
   if (t.components !== undefined) {
-    if (!isTable(t.components)) report(`${at}.components`, `must be a table ([condition.components]), got ${typeName(t.components)}`);
+    if (!isTable(t.components)) report(`${at}.components`, `must be a table ([condition.components]), got ${tomlTypeName(t.components)}`);
     else readComponents(t.components, `${at}.components`, report, components);
   }
   return name === undefined ? undefined : { name, control, components };
@@ -240,7 +241,7 @@ function readComponents(t: Table, at: string, report: Report, out: Record<string
 
 function setComponent(name: string, value: unknown, at: string, report: Report, out: Record<string, string>): void {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') out[name] = String(value);
-  else report(at, `must be a string, a number or true/false, got ${typeName(value)}`);
+  else report(at, `must be a string, a number or true/false, got ${tomlTypeName(value)}`);
 }
 
 function uniqueBy<T>(items: T[], keyOf: (t: T) => string, list: string, field: string, report: Report): void {
@@ -261,7 +262,7 @@ function positiveInteger(value: unknown, key: string, report: Report): number | 
   }
   const n = Number(value);
   if ((typeof value !== 'number' && typeof value !== 'bigint') || !Number.isInteger(n) || n < 1 || n > 10_000) {
-    report(key, `must be a whole number from 1 to 10000, got ${typeName(value)}`);
+    report(key, `must be a whole number from 1 to 10000, got ${tomlTypeName(value)}`);
     return undefined;
   }
   return n;
@@ -273,7 +274,7 @@ function requiredString(value: unknown, key: string, report: Report): string | u
     return undefined;
   }
   if (typeof value !== 'string' || value.trim() === '') {
-    report(key, `must be a non-empty string, got ${typeName(value)}`);
+    report(key, `must be a non-empty string, got ${tomlTypeName(value)}`);
     return undefined;
   }
   return value;
@@ -296,13 +297,4 @@ function unknownKeys(t: Table, allowed: readonly string[], at: string, report: R
 
 function isTable(v: unknown): v is Table {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
-}
-
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (v instanceof Date) return 'a date';
-  if (typeof v === 'string') return v === '' ? 'an empty string' : `the string "${v}"`;
-  if (typeof v === 'object') return 'a table';
-  return `${typeof v === 'bigint' ? 'number' : typeof v} ${String(v)}`;
 }
