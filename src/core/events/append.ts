@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { renameRetrying } from '../fs/atomicWrite';
-import { appendJsonLines } from '../fs/jsonLines';
+import { appendJsonLines, type AppendedBytes } from '../fs/jsonLines';
 import { EVENTS_FILE, KEEP_ROTATED, MAX_LINES, rotatedFile } from './format';
 import type { AlfredEvent } from './types';
 
@@ -35,19 +35,30 @@ export function rotate(dir: string): void {
   if (fs.existsSync(current)) renameRetrying(current, rotatedFile(dir, 1));
 }
 
+export interface AppendedEvents {
+  /** events.jsonl's line count after the batch. */
+  lines: number;
+  /** Where the batch landed in events.jsonl (undefined for an empty batch). */
+  write?: AppendedBytes;
+  /** The log was rotated before the batch. */
+  rotated: boolean;
+}
+
 /**
  * Appends a batch in one write; call it under the state lock. `currentLines` is the line count of
  * events.jsonl as the ledger tracks it (counted from the file when not given). Rotates first when
- * the batch would take the file past MAX_LINES. Returns the file's new line count.
+ * the batch would take the file past MAX_LINES.
  */
-export function appendEvents(dir: string, events: readonly AlfredEvent[], currentLines?: number): number {
+export function appendEvents(dir: string, events: readonly AlfredEvent[], currentLines?: number): AppendedEvents {
   const file = path.join(dir, EVENTS_FILE);
   let lines = currentLines ?? countLines(file);
-  if (events.length === 0) return lines;
+  if (events.length === 0) return { lines, rotated: false };
+  let rotated = false;
   if (lines > 0 && lines + events.length > MAX_LINES) {
     rotate(dir);
     lines = 0;
+    rotated = true;
   }
-  appendJsonLines(file, events);
-  return lines + events.length;
+  const write = appendJsonLines(file, events);
+  return { lines: lines + events.length, write, rotated };
 }

@@ -21,6 +21,19 @@ export const CHUNK_BYTES = 1 << 20;
 
 export interface ScanOptions {
   chunkBytes?: number;
+  /**
+   * Leave the last part's last line unread when nothing ends it: a writer may be in the middle of it
+   * (a reader can see half of another process's append), or was killed there, and the next append
+   * ends it with a newline. Earlier parts (rotated files) are never appended to again.
+   */
+  wholeLinesOnly?: boolean;
+}
+
+/** Where a scan stopped reading: the file (its inode) and the byte just after the last line read. */
+export interface ReadEnd {
+  file: string;
+  ino: number;
+  bytes: number;
 }
 
 const LF = 10;
@@ -95,7 +108,7 @@ const idleSinks: LineSink[] = [];
  * unfinished last line starts (`filled` when none is left; at the end of the file, `eof`, the last
  * line needs no break).
  */
-function emitLines(b: Buffer, filled: number, eof: boolean, sink: LineSink): number {
+function emitLines(b: Buffer, filled: number, eof: boolean, sink: LineSink, wholeLinesOnly: boolean): number {
   // The bytes as latin1, one character a byte: string searches are cheaper than Buffer's, and the
   // fast path matches lines with a regular expression.
   const text = b.toString('latin1', 0, filled);
@@ -121,7 +134,7 @@ function emitLines(b: Buffer, filled: number, eof: boolean, sink: LineSink): num
     if (lf !== -1 && lf < pos) lf = text.indexOf('\n', pos);
     if (cr !== -1 && cr < pos) cr = text.indexOf('\r', pos);
   }
-  if (eof && pos < filled) {
+  if (eof && pos < filled && !wholeLinesOnly) {
     sink.line(b, pos, filled);
     pos = filled;
   }
@@ -131,18 +144,20 @@ function emitLines(b: Buffer, filled: number, eof: boolean, sink: LineSink): num
 /**
  * Reads a file in chunks into one reused buffer (grown only for a line longer than it) and hands
  * its lines to the sink. Waits a turn of the event loop between chunks, so a long read never blocks
- * other work for long. False when the file cannot be opened (rotated away meanwhile).
+ * other work for long. Returns where it stopped; undefined when the file cannot be opened (rotated
+ * away meanwhile).
  */
-async function readLines(file: string, from: number, buf: { bytes: Buffer }, sink: LineSink): Promise<boolean> {
+async function readLines(file: string, from: number, buf: { bytes: Buffer }, sink: LineSink, wholeLinesOnly: boolean): Promise<ReadEnd | undefined> {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
   } catch {
-    return false;
+    return undefined;
   }
   sink.file = file;
   sink.lineNo = 0;
   try {
+    const { ino } = fs.fstatSync(fd);
     let filled = 0;
     let at = from;
     for (;;) {
@@ -155,8 +170,9 @@ async function readLines(file: string, from: number, buf: { bytes: Buffer }, sin
       const n = fs.readSync(fd, b, filled, b.length - filled, at);
       filled += n;
       at += n;
-      const pos = emitLines(b, filled, n === 0, sink);
-      if (n === 0) return true;
+      const pos = emitLines(b, filled, n === 0, sink, wholeLinesOnly);
+      // The end of what was read, not the file's size now: another process may have appended since.
+      if (n === 0) return { file, ino, bytes: at - (filled - pos) };
       b.copy(b, 0, pos, filled);
       filled -= pos;
       await nextTurn();
@@ -170,8 +186,13 @@ async function readLines(file: string, from: number, buf: { bytes: Buffer }, sin
  * Streams every line of the log, oldest first, through `scanner`; corrupt lines are skipped and
  * counted, the first MAX_CORRUPT_REPORTS reported. Memory stays flat: one read buffer and its text.
  */
-export function scanEvents(dir: string, scanner: EventScanner, options: ScanOptions = {}): Promise<Omit<FoldResult<unknown>, 'state'>> {
+export function scanEvents(dir: string, scanner: EventScanner, options: ScanOptions = {}): Promise<ScanResult> {
   return scanEventParts(eventFiles(dir).map((file) => ({ file, from: 0 })), scanner, options);
+}
+
+export interface ScanResult extends Omit<FoldResult<unknown>, 'state'> {
+  /** Where the last file read ends; undefined when none could be opened. */
+  end?: ReadEnd;
 }
 
 /** A file of the log to read from byte `from` on (a line's start, or the end of a torn last line). */
@@ -184,13 +205,17 @@ export interface LogPart {
  * `scanEvents` over the given parts, in order: what the log holds beyond a known place. Line numbers
  * in corrupt-line reports count from each part's start.
  */
-export async function scanEventParts(parts: readonly LogPart[], scanner: EventScanner, options: ScanOptions = {}): Promise<Omit<FoldResult<unknown>, 'state'>> {
+export async function scanEventParts(parts: readonly LogPart[], scanner: EventScanner, options: ScanOptions = {}): Promise<ScanResult> {
   const sink = idleSinks.pop() ?? new LineSink();
   sink.start(scanner);
   try {
     const buf = { bytes: Buffer.allocUnsafe(Math.max(1, options.chunkBytes ?? CHUNK_BYTES)) };
-    for (const { file, from } of parts) await readLines(file, from, buf, sink);
-    return { corrupt: sink.corrupt, corruptCount: sink.corruptCount };
+    let end: ReadEnd | undefined;
+    for (const [i, { file, from }] of parts.entries()) {
+      const wholeLinesOnly = options.wholeLinesOnly === true && i === parts.length - 1;
+      end = (await readLines(file, from, buf, sink, wholeLinesOnly)) ?? end;
+    }
+    return { corrupt: sink.corrupt, corruptCount: sink.corruptCount, end };
   } finally {
     sink.finish();
     idleSinks.push(sink);

@@ -12,23 +12,37 @@ export interface CorruptLine {
   message: string;
 }
 
+/** Where an append landed, told by the file's size just before and just after the write. */
+export interface AppendedBytes {
+  /** The file's inode. */
+  ino: number;
+  /** Its size before the write (a torn last line included). */
+  before: number;
+  /** Its size after the write. */
+  after: number;
+  /** Bytes this append wrote (a newline ending a torn line included). */
+  bytes: number;
+}
+
 /**
  * Appends records to a JSON-lines file (created 0600) in one write. A writer that crashed mid-line
  * left no newline: the new records start on a fresh line, so only that torn line is lost. Writers
- * without a common lock at worst leave a blank line, which readers pass over.
+ * without a common lock at worst leave a blank line, which readers pass over. When `after - before`
+ * is `bytes`, nobody else wrote between the two sizes: the records are exactly `[after - bytes, after)`.
  */
-export function appendJsonLines(file: string, records: readonly unknown[]): void {
-  if (records.length === 0) return;
+export function appendJsonLines(file: string, records: readonly unknown[]): AppendedBytes | undefined {
+  if (records.length === 0) return undefined;
   let data = records.map((r) => JSON.stringify(r) + '\n').join('');
   const fd = fs.openSync(file, 'a+', 0o600);
   try {
-    const size = fs.fstatSync(fd).size;
-    if (size > 0) {
+    const { size: before, ino } = fs.fstatSync(fd);
+    if (before > 0) {
       const last = Buffer.alloc(1);
-      fs.readSync(fd, last, 0, 1, size - 1);
+      fs.readSync(fd, last, 0, 1, before - 1);
       if (last[0] !== 10) data = '\n' + data;
     }
     fs.appendFileSync(fd, data);
+    return { ino, before, after: fs.fstatSync(fd).size, bytes: Buffer.byteLength(data) };
   } finally {
     fs.closeSync(fd);
   }

@@ -5,10 +5,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIMENSIONS, type Dimension, type Usage } from '../budget/types';
-import { countLines } from '../events/append';
-import { EVENTS_FILE, rotatedFile } from '../events/format';
+import { countLines, type AppendedEvents } from '../events/append';
+import { EVENTS_FILE, eventFiles, rotatedFile } from '../events/format';
 import { ChargeCounts, EventRun, chargeOf, headerValue, matchRun, readCharge } from '../events/lineShape';
-import { scanEventParts, scanEvents, type EventScanner, type LogPart, type ScanOptions } from '../events/scan';
+import { scanEventParts, type EventScanner, type LogPart, type ReadEnd, type ScanOptions, type ScanResult } from '../events/scan';
 import type { AlfredEvent } from '../events/types';
 import { isCount, newLedger, type Ledger } from './ledgerFormat';
 
@@ -147,17 +147,31 @@ const idleFolds: LedgerFold[] = [];
  * folded by `foldEvent`, so the result is exactly what parsing every line would give.
  */
 export function foldLedger(dir: string, options: ScanOptions = {}): Promise<Ledger | undefined> {
-  return foldFrom(dir, undefined, (fold) => scanEvents(dir, fold, options));
+  const parts = eventFiles(dir).map((file) => ({ file, from: 0 }));
+  return foldFrom(dir, undefined, (fold) => scanLog(dir, parts, fold, options));
 }
 
-/** Folds what `scan` reads onto `start` (undefined: from nothing) and marks where the log ends now. */
-async function foldFrom(dir: string, start: Ledger | undefined, scan: (fold: LedgerFold) => Promise<unknown>): Promise<Ledger | undefined> {
+/**
+ * Scans parts of the log. The last line of events.jsonl is left for later when nothing ends it yet:
+ * half of another process's append, seen while it writes, must not be folded as a corrupt line and
+ * passed over. A rotated file's last line is final and read as it is.
+ */
+function scanLog(dir: string, parts: readonly LogPart[], scanner: EventScanner, options: ScanOptions = {}): Promise<ScanResult> {
+  const wholeLinesOnly = parts.at(-1)?.file === path.join(dir, EVENTS_FILE);
+  return scanEventParts(parts, scanner, { ...options, wholeLinesOnly });
+}
+
+/**
+ * Folds what `scan` reads onto `start` (undefined: from nothing) and marks where that read ended: not
+ * where the log ends a moment later, which may hold another process's append the fold never saw.
+ */
+async function foldFrom(dir: string, start: Ledger | undefined, scan: (fold: LedgerFold) => Promise<ScanResult>): Promise<Ledger | undefined> {
   const fold = idleFolds.pop() ?? new LedgerFold();
   fold.begin(start);
   try {
-    await scan(fold);
+    const { end } = await scan(fold);
     const l = fold.result();
-    if (l) markLogEnd(dir, l);
+    if (l) markLogEnd(dir, l, end);
     return l;
   } finally {
     fold.begin(undefined);
@@ -165,13 +179,32 @@ async function foldFrom(dir: string, start: Ledger | undefined, scan: (fold: Led
   }
 }
 
-/** Records events.jsonl's lines, size and inode in the ledger: the end of the log it has folded. */
-export function markLogEnd(dir: string, ledger: Ledger, lines?: number): void {
+/**
+ * Records in the ledger where its fold of the log ends, from where the fold's read ended: in
+ * events.jsonl, its inode and that byte; in a rotated file (there was no events.jsonl then) or
+ * nowhere, none (so all of an events.jsonl found later came after). `lines` (events.jsonl's line
+ * count, for rotation) is counted.
+ */
+function markLogEnd(dir: string, ledger: Ledger, end: ReadEnd | undefined): void {
+  const file = path.join(dir, EVENTS_FILE);
+  ledger.eventLines = countLines(file);
+  const inLog = end?.file === file ? end : undefined;
+  ledger.eventBytes = inLog?.bytes ?? 0;
+  if (inLog) ledger.eventIno = inLog.ino;
+  else delete ledger.eventIno;
+}
+
+/** The ledger taken as it stands at the log's end now: for when its own end of the log is lost. */
+function anchorAtLogEnd(dir: string, ledger: Ledger): void {
   const file = path.join(dir, EVENTS_FILE);
   const st = fs.statSync(file, { throwIfNoEntry: false });
-  ledger.eventLines = lines ?? countLines(file);
-  ledger.eventBytes = st?.size ?? 0;
-  if (st) ledger.eventIno = st.ino;
+  markLogEnd(dir, ledger, st && { file, ino: st.ino, bytes: st.size });
+}
+
+/** A new session's ledger starts where the one before it ended in the log (nothing before it: at 0). */
+export function continueLogEnd(ledger: Ledger, prev: Ledger | undefined): void {
+  ledger.eventBytes = prev ? prev.eventBytes : 0;
+  if (prev?.eventIno !== undefined) ledger.eventIno = prev.eventIno;
   else delete ledger.eventIno;
 }
 
@@ -209,6 +242,39 @@ function partsBeyond(dir: string, ledger: Ledger): LogPart[] | undefined {
 export async function catchUp(dir: string, ledger: Ledger): Promise<Ledger> {
   const parts = partsBeyond(dir, ledger);
   if (parts === undefined || parts.length === 0) return ledger;
-  return (await foldFrom(dir, ledger, (fold) => scanEventParts(parts, fold)))!;
+  return (await foldFrom(dir, ledger, (fold) => scanLog(dir, parts, fold)))!;
 }
 
+/** Passes every line to a fold in full, except the events already counted. */
+class FoldExcept implements EventScanner {
+  constructor(private readonly fold: LedgerFold, private readonly counted: ReadonlySet<string>) {}
+  event(e: AlfredEvent): void {
+    if (!this.counted.has(e.id)) this.fold.event(e);
+  }
+}
+
+/**
+ * Marks the ledger's end of the log after its own batch was appended. The common case costs nothing:
+ * the batch landed right at the ledger's end and nothing else was written around it. Otherwise
+ * another process wrote meanwhile (two holders of the lock after a takeover of a dead holder's lock),
+ * a torn line was ended, or the log was rotated: everything beyond the end the ledger had before the
+ * batch is folded, except the batch's own events (`own`, already counted).
+ */
+export async function settleAppend(dir: string, ledger: Ledger, appended: AppendedEvents, own: readonly AlfredEvent[]): Promise<Ledger> {
+  const { write, rotated, lines } = appended;
+  if (!write) return ledger;
+  const fromLedgerEnd = ledger.eventIno === undefined ? ledger.eventBytes === 0 && write.before === 0 : ledger.eventIno === write.ino;
+  if (!rotated && fromLedgerEnd && write.before === ledger.eventBytes && write.after === write.before + write.bytes) {
+    ledger.eventBytes = write.after;
+    ledger.eventIno = write.ino;
+    ledger.eventLines = lines;
+    return ledger;
+  }
+  const parts = partsBeyond(dir, ledger);
+  if (parts === undefined) {
+    anchorAtLogEnd(dir, ledger); // its end of the log is gone (removed or rewritten by hand)
+    return ledger;
+  }
+  const counted = new Set(own.map((e) => e.id));
+  return (await foldFrom(dir, ledger, (fold) => scanLog(dir, parts, new FoldExcept(fold, counted))))!;
+}

@@ -7,7 +7,7 @@ import { newEventId, nowIso } from '../events/ids';
 import { appendEvents, countLines } from '../events/append';
 import { EVENTS_FILE } from '../events/format';
 import type { AlfredEvent, NewEvent } from '../events/types';
-import { catchUp, foldLedger, markLogEnd } from './ledgerFold';
+import { catchUp, continueLogEnd, foldLedger, settleAppend } from './ledgerFold';
 import { newLedger, readLedgerFile, writeLedger, type Ledger } from './ledgerFormat';
 import { withLock } from './lock';
 
@@ -49,9 +49,11 @@ async function run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetRea
     const opening: NewEvent[] = [];
     if (resetReason !== undefined) {
       ledger = newLedger(roleName, lines(), ts);
+      continueLogEnd(ledger, prev);
       opening.push({ type: 'BudgetReset', reason: resetReason, previousSession: prev?.session, previousRole: prev?.role, previousUsage: prev?.usage });
     } else if (!prev || prev.role !== roleName) {
       ledger = newLedger(roleName, lines(), ts);
+      continueLogEnd(ledger, prev);
       if (prev) opening.push({ type: 'RoleChanged', from: prev.role, to: roleName, previousSession: prev.session });
     } else {
       ledger = prev;
@@ -59,10 +61,10 @@ async function run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetRea
     const { events, result } = await fn(ledger);
     // Another writer may have appended since the load although the lock is held: proper-lockfile's
     // takeover of a dead holder's lock (stat, rmdir, mkdir) can hand it to two waiters at once. What
-    // they appended is folded in now, a stat away from our own append, so no charge is lost.
+    // they appended is folded in now, and anything they append around our own batch after it.
     if (prev) ledger = await catchUp(dir, ledger);
     const all = [...opening, ...events].map((e) => complete(e, ledger, ts));
-    markLogEnd(dir, ledger, appendEvents(dir, all, ledger.eventLines));
+    ledger = await settleAppend(dir, ledger, appendEvents(dir, all, ledger.eventLines), all);
     // Written before the lock is let go, even under the hook server's lease: readers without the
     // lock (status bars, `alfred budget`, other windows) always find the newest ledger on disk.
     writeLedger(dir, ledger);

@@ -17,8 +17,8 @@ const ns = (events: AlfredEvent[]) => events.map((e) => e.n);
 
 test('append and read back, one JSON object a line', () => {
   const dir = tmp();
-  assert.equal(appendEvents(dir, [ev(1), ev(2)]), 2);
-  assert.equal(appendEvents(dir, [ev(3, 'PolicyViolation')], 2), 3);
+  assert.equal(appendEvents(dir, [ev(1), ev(2)]).lines, 2);
+  assert.equal(appendEvents(dir, [ev(3, 'PolicyViolation')], 2).lines, 3);
   const text = fs.readFileSync(path.join(dir, EVENTS_FILE), 'utf8');
   assert.equal(text.split('\n').length, 4);
   const { events, corrupt } = readEvents(dir);
@@ -66,12 +66,12 @@ test(`rotation at ${MAX_LINES} lines, tail and fold across rotated files`, async
   let lines = 0;
   let n = 0;
   // Batches of 100 events up to exactly MAX_LINES: no rotation yet.
-  while (lines < MAX_LINES) lines = appendEvents(dir, Array.from({ length: 100 }, () => ev(++n)), lines);
+  while (lines < MAX_LINES) lines = appendEvents(dir, Array.from({ length: 100 }, () => ev(++n)), lines).lines;
   assert.equal(lines, MAX_LINES);
   assert.equal(fs.existsSync(rotatedFile(dir, 1)), false);
   assert.equal(countLines(path.join(dir, EVENTS_FILE)), MAX_LINES);
   // One more line rotates.
-  lines = appendEvents(dir, [ev(++n)], lines);
+  lines = appendEvents(dir, [ev(++n)], lines).lines;
   assert.equal(lines, 1);
   assert.equal(countLines(rotatedFile(dir, 1)), MAX_LINES);
   assert.equal(countLines(path.join(dir, EVENTS_FILE)), 1);

@@ -1,7 +1,7 @@
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
+import fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { appendEvents } from '../../../src/core/events/append';
@@ -146,3 +146,62 @@ test('a second holder of the lock (a takeover race of a dead holder\'s lock) app
   await shellCall(dir);
   await assertLedgerIsTheLog(dir, 5);
 });
+
+/**
+ * Runs one charged shell call while a second holder of the lock appends its own charged call at
+ * `moment` of this transaction's append (the file functions are replaced for that one call).
+ */
+async function chargeWhileAnotherAppends(dir: string, moment: 'before-our-write' | 'after-our-write' | 'half-seen'): Promise<void> {
+  const log = path.join(dir, EVENTS_FILE);
+  const theirs = JSON.stringify({ ...readEvents(dir, { types: ['ToolCall'] }).events.at(-1)!, id: newEventId() }) + '\n';
+  const isOurs = (fd: unknown): boolean => typeof fd === 'number' && fs.fstatSync(fd).ino === fs.statSync(log).ino;
+  let landed = false;
+  const land = (bytes = theirs) => {
+    fs.writeFileSync(log, bytes, { flag: 'a' });
+    landed = true;
+  };
+  const appendFileSync = fs.appendFileSync;
+  const openSync = fs.openSync;
+  if (moment === 'half-seen') {
+    // Half of their line is in the file when this transaction folds the log; the rest comes before our append.
+    land(theirs.slice(0, theirs.length >> 1));
+    landed = false;
+    mock.method(fs, 'openSync', (file: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
+      if (!landed && String(file) === log && flags === 'a+') land(theirs.slice(theirs.length >> 1));
+      return openSync(file, flags ?? 'r', mode);
+    });
+  } else {
+    mock.method(fs, 'appendFileSync', (file: fs.PathOrFileDescriptor, data: string | Uint8Array, options?: fs.WriteFileOptions) => {
+      const first = !landed && isOurs(file);
+      if (first && moment === 'before-our-write') land();
+      appendFileSync(file, data, options);
+      if (first && moment === 'after-our-write') land();
+    });
+  }
+  try {
+    const result = await shellCall(dir);
+    assert.equal(result.decision.allowed, true);
+  } finally {
+    mock.restoreAll();
+  }
+  assert.equal(landed, true, 'the other holder\'s call was written');
+}
+
+const MOMENTS = {
+  'before-our-write': 'between a transaction\'s look at the log and its own write',
+  'after-our-write': 'right after a transaction\'s own write',
+  'half-seen': 'half written when a transaction reads the log, finished before its own write',
+} as const;
+
+for (const [moment, when] of Object.entries(MOMENTS) as [keyof typeof MOMENTS, string][]) {
+  test(`a second holder of the lock appends a charged call ${when}: the ledger counts it once`, async () => {
+    const dir = freshState();
+    await shellCall(dir);
+    await shellCall(dir);
+    await chargeWhileAnotherAppends(dir, moment);
+    assert.equal(readEvents(dir, { types: ['ToolCall'] }).events.length, 4);
+    await assertLedgerIsTheLog(dir, 4);
+    await shellCall(dir);
+    await assertLedgerIsTheLog(dir, 5);
+  });
+}
