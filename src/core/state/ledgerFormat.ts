@@ -4,11 +4,10 @@
  * (ledgerStore.ts), mirrored by events in the log so the ledger can be rebuilt from it (ledgerFold.ts).
  */
 import type { TerminalClaim } from './terminalClaims';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIMENSIONS, type Dimension, type Signal, type Usage } from '../budget/types';
 import { newSessionId, nowIso } from '../events/ids';
-import { atomicWrite } from '../fs/atomicWrite';
+import { readCheckedJson, writeCheckedJson } from '../fs/checkedJson';
 
 export const LEDGER_FILE = 'ledger.json';
 
@@ -103,19 +102,11 @@ export interface LedgerFile {
 
 export function readLedgerFile(dir: string): LedgerFile {
   const file = path.join(dir, LEDGER_FILE);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    return { problem: `${file}: ${(err as Error).message}` };
-  }
-  try {
-    const checked = validate(JSON.parse(text));
-    return typeof checked === 'string' ? { problem: `${file}: ${checked}` } : { ledger: checked };
-  } catch (err) {
-    return { problem: `${file}: not valid JSON: ${(err as Error).message}` };
-  }
+  const read = readCheckedJson(file);
+  if ('missing' in read) return {};
+  if ('problem' in read) return { problem: `${file}: ${read.problem}` };
+  const checked = validate(read.value);
+  return typeof checked === 'string' ? { problem: `${file}: ${checked}` } : { ledger: checked };
 }
 
 /** The ledger as on disk, without the lock (for display); undefined when missing or corrupt. */
@@ -124,9 +115,10 @@ export function readLedger(dir: string): Ledger | undefined {
 }
 
 /**
- * Atomic. No fsync: this runs on every tool call, and after a power loss the ledger can be rebuilt
- * from the log.
+ * Written in place with a checksum (fs/checkedJson.ts): this runs on every tool call, and readers
+ * without the lock (status bars, `alfred budget`) tell a half-written file by its checksum. No fsync:
+ * after a crash or a power loss the ledger is rebuilt from the log.
  */
 export function writeLedger(dir: string, ledger: Ledger): void {
-  atomicWrite(path.join(dir, LEDGER_FILE), JSON.stringify(ledger, null, 2) + '\n', { fsync: false });
+  writeCheckedJson(path.join(dir, LEDGER_FILE), ledger);
 }

@@ -10,7 +10,7 @@ import { newEventId } from '../../../src/core/events/ids';
 import { readEvents } from '../../../src/core/events/read';
 import { authorize } from '../../../src/core/state/govern';
 import { foldLedger } from '../../../src/core/state/ledgerFold';
-import { LEDGER_FILE, accountingOf, readLedger, writeLedger } from '../../../src/core/state/ledgerFormat';
+import { LEDGER_FILE, accountingOf, readLedger, readLedgerFile, writeLedger } from '../../../src/core/state/ledgerFormat';
 import { LOCK_FILE } from '../../../src/core/state/lock';
 import { stateDir } from '../../../src/core/state/paths';
 import { makeRole, shellGate } from '../../fixtures/budget-role';
@@ -55,6 +55,7 @@ const POINTS: [string, number][] = [
   ['before-append', 2], // nothing of it reached the log
   ['torn-append', 2], // half a line: corrupt, skipped by every reader
   ['after-append', 3], // in the log, not in the ledger: caught up
+  ['torn-ledger', 3], // half the ledger written over the old one: its checksum fails, it is rebuilt from the log
   ['after-ledger', 3],
 ];
 
@@ -67,6 +68,7 @@ for (const [point, logged] of POINTS) {
     dropDeadLock(dir);
     const calls = readEvents(dir, { types: ['ToolCall'] }).events;
     assert.equal(calls.length, logged);
+    if (point === 'torn-ledger') assert.match(readLedgerFile(dir).problem ?? 'whole', /checksum does not match|not valid JSON/);
     const next = await shellCall(dir);
     assert.equal(next.status.dimensions.shell.used, logged + 1);
     await assertLedgerIsTheLog(dir, logged + 1);

@@ -1,0 +1,90 @@
+/**
+ * A small JSON file rewritten in place on every change, by writers that hold a lock, and read
+ * without one. Replacing a file (atomicWrite.ts) costs a new inode and a rename, a journaled
+ * metadata change that takes up to half a millisecond on some disks; the ledger is written on every
+ * tool call. So the bytes are written over the old ones instead, and the JSON carries a checksum of
+ * itself as its last member, `"check"`: a reader that catches a write halfway (old and new bytes
+ * mixed) or a file a crash left torn finds a mismatch, reads again, and after a few tries calls
+ * the file corrupt. A file without `"check"` (written by hand) is taken as it is.
+ */
+import * as fs from 'node:fs';
+import { atomicWrite } from './atomicWrite';
+
+const CHECK_KEY = 'check';
+const TRIES = 5;
+const WAIT_MS = 1;
+// Not on Windows (0 there): a symlink planted at the path is written through rather than replaced.
+const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+/** FNV-1a, 32 bits, of the text's UTF-16 code units: enough to tell a torn file from a whole one. */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+const serialize = (value: object): string => JSON.stringify(value, null, 2);
+
+/** The file's text: `value` (a plain object without a "check" member) with its checksum last. */
+export function checkedText(value: object): string {
+  const body = serialize(value);
+  return `${body.slice(0, -2)},\n  "${CHECK_KEY}": "${fnv1a(body)}"\n}\n`;
+}
+
+/** Writes `value` over the file in place (created atomically, 0600, the first time). No fsync. */
+export function writeCheckedJson(file: string, value: object): void {
+  const data = Buffer.from(checkedText(value));
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDWR | NO_FOLLOW);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    atomicWrite(file, data, { fsync: false });
+    return;
+  }
+  try {
+    fs.writeSync(fd, data, 0, data.length, 0);
+    fs.ftruncateSync(fd, data.length);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export type CheckedRead = { value: unknown } | { problem: string } | { missing: true };
+
+/** One read: the parsed value with its check removed, or why it is not whole. */
+function readOnce(file: string): CheckedRead {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { missing: true };
+    return { problem: (err as Error).message };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { problem: `not valid JSON: ${(err as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !(CHECK_KEY in value)) return { value };
+  const { [CHECK_KEY]: check, ...rest } = value as Record<string, unknown>;
+  if (check !== fnv1a(serialize(rest))) return { problem: 'its checksum does not match its content (torn by a crash, or edited by hand)' };
+  return { value: rest };
+}
+
+/**
+ * Reads a file written by writeCheckedJson (or a plain JSON file). A read that is not whole is tried
+ * again a few times, a millisecond apart, since a writer may be halfway through.
+ */
+export function readCheckedJson(file: string): CheckedRead {
+  let read = readOnce(file);
+  for (let tries = 1; tries < TRIES && 'problem' in read; tries++) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAIT_MS);
+    read = readOnce(file);
+  }
+  return read;
+}
