@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { GOVERNANCE_WORKSPACE_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths } from '../governance/agents';
 import { outermost } from './pathSet';
+import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
 
 export interface MountOptions {
@@ -36,7 +37,8 @@ const WHOLE_FOLDER = new Set(['**', '**/*']);
 
 /** Absolute real paths to mount read-only, outermost only, shallowest first. Creates the missing governance folders. */
 export function readOnlyPaths(opts: MountOptions): string[] {
-  const ws = realOr(path.resolve(opts.workspaceFolder));
+  const real = new RealPaths();
+  const ws = real.of(opts.workspaceFolder) ?? path.resolve(opts.workspaceFolder);
   const env = opts.env ?? process.env;
   const home = opts.home ?? os.homedir();
   const found: string[] = [];
@@ -71,7 +73,7 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   // sandbox, when the user or Alfred runs git: a command may not plant code there.
   for (const rel of REPOSITORY_CODE_PATHS) if (fs.existsSync(path.join(ws, rel))) found.push(path.join(ws, rel));
 
-  return outermost(found.map((p) => real(p)).filter((p): p is string => p !== undefined));
+  return outermost(found.map((p) => real.of(p)).filter((p): p is string => p !== undefined));
 }
 
 interface ListedGlob {
@@ -133,16 +135,4 @@ function ensureFolder(abs: string, mode?: number): void {
       // a read-only or odd workspace: the path is left out of the mounts below, not fatal
     }
   }
-}
-
-function real(p: string): string | undefined {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return undefined; // missing: nothing to mount
-  }
-}
-
-function realOr(p: string): string {
-  return real(p) ?? p;
 }
