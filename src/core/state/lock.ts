@@ -21,6 +21,33 @@ export class LockTimeoutError extends Error {
   }
 }
 
+type Callback<T> = (err: NodeJS.ErrnoException | null, value?: T) => void;
+/** Runs a synchronous file operation and answers the callback on the next tick, as an async one would. */
+function settle<T>(callback: Callback<T>, op: () => T): void {
+  let value: T | undefined;
+  let error: NodeJS.ErrnoException | null = null;
+  try {
+    value = op();
+  } catch (err) {
+    error = err as NodeJS.ErrnoException;
+  }
+  process.nextTick(callback, error, value);
+}
+
+/**
+ * The file functions proper-lockfile calls, done synchronously: each is one system call on a local
+ * folder, and sent through libuv's thread pool, as the asynchronous ones are, it costs a thread hop
+ * and back (up to a millisecond on a cold machine) for every lock a hook call takes.
+ */
+const SYNC_FS = {
+  mkdir: (p: string, cb: Callback<void>) => settle(cb, () => fs.mkdirSync(p)),
+  rmdir: (p: string, cb: Callback<void>) => settle(cb, () => fs.rmdirSync(p)),
+  stat: (p: string, cb: Callback<fs.Stats>) => settle(cb, () => fs.statSync(p)),
+  utimes: (p: string, atime: Date, mtime: Date, cb: Callback<void>) => settle(cb, () => fs.utimesSync(p, atime, mtime)),
+  realpath: (p: string, cb: Callback<string>) => settle(cb, () => fs.realpathSync(p)),
+  rmdirSync: (p: string) => fs.rmdirSync(p),
+};
+
 // Callers in one process queue here instead of polling the lock file against each other.
 const queues = new Map<string, Promise<unknown>>();
 
@@ -92,6 +119,7 @@ async function acquire(dir: string): Promise<Lease> {
     lease.release = await lock(dir, {
       lockfilePath: path.join(dir, LOCK_FILE),
       realpath: false,
+      fs: SYNC_FS as unknown as typeof fs,
       stale: LOCK_STALE_MS,
       retries: RETRIES,
       // The default throws from a timer, which would take the whole extension host down.
