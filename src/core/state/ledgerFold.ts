@@ -182,8 +182,8 @@ async function foldFrom(dir: string, start: Ledger | undefined, scan: (fold: Led
 /**
  * Records in the ledger where its fold of the log ends, from where the fold's read ended: in
  * events.jsonl, its inode and that byte; in a rotated file (there was no events.jsonl then) or
- * nowhere, none (so all of an events.jsonl found later came after). `lines` (events.jsonl's line
- * count, for rotation) is counted.
+ * nowhere, none (so all of an events.jsonl found later came after); and events.jsonl's line count,
+ * which tells appends when to rotate.
  */
 function markLogEnd(dir: string, ledger: Ledger, end: ReadEnd | undefined): void {
   const file = path.join(dir, EVENTS_FILE);
