@@ -5,7 +5,9 @@
  * tool call. So the bytes are written over the old ones instead, and the JSON carries a checksum of
  * itself as its last member, `"check"`: a reader that catches a write halfway (old and new bytes
  * mixed) or a file a crash left torn finds a mismatch, reads again, and after a few tries calls
- * the file corrupt. A file without `"check"` (written by hand) is taken as it is.
+ * the file corrupt. A file without `"check"` (written by hand) is taken as it is. The checksum tells
+ * torn bytes from whole ones, nothing more: it is no defence against a forged file (the state folder
+ * is out of agents' reach: the gate and the kernel sandbox hold it).
  */
 import * as fs from 'node:fs';
 import { atomicWrite } from './atomicWrite';
