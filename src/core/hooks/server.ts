@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Harness } from '../harness';
+import { rememberFolderListings } from '../sandbox/walk';
 import { holdLocksBetweenUses } from '../state/lock';
 import { alfredHome } from '../state/paths';
 import type { HookRunOptions } from './handlers/types';
@@ -134,8 +135,10 @@ export class HookServer {
    * failure here is not the server's.
    */
   async listenNative(): Promise<this> {
-    // Once serving: one hook call takes the state lock two or three times (decision, trace, usage).
+    // Once serving: one hook call takes the state lock two or three times (decision, trace, usage),
+    // and each shell call walks the workspace for its sandbox plan.
     holdLocksBetweenUses(LOCK_LEASE_MS);
+    rememberFolderListings(true);
     const native = new NativeHookListener(this.home, (request) => this.serve(request));
     try {
       await native.listen();
@@ -165,6 +168,7 @@ export class HookServer {
   /** Stops listening and removes the socket file if it is still this server's; requests under way finish. */
   close(): Promise<void> {
     holdLocksBetweenUses(0);
+    rememberFolderListings(false);
     const native = this.native?.close();
     this.closed ??= new Promise<void>((resolve) => {
       if (process.platform !== 'win32' && this.ownsSocket()) fs.rmSync(this.socketPath, { force: true });
