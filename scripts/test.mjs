@@ -8,13 +8,15 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureCodeServer, InstallError } from './lib/install.mjs';
+import { ensureDebianPackages, InstallError } from './lib/install.mjs';
 import { runIntegration } from './lib/integration.mjs';
-import { markRun, stopRun } from './lib/processes.mjs';
+import { markRun, RUN_VARIABLE, stopRun } from './lib/processes.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-// setup before unit: the sandbox's unit tests need Debian's bubblewrap, which setup installs when missing.
-const ALL = ['static', 'setup', 'unit', 'integration', 'e2e'];
+// setup first: it installs Debian's packages the unit tests need (bubblewrap, PostgreSQL) at once, then
+// the private VS Code in the background (minutes on a machine without the cache), while the static
+// checks and unit tests run; the browser stages wait for it.
+const ALL = ['setup', 'static', 'unit', 'integration', 'e2e'];
 const MINUTE = 60_000;
 /** Generous bounds for a loaded 2-core machine; they only exist so that nothing can hang. */
 const STAGE_LIMIT = { static: 8 * MINUTE, unit: 10 * MINUTE, setup: 25 * MINUTE, integration: 15 * MINUTE, e2e: 25 * MINUTE };
@@ -111,13 +113,14 @@ const runners = {
   },
   async setup() {
     try {
-      await withLimit(ensureCodeServer(), STAGE_LIMIT.setup);
-      record('setup', 1, 0);
+      ensureDebianPackages();
     } catch (err) {
-      const reason = err instanceof InstallError ? err.message : String(err?.stack ?? err);
-      console.error(`✖ setup: ${reason}\n  The next run starts the install over.`);
-      record('setup', 0, 1, 0, reason.split('\n')[0]);
+      setupFailed(err instanceof InstallError ? err.message : String(err?.stack ?? err));
+      return;
     }
+    pendingSetup = installInBackground();
+    // Alone, or with no other stage before the browser ones, there is nothing to run meanwhile.
+    if (stages.indexOf('setup') + 1 === stages.length || ['integration', 'e2e'].includes(stages[stages.indexOf('setup') + 1])) await awaitSetup();
   },
   async integration() {
     const code = await sh('node', ['build.mjs', '--tests'], { limitMs: STAGE_LIMIT.integration });
@@ -136,6 +139,46 @@ const runners = {
       { ALFRED_VSIX: path.join(ROOT, 'dist', 'alfred.vsix') }, ['--test-force-exit', '--test-timeout=300000']);
   },
 };
+
+/** The private VS Code's install, under way in a child process while other stages run. */
+let pendingSetup = null;
+let setupChild = null;
+
+function setupFailed(reason) {
+  console.error(`✖ setup: ${reason}\n  The next run starts the install over.`);
+  record('setup', 0, 1, 0, reason.split('\n')[0]);
+}
+
+/**
+ * Runs scripts/lib/installChild.mjs in a process group of its own, without the run's mark, so the
+ * leftovers stopped after each stage do not include it (an interrupted run stops it itself). Resolves
+ * to the reason it failed, or undefined.
+ */
+function installInBackground() {
+  const env = { ...process.env };
+  delete env[RUN_VARIABLE];
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'lib', 'installChild.mjs')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], detached: true, env });
+  setupChild = child;
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => { process.stderr.write(chunk); err += chunk; });
+  const done = new Promise((resolve) => {
+    child.on('error', (e) => resolve(`the install could not start: ${e.message}`));
+    child.on('close', (code, signal) => {
+      setupChild = null;
+      resolve(code === 0 ? undefined : err.trim().split('\n').at(-1) || `the install exited with ${code ?? signal}`);
+    });
+  });
+  return withLimit(done, STAGE_LIMIT.setup).catch((e) => { killGroup(child.pid); return e.message; });
+}
+
+/** Waits for the install started by the setup stage, and records how it went. */
+async function awaitSetup() {
+  if (!pendingSetup) return;
+  const reason = await pendingSetup;
+  pendingSetup = null;
+  if (reason === undefined) record('setup', 1, 0);
+  else setupFailed(reason);
+}
 
 function withLimit(promise, limitMs) {
   let timer;
@@ -163,6 +206,7 @@ function interrupt(stage, reason) {
   if (finishing) return;
   finishing = true;
   current?.kill();
+  if (setupChild) killGroup(setupChild.pid);
   void finish({ stage, reason });
 }
 process.on('SIGINT', () => interrupt('interrupted', 'Ctrl-C: the run was stopped and everything it started with it'));
@@ -174,6 +218,7 @@ for (const stage of stages) {
   process.stdout.write(`\n━━ ${stage} ━━\n`);
   const before = results.length;
   try {
+    if (stage === 'integration' || stage === 'e2e') await awaitSetup();
     if ((stage === 'integration' || stage === 'e2e') && results.some((r) => r.stage === 'setup' && r.failed > 0)) {
       record(stage, 0, 1, 0, 'not run: the set-up of the private VS Code failed');
       continue;
@@ -186,4 +231,8 @@ for (const stage of stages) {
   // Whatever a stage left running (a workbench that never started, a hung browser) stops here.
   if (!finishing) await stopRun(runId);
 }
-if (!finishing) { finishing = true; await finish(); }
+if (!finishing) {
+  await awaitSetup();
+  finishing = true;
+  await finish();
+}
