@@ -71,7 +71,10 @@ export function guardTrials(control: ConditionOutcomes, treatment: ConditionOutc
   }
   const hc = distinct(control.outcomes.map((o) => o.suiteHash));
   const ht = distinct(treatment.outcomes.map((o) => o.suiteHash));
-  if (hc.length > 1 || ht.length > 1 || hc[0] !== ht[0]) {
+  if (hc.length > 1 || ht.length > 1) {
+    // Trials already recorded under an earlier plan stay counted, so such a suite never compares again.
+    reasons.push(`the suite's plan changed while their trials ran: "${control.name}" ran under suite ${hc.join(', ')}, "${treatment.name}" under ${ht.join(', ')}; trials run under different plans are not compared (a new name in the suite file starts its trials afresh)`);
+  } else if (hc[0] !== ht[0]) {
     reasons.push(`the suite changed between them: "${control.name}" ran under suite ${hc.join(', ')}, "${treatment.name}" under ${ht.join(', ')}`);
   }
   const tc = byTask(control.outcomes);

@@ -70,6 +70,9 @@ describe('guardTrials', () => {
   it('refuses when the suite changed between them, and a condition with no trials', () => {
     const changed = guardTrials(side('control', 1), side('t', 1, () => ({ suiteHash: 'h2' })));
     assert.deepEqual(changed.reasons, ['the suite changed between them: "control" ran under suite h1, "t" under h2']);
+    // N raised after both had run: both sides ran under the same two plans, yet not under one.
+    const raised = guardTrials(side('control', 2, (_task, trial) => (trial === 2 ? { suiteHash: 'h2' } : {})), side('t', 2, (_task, trial) => (trial === 2 ? { suiteHash: 'h2' } : {})));
+    assert.deepEqual(raised.reasons, ['the suite\'s plan changed while their trials ran: "control" ran under suite h1, h2, "t" under h1, h2; trials run under different plans are not compared (a new name in the suite file starts its trials afresh)']);
     assert.deepEqual(guardTrials(side('control', 1), { name: 't', outcomes: [] }).reasons, ['condition "t" has no recorded trials']);
   });
 
