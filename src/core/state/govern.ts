@@ -9,6 +9,7 @@ import type { AlfredEvent, NewEvent } from '../events/types';
 import type { GateDecision, ToolCategory } from '../policy/types';
 import type { Role } from '../roles/types';
 import { readLedger, zeroUsage, type Ledger } from './ledgerFormat';
+import type { TransactContext } from './ledgerBackend';
 import { transact } from './ledgerStore';
 import { rememberCharged, takeCharged } from './terminalClaims';
 import { callFingerprint, MAX_RECENT_CALLS, repetitionAtEnd, type Repetition } from '../policy/repetition';
@@ -125,14 +126,28 @@ function takeCrossing(ledger: Ledger, status: BudgetStatus, carries: boolean): b
   return status.signal !== 'OK';
 }
 
+/**
+ * A call the gate allowed is refused while the ledger's database cannot be reached and the role fails
+ * closed offline (state/pgLedger): the budget that counts is the database's, which cannot be asked.
+ * `ctx_session` stays callable, as at an exhausted budget, so an agent can still read its budget.
+ */
+function failClosed(decision: GateDecision, role: Role, tool: string, context: TransactContext): GateDecision {
+  const offline = context.offline;
+  if (!decision.allowed || !offline?.failClosed || tool === 'ctx_session') return decision;
+  return {
+    ...decision, allowed: false, shellCharge: 0, code: 'budget-exhausted',
+    reason: `The ledger database cannot be reached (${offline.reason}), and role ${role.name} fails closed when it is offline (.alfred/team.toml, [offline]). Try again once the database is back.`,
+  };
+}
+
 /** Decides a tool call and, when allowed, charges its shell invocation; logs a ToolCall either way. */
 export async function authorize(dir: string, req: AuthorizeRequest): Promise<AuthorizeResult> {
   const { role, tool, source } = req;
-  const out = await transact(dir, role.name, (ledger) => {
+  const out = await transact(dir, role.name, (ledger, context) => {
     const before = budgetStatus(role, ledger.usage, ledger.costEstimated);
     const recent = [...(ledger.recentCalls ?? []), req.fingerprint ?? callFingerprint(tool, req.toolInput)].slice(-MAX_RECENT_CALLS);
     ledger.recentCalls = recent;
-    const decided = req.decide(before, { repetition: repetitionAtEnd(recent), subagentsRunning: ledger.subagentsRunning ?? 0 });
+    const decided = failClosed(req.decide(before, { repetition: repetitionAtEnd(recent), subagentsRunning: ledger.subagentsRunning ?? 0 }), role, tool, context);
     // Without a team ledger this stays synchronous, as it always was.
     return decided.allowed && req.team ? req.team(decided).then((d) => charged(ledger, d)) : charged(ledger, decided);
   });

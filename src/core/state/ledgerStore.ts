@@ -8,6 +8,7 @@ import { appendEvents, countLines } from '../events/append';
 import { EVENTS_FILE } from '../events/format';
 import type { AlfredEvent, NewEvent } from '../events/types';
 import { catchUp, continueLogEnd, foldLedger, settleAppend } from './ledgerFold';
+import { ledgerBackendOf, ONLINE, type TransactContext } from './ledgerBackend';
 import { newLedger, readLedgerFile, writeLedger, type Ledger } from './ledgerFormat';
 import { withLock } from './lock';
 
@@ -20,7 +21,7 @@ export interface TransactResult<T> {
   problems: string[];
 }
 
-export type TransactFn<T> = (ledger: Ledger) => { events: NewEvent[]; result: T } | Promise<{ events: NewEvent[]; result: T }>;
+export type TransactFn<T> = (ledger: Ledger, context: TransactContext) => { events: NewEvent[]; result: T } | Promise<{ events: NewEvent[]; result: T }>;
 
 /**
  * Reads the ledger, caught up with the log; rebuilt from the log when it is missing or corrupt. Call
@@ -33,32 +34,50 @@ async function loadLedger(dir: string, problems: string[]): Promise<Ledger | und
   return foldLedger(dir);
 }
 
-function complete(e: NewEvent, ledger: Ledger, ts: string): AlfredEvent {
+/** An event as the log holds it: its id, the batch's timestamp, the ledger's session and role. */
+export function complete(e: NewEvent, ledger: Ledger, ts: string): AlfredEvent {
   const { type, id: _id, ts: _ts, session: _s, role: _r, ...payload } = e;
   return { id: newEventId(), ts, type, session: ledger.session, role: ledger.role, ...payload };
 }
 
-async function run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason?: string): Promise<TransactResult<T>> {
+/**
+ * The ledger a transaction works on, from the one before it (`prev`, undefined: none yet), and the
+ * events that open it: a new session at a reset (BudgetReset) or when the role is not `roleName`
+ * (RoleChanged, except for the very first); `prev` itself otherwise. Every backend opens sessions here.
+ */
+export function openSession(prev: Ledger | undefined, roleName: string, ts: string, lines: () => number, resetReason?: string): { ledger: Ledger; opening: NewEvent[] } {
+  const opening: NewEvent[] = [];
+  if (resetReason === undefined && prev && prev.role === roleName) return { ledger: prev, opening };
+  const ledger = newLedger(roleName, lines(), ts);
+  continueLogEnd(ledger, prev);
+  if (resetReason !== undefined) {
+    opening.push({ type: 'BudgetReset', reason: resetReason, previousSession: prev?.session, previousRole: prev?.role, previousUsage: prev?.usage });
+  } else if (prev) {
+    opening.push({ type: 'RoleChanged', from: prev.role, to: roleName, previousSession: prev.session });
+  }
+  return { ledger, opening };
+}
+
+function run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason?: string): Promise<TransactResult<T>> {
+  const backend = ledgerBackendOf(dir);
+  return backend ? backend.run(dir, roleName, fn, resetReason) : runOnFiles(dir, roleName, fn, resetReason);
+}
+
+/**
+ * The file transaction: the default backend, and the local copy another backend falls back on when
+ * it cannot be reached (`context` then says so to `fn`).
+ */
+export function runOnFiles<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason?: string, context = ONLINE): Promise<TransactResult<T>> {
   return withLock(dir, async () => {
     const problems: string[] = [];
     const prev = await loadLedger(dir, problems);
     // One timestamp for the batch, so a new session's startedAt equals its first event's ts (and fold agrees).
     const ts = nowIso();
     const lines = () => prev?.eventLines ?? countLines(path.join(dir, EVENTS_FILE));
-    let ledger: Ledger;
-    const opening: NewEvent[] = [];
-    if (resetReason !== undefined) {
-      ledger = newLedger(roleName, lines(), ts);
-      continueLogEnd(ledger, prev);
-      opening.push({ type: 'BudgetReset', reason: resetReason, previousSession: prev?.session, previousRole: prev?.role, previousUsage: prev?.usage });
-    } else if (!prev || prev.role !== roleName) {
-      ledger = newLedger(roleName, lines(), ts);
-      continueLogEnd(ledger, prev);
-      if (prev) opening.push({ type: 'RoleChanged', from: prev.role, to: roleName, previousSession: prev.session });
-    } else {
-      ledger = prev;
-    }
-    const { events, result } = await fn(ledger);
+    const opened = openSession(prev, roleName, ts, lines, resetReason);
+    let ledger = opened.ledger;
+    const opening = opened.opening;
+    const { events, result } = await fn(ledger, context);
     // Another writer may have appended since the load although the lock is held: proper-lockfile's
     // takeover of a dead holder's lock (stat, rmdir, mkdir) can hand it to two waiters at once. What
     // they appended is folded in now, and anything they append around our own batch after it.

@@ -1,0 +1,39 @@
+/**
+ * Where a state folder's ledger and event log live. The files in the folder are the default and need
+ * nothing here: a folder no backend was chosen for runs on them (ledgerStore.ts), at the cost of one
+ * map lookup. A process that opted in (state/pgLedger/open.ts, from the environment the user set)
+ * chooses another backend for the folders it opens, and every transaction on them goes there.
+ */
+import type { TransactFn, TransactResult } from './ledgerStore';
+
+export interface LedgerBackend {
+  /** What the backend is, for `alfred doctor` and problem messages. */
+  readonly name: string;
+  /** A transaction with the semantics of ledgerStore.ts's file transaction (`resetReason`: a BudgetReset). */
+  run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason?: string): Promise<TransactResult<T>>;
+  close(): Promise<void>;
+}
+
+const chosen = new Map<string, LedgerBackend>();
+
+/** Chooses the backend of a state folder for this process; undefined goes back to the files. */
+export function useLedgerBackend(dir: string, backend: LedgerBackend | undefined): void {
+  if (backend) chosen.set(dir, backend);
+  else chosen.delete(dir);
+}
+
+export function ledgerBackendOf(dir: string): LedgerBackend | undefined {
+  return chosen.get(dir);
+}
+
+/** What a transaction's function is told beyond the ledger. */
+export interface TransactContext {
+  /**
+   * Set when the backend the user chose cannot be reached and the transaction runs on the state
+   * folder's local copy: `failClosed` when the role's offline mode refuses calls meanwhile.
+   */
+  offline?: { reason: string; failClosed: boolean };
+}
+
+/** The files' context, and a backend's when it is reachable. */
+export const ONLINE: TransactContext = Object.freeze({});
