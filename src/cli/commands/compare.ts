@@ -1,5 +1,5 @@
 /**
- * `alfred compare CONTROL TREATMENT [--suite NAME] [--json] [--history]`: what one harness component
+ * `alfred compare CONTROL TREATMENT [--suite NAME|PATH] [--json] [--history]`: what one harness component
  * does, from a suite's trials (two condition names) or from recorded history (two fingerprint ids or
  * prefixes). Exit code 2, with the reasons on stderr, when the guard refuses the comparison.
  */
@@ -13,7 +13,7 @@ import { openHarness } from '../context';
 import { json, UsageError, type CliIo } from '../io';
 import type { CliCommand } from './command';
 
-const USAGE = 'alfred compare CONTROL TREATMENT [--suite NAME] [--json] [--history]';
+const USAGE = 'alfred compare CONTROL TREATMENT [--suite NAME|PATH] [--json] [--history]';
 
 export const compareCommand: CliCommand = {
   name: 'compare',
