@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { auditServers } from '../../core/mcp/audit';
 import { readMcpInventory } from '../../core/mcp/inventory';
 import { userMcpFiles } from '../../core/mcp/locations';
+import { userAuditSettings } from '../../core/mcp/settings';
 import type { McpAudit } from '../../core/mcp/types';
 import { openHarness } from '../context';
 import { json } from '../io';
@@ -53,7 +54,9 @@ export const auditCommand: CliCommand = {
     const folder = h.workspaceFolder;
     const user = userMcpFiles();
     const inventory = readMcpInventory({ workspaceFolder: folder, userMcpPaths: user.mcp, settingsFiles: [...user.settings, path.join(folder, '.vscode', 'settings.json')] });
-    const audits = await auditServers(inventory.servers, { stateDir: h.stateDir, npmrc: { workspaceFolder: folder } });
+    // The user's alfred.mcpAudit.* settings, as the editor's audit reads them: both write the latest.json the gate reads.
+    const settings = userAuditSettings(user.settings);
+    const audits = await auditServers(inventory.servers, { stateDir: h.stateDir, npmrc: { workspaceFolder: folder }, ...settings });
     if (args.json) {
       io.out(json({ audits, problems: inventory.problems }));
       return 0;

@@ -2,8 +2,8 @@
  * The audit of MCP servers' packages (npm first): for each server, the package version its launcher
  * resolves to, fetched from the registry the user's npm is configured for, and what its tarball shows
  * (install scripts, hosts, binaries, dependencies) with its curation. A version's tarball is read once
- * (cached by name@version); audits run in parallel with a bound; a registry that does not answer makes
- * a `not-audited` result with its reason, never a throw.
+ * (cached by name@version); audits run in parallel with a bound; a registry that does not answer, or
+ * answers with an error, makes a `not-audited` result with its reason, never a throw.
  */
 import maxSatisfying from 'semver/ranges/max-satisfying';
 import validRange from 'semver/ranges/valid';
@@ -107,9 +107,12 @@ class NpmAuditor {
       doc = await fetchPackument(registry, ref.name, req);
     } catch (err) {
       if (!(err instanceof RegistryError)) throw err;
+      // A registry that answered (404, 401, 500, a page that is no metadata) is not one that did not answer.
+      const what = err.status === undefined ? 'the registry did not answer'
+        : err.status === 404 ? `the registry has no package ${ref.name}` : 'the registry answered with an error';
       const cached = ref.pinned && ref.version && this.opts.stateDir ? readFacts(this.opts.stateDir, ref.name, ref.version) : undefined;
-      if (cached) return this.fromFacts(cached, { verdict: 'unknown', ...cached.curation }, `the registry did not answer (${err.message}); results of the audit of ${cached.auditedAt}`);
-      return { status: 'not-audited', reason: `the registry did not answer: ${err.message}`, ...EMPTY, curation: { verdict: 'unknown' }, auditedAt };
+      if (cached) return this.fromFacts(cached, { verdict: 'unknown', ...cached.curation }, `${what} (${err.message}); results of the audit of ${cached.auditedAt}`);
+      return { status: 'not-audited', reason: `${what}: ${err.message}`, ...EMPTY, curation: { verdict: 'unknown' }, auditedAt };
     }
     const version = resolveVersion(doc, ref);
     if (!version) {

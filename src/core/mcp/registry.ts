@@ -24,7 +24,14 @@ export interface Packument {
   time?: Record<string, string>;
 }
 
-export class RegistryError extends Error {}
+export class RegistryError extends Error {
+  /** The HTTP status of the registry's answer; undefined when it did not answer (refused, unreachable, timed out). */
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
+    super(message);
+    this.status = status;
+  }
+}
 
 export interface RequestOptions {
   fetch?: Fetch;
@@ -45,7 +52,7 @@ async function get(url: string, opts: RequestOptions, accept: string): Promise<R
   }
   if (!res.ok) {
     await res.body?.cancel();
-    throw new RegistryError(`${url}: HTTP ${res.status}${res.status === 404 ? ' (not found)' : ''}`);
+    throw new RegistryError(`${url}: HTTP ${res.status}${res.status === 404 ? ' (not found)' : ''}`, res.status);
   }
   return res;
 }
@@ -63,7 +70,7 @@ export async function fetchPackument(registry: string, name: string, opts: Reque
     if (typeof doc !== 'object' || doc === null || typeof doc.versions !== 'object') throw new Error('no versions');
     return doc;
   } catch (err) {
-    throw new RegistryError(`${url}: not a package's metadata (${(err as Error).message})`);
+    throw new RegistryError(`${url}: not a package's metadata (${(err as Error).message})`, res.status);
   }
 }
 

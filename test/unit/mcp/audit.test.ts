@@ -250,6 +250,27 @@ describe('a registry that does not answer', () => {
     assert.equal(readLatest(stateDir)!.audits[1]!.status, 'not-audited');
   });
 
+  it('a registry that answers with an error is not said to be silent: no such package (404), a server error, a page that is no metadata', async () => {
+    const [ghost, scoped] = await auditServers([server('ghost', 'npx', ['-y', 'no-such-mcp@1.0.0']), server('scoped', 'npx', ['@nobody/ghost'])], opts());
+    assert.deepEqual([ghost!.status, ghost!.reason], ['not-audited', `the registry has no package no-such-mcp: ${registry.url}no-such-mcp: HTTP 404 (not found)`]);
+    assert.deepEqual([scoped!.status, scoped!.reason], ['not-audited', `the registry has no package @nobody/ghost: ${registry.url}@nobody%2fghost: HTTP 404 (not found)`]);
+    const broken = http.createServer((req, res) => {
+      if (req.url === '/html-mcp') res.end('<html>a login page</html>');
+      else { res.statusCode = 500; res.end('oops'); }
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', () => resolve()));
+    const url = `http://127.0.0.1:${(broken.address() as AddressInfo).port}/`;
+    try {
+      const [failing, html] = await auditServers([server('f', 'npx', ['clean-mcp@1.0.0']), server('h', 'npx', ['html-mcp@1.0.0'])], opts({ registry: url }));
+      assert.deepEqual([failing!.status, failing!.reason], ['not-audited', `the registry answered with an error: ${url}clean-mcp: HTTP 500`]);
+      assert.equal(html!.status, 'not-audited');
+      assert.match(html!.reason!, new RegExp(`^the registry answered with an error: ${url}html-mcp: not a package's metadata \\(`));
+    } finally {
+      broken.closeAllConnections();
+      await new Promise<void>((resolve) => broken.close(() => resolve()));
+    }
+  });
+
   it('a registry that accepts and never answers: not audited after the timeout', async () => {
     const hanging = http.createServer(() => undefined);
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', () => resolve()));
@@ -351,5 +372,29 @@ describe('alfred audit', () => {
     assert.equal(parsed.problems.length, 1);
     const { stateDir } = await import('../../../src/core/state/paths');
     assert.deepEqual(readLatest(stateDir(ws))!.audits, parsed.audits);
+  });
+
+  it('reads alfred.mcpAudit.* from the user\'s settings.json, as the editor does, and not from the workspace\'s', async () => {
+    const userSettings = path.join(userDir, 'settings.json');
+    const wsSettings = path.join(ws, '.vscode', 'settings.json');
+    fs.writeFileSync(userSettings, `{
+      // a downloads API for a registry npm's does not cover, and a stricter threshold
+      "alfred.mcpAudit.downloadsApi": "${downloads.url}",
+      "alfred.mcpAudit.minWeeklyDownloads": 1000,
+      "alfred.mcpAudit.maxDaysSincePublish": "ninety",
+    }`);
+    fs.writeFileSync(wsSettings, '{ "alfred.mcpAudit.minWeeklyDownloads": 0, "alfred.mcpAudit.maxDaysSincePublish": 100000 }');
+    try {
+      const { code, out } = await alfred(['audit', '--json', '--workspace', ws]);
+      assert.equal(code, 0);
+      const parsed = JSON.parse(out) as { audits: { server: { name: string }; curation: { verdict: string; weeklyDownloads?: number } }[] };
+      assert.deepEqual(parsed.audits.map((a) => [a.server.name, a.curation.verdict, a.curation.weeklyDownloads]), [
+        // 900 < 1000: decaying; old-mcp (7 a week, last published in 2023, 90 days kept for the invalid value): dead.
+        ['clean', 'alive', 2500], ['acme', 'decaying', 900], ['fetch', 'unknown', undefined], ['old', 'dead', 7],
+      ]);
+    } finally {
+      fs.rmSync(userSettings);
+      fs.rmSync(wsSettings);
+    }
   });
 });
