@@ -71,11 +71,17 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:
  * CommonJS bundle every `import * as fs` would otherwise copy all of `fs` into a namespace of its own,
  * a few milliseconds of every hook call. proper-lockfile's graceful-fs only queues opens past the fd
  * limit, which a one-shot command never reaches, and its set-up (patching fs, loading streams) costs
- * more, so plain fs stands in.
+ * more, so plain fs stands in. Its signal-exit (v3) loads Node's assert, which loads net and streams,
+ * for one `assert.equal` on its argument: a three-line equal stands in.
  */
 const cliImports = {
   name: 'cli-imports',
   setup(build) {
+    build.onResolve({ filter: /^assert$/ }, (args) => (/[\\/]signal-exit[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'assert-equal' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'assert-equal' }, () => ({
+      contents: 'exports.equal = (actual, expected, message) => { if (actual != expected) throw new Error(message); };',
+      loader: 'js',
+    }));
     build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
       if (!BUILTINS.has(args.path)) return undefined;
       if (args.namespace === 'builtin') return { path: args.path, external: true };

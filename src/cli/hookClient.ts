@@ -4,13 +4,13 @@
  * start plus a round trip. Any failure (no server, refused, slow, a bad answer) hands the input back
  * for the in-process command line, exactly as without a server.
  *
- * Every hook call loads this, bundled as CommonJS (named imports become plain requires): only net,
- * fs and path (os when HOME is unset, crypto for Windows' pipe name).
+ * Every hook call loads this, bundled as CommonJS (named imports become plain requires): only fs
+ * and path, net once a socket is there (os when HOME is unset, crypto for Windows' pipe name).
  */
-import { fstatSync, readSync, writeSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
+import { readStdin, writeLine as print } from './fdIo';
 import { FORWARDED_ENV, HOOK_PROTOCOL_VERSION, hookSocketPath, isHookAnswer, type HookRequest } from '../core/hooks/serverProtocol';
 
 /** A server on this machine accepts at once; past this there is none worth waiting for (Windows pipes). */
@@ -51,23 +51,6 @@ function requestFor(argv: readonly string[]): Omit<HookRequest, 'stdin'> | undef
   return { v: HOOK_PROTOCOL_VERSION, event, processCwd, env, ...(workspace !== undefined ? { workspace: processCwd } : {}) };
 }
 
-/** All of stdin: synchronously (no stream modules), else through the stream for a non-blocking pipe. */
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  try {
-    if (fstatSync(0).isCharacterDevice()) return '';
-    for (;;) {
-      const buf = Buffer.allocUnsafe(65536);
-      const n = readSync(0, buf, 0, buf.length, null);
-      if (n === 0) break;
-      chunks.push(buf.subarray(0, n));
-    }
-  } catch {
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 const load = createRequire(__filename);
 
 /** os.homedir() without loading `os`: it answers HOME (USERPROFILE on Windows) when set. */
@@ -87,6 +70,14 @@ function socketPath(): string {
  * Windows pipe whose instances are all busy waits, hence a connect timeout there.
  */
 function ask(request: HookRequest): Promise<unknown> {
+  const windows = process.platform === 'win32';
+  const path = socketPath();
+  // No server: answered without loading net (about a tenth of a Node start) or a turn of the loop.
+  if (!windows && !existsSync(path)) {
+    debug('no answer from the hook server (ENOENT); running in this process');
+    return Promise.resolve(undefined);
+  }
+  const { connect } = load('node:net') as typeof import('node:net');
   return new Promise((done) => {
     const chunks: Buffer[] = [];
     let settled = false;
@@ -101,10 +92,9 @@ function ask(request: HookRequest): Promise<unknown> {
       // Answered: the server ends the connection, and the process exits as soon as it has printed.
       done(value);
     };
-    const windows = process.platform === 'win32';
     const answerTimeout = () => setTimeout(() => finish(undefined, 'answer timeout'), ANSWER_TIMEOUT_MS);
     let timer = windows ? setTimeout(() => finish(undefined, 'connect timeout'), CONNECT_TIMEOUT_MS) : answerTimeout();
-    const socket = connect(socketPath());
+    const socket = connect(path);
     if (windows) {
       socket.once('connect', () => {
         clearTimeout(timer);
@@ -124,24 +114,6 @@ function ask(request: HookRequest): Promise<unknown> {
     socket.once('error', (err: NodeJS.ErrnoException) => finish(undefined, err.code ?? err.message));
     socket.once('close', () => finish(undefined, 'closed before answering'));
   });
-}
-
-const asLine = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
-
-/**
- * The same lines the command line prints (src/cli/io.ts), written straight to the descriptor. False
- * when a pipe would block and the rest went to the stream, which then still has to drain.
- */
-function print(fd: 1 | 2, text: string): boolean {
-  const bytes = Buffer.from(asLine(text));
-  let written = 0;
-  try {
-    while (written < bytes.length) written += writeSync(fd, bytes, written);
-    return true;
-  } catch {
-    (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(written));
-    return false;
-  }
 }
 
 /** Answers the hook through the server when one answers; otherwise says so, with the input read. */

@@ -4,10 +4,6 @@
  */
 import type { Harness } from '../harness';
 import { canonicalHookEvent, SUPPORTED_HOOK_EVENTS, type HookEvent } from './events';
-import { permissionRequest, postToolUse, preToolUse } from './handlers/toolUse';
-import { sessionStart, userPromptSubmit } from './handlers/session';
-import { stop } from './handlers/stop';
-import { preCompact, subagentStart, subagentStop } from './handlers/subagents';
 import type { HookHandler, HookRunOptions } from './handlers/types';
 import type { HookInput } from './input';
 import type { HookAnswer } from './output';
@@ -17,17 +13,27 @@ import { readNewCopilotUsage, spoolPath } from '../usage/copilotSpool';
 export { SUPPORTED_HOOK_EVENTS };
 export type { HookRunOptions };
 
-const HANDLERS: Readonly<Record<HookEvent, HookHandler>> = {
-  SessionStart: sessionStart,
-  UserPromptSubmit: userPromptSubmit,
-  PreToolUse: preToolUse,
-  PostToolUse: postToolUse,
-  Stop: stop,
-  PermissionRequest: permissionRequest,
-  SubagentStart: subagentStart,
-  SubagentStop: subagentStop,
-  PreCompact: preCompact,
+/* eslint-disable @typescript-eslint/no-require-imports -- see LAZY */
+/**
+ * LAZY: a hook call no server answers starts Node for one event, so only that event's handler is
+ * loaded (the bundles turn a require() of a bundled module into an initializer called on demand, as
+ * in src/cli/main.ts). Stop's acceptance checks bring child_process, readline and net with them.
+ */
+const toolUse = () => require('./handlers/toolUse') as typeof import('./handlers/toolUse');
+const session = () => require('./handlers/session') as typeof import('./handlers/session');
+const subagents = () => require('./handlers/subagents') as typeof import('./handlers/subagents');
+const HANDLERS: Readonly<Record<HookEvent, () => HookHandler>> = {
+  SessionStart: () => session().sessionStart,
+  UserPromptSubmit: () => session().userPromptSubmit,
+  PreToolUse: () => toolUse().preToolUse,
+  PostToolUse: () => toolUse().postToolUse,
+  Stop: () => (require('./handlers/stop') as typeof import('./handlers/stop')).stop,
+  PermissionRequest: () => toolUse().permissionRequest,
+  SubagentStart: () => subagents().subagentStart,
+  SubagentStop: () => subagents().subagentStop,
+  PreCompact: () => subagents().preCompact,
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export function isSupportedHookEvent(event: string): boolean {
   return canonicalHookEvent(event) !== undefined;
@@ -38,7 +44,7 @@ export async function handleHook(harness: Harness, event: string, input: HookInp
   if (!canonical) throw new Error(`alfred hook: unsupported event "${event}". Supported: ${SUPPORTED_HOOK_EVENTS.join(', ')}.`);
   await chargeClaudeUsage(harness, input, canonical);
   await chargeCopilotUsage(harness, input, canonical);
-  return HANDLERS[canonical](harness, input, canonical, options);
+  return HANDLERS[canonical]()(harness, input, canonical, options);
 }
 
 /**

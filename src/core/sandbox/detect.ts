@@ -4,7 +4,7 @@
  * bubblewrap comes from the system (Debian's `bubblewrap`). `ALFRED_SANDBOX=off` in the environment
  * forces "none", for debugging (a role with `sandbox = "required"` then refuses shell).
  */
-import { spawnSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { alfredHome } from '../state/paths';
@@ -77,6 +77,10 @@ function probeSandbox(probe: NonNullable<DetectOptions['probe']>, file: string, 
 }
 
 function runProbe(file: string, args: readonly string[]): string | undefined {
+  // Loaded only when a probe runs (rarely: it is remembered): child_process brings net and streams
+  // with it, which a hook call would otherwise compile at every start.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { spawnSync } = require('node:child_process') as typeof ChildProcess;
   // stdout piped, not ignored: where /dev/null is not writable, 'ignore' fails the spawn itself.
   const r = spawnSync(file, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
   if (r.error) return (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT' ? `no answer within ${PROBE_TIMEOUT_MS} ms` : r.error.message;

@@ -3,7 +3,7 @@
  * origin without credentials, else the folder's name), the machine and the tags (ALFRED_TAGS). No
  * accounts of Alfred's own: identity is what the developer's tools already say.
  */
-import { spawnSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -15,6 +15,10 @@ export interface TeamIdentity {
 }
 
 function gitConfig(folder: string, key: string): string | undefined {
+  // Loaded here, only with a team ledger: child_process brings net and streams, which every hook
+  // call's start would otherwise compile.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { spawnSync } = require('node:child_process') as typeof ChildProcess;
   const r = spawnSync('git', ['config', '--get', key], { cwd: folder, encoding: 'utf8', timeout: 5000 });
   const v = r.status === 0 ? r.stdout.trim() : '';
   return v || undefined;
