@@ -25,12 +25,12 @@ export interface RequestTokens {
   latencyMs: number;
 }
 
-export async function chargeAgentRequest(harness: Harness, model: Pick<AgentModel, 'id' | 'vendor'>, usage: RequestTokens, source: string, configuration: AgentConfiguration): Promise<ModelChargeResult> {
+export async function chargeAgentRequest(harness: Harness, model: Pick<AgentModel, 'id' | 'vendor' | 'endpoint'>, usage: RequestTokens, source: string, configuration: AgentConfiguration): Promise<ModelChargeResult> {
   const inputTokens = usage.reported?.inputTokens ?? usage.inputTokens;
   const outputTokens = usage.reported?.outputTokens ?? usage.outputTokens;
   const cached = usage.reported?.cachedInputTokens ?? 0;
   const price = harness.priceOf(model.id);
-  const fingerprint = harness.fingerprint({ model: model.id, endpoint: model.vendor, ...configuration });
+  const fingerprint = harness.fingerprint({ model: model.id, endpoint: model.endpoint, ...configuration });
   const result = await harness.chargeModel({
     model: model.id, vendor: model.vendor, inputTokens, outputTokens, cachedInputTokens: cached,
     billedInputTokens: Math.max(0, inputTokens - usage.toolResultTokens),

@@ -3,14 +3,17 @@
  * Anthropic), through the core's wire clients. The loop sees only this interface, so a test or
  * another caller can give it any model that streams neutral response parts.
  */
+import { providerEndpoint } from '../fingerprint/endpoint';
 import { streamChat } from '../providers/stream';
 import type { ChatRequest, ProviderConfig, ResponsePart } from '../providers/types';
 
 export interface AgentModel {
   /** The model's id as the endpoint spells it (priced and fingerprinted by it). */
   readonly id: string;
-  /** The provider's name: the fingerprint's endpoint. */
+  /** The provider's name (its charges' vendor). */
   readonly vendor: string;
+  /** Where its requests go (fingerprint/endpoint.ts): the fingerprint's endpoint. */
+  readonly endpoint: string;
   stream(request: Omit<ChatRequest, 'model'>, signal: AbortSignal): AsyncIterable<ResponsePart>;
 }
 
@@ -18,6 +21,7 @@ export function providerModel(provider: ProviderConfig, modelId: string, apiKey:
   return {
     id: modelId,
     vendor: provider.name,
+    endpoint: providerEndpoint(provider),
     stream: (request, signal) => streamChat(provider, apiKey, { ...request, model: modelId }, signal),
   };
 }

@@ -8,7 +8,7 @@ import type { TrialCondition } from './suite';
 export interface AppliedComponents {
   /** `provider/model` or a model id; undefined: the first configured model. */
   model?: string;
-  /** A provider name the model must belong to. */
+  /** The provider the model must belong to: its name, or its URL as the fingerprint's endpoint spells it. */
   endpoint?: string;
   role: string;
   handoff: boolean;

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CHECKS_PATH } from '../completion/checksFile';
 import { harnessFingerprint, shortHash, type HarnessFingerprint } from '../fingerprint/fingerprint';
+import { isEndpoint, providerEndpoint } from '../fingerprint/endpoint';
 import { readFingerprintFiles } from '../fingerprint/files';
 import type { PricingOptions } from '../harness';
 import type { ProviderConfig } from '../providers/types';
@@ -180,7 +181,7 @@ async function runTrial(p: { key: string; condition: PreparedCondition; task: Pr
     });
     await harness.sync();
     const model = providerModel(condition.provider, condition.model, condition.apiKey);
-    fingerprint = harness.fingerprint({ model: model.id, endpoint: model.vendor, ...configurationOf(condition) });
+    fingerprint = harness.fingerprint({ model: model.id, endpoint: model.endpoint, ...configurationOf(condition) });
     const run = await runTrialSessions({
       harness, model, prompt: task.task.prompt, handoff: condition.applied.handoff, packs: condition.packs, persona: condition.applied.persona, deadline: t0 + task.task.budget.seconds * 1000,
       tokenLimit: task.task.budget.tokens, maxToolRounds: opts.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS, resumes: opts.resumes ?? 1,
@@ -238,7 +239,8 @@ function prepareConditions(conditions: readonly TrialCondition[], opts: RunSuite
     if (!roles.has(applied.role)) refused.push(`condition ${condition.name}: role "${applied.role}" does not exist`);
     const missing = applied.packs.filter((name) => !packs.has(name));
     if (missing.length) refused.push(`condition ${condition.name}: ${missing.map((m) => `pack "${m}"`).join(', ')} does not exist`);
-    const picked = pickModel(applied.endpoint ? opts.providers.filter((p) => p.name === applied.endpoint) : opts.providers, applied.model);
+    const endpoint = applied.endpoint;
+    const picked = pickModel(endpoint ? opts.providers.filter((p) => isEndpoint(p, endpoint)) : opts.providers, applied.model);
     if ('problem' in picked) refused.push(`condition ${condition.name}: ${picked.problem}`);
     else {
       const chosen = applied.packs.flatMap((name) => { const pack = packs.get(name); return pack ? [{ name, context: pack.context }] : []; });
@@ -289,7 +291,7 @@ function conditionFingerprint(c: PreparedCondition, task: PreparedTask, ws: stri
   const roles = loadRoles({ workspaceFolder: ws, homeDir: os.homedir(), builtinDir: builtinRolesDir, trusted: true }).roles;
   return harnessFingerprint({
     ...readFingerprintFiles(ws), checks: task.checks, alfred: version, role: roles.get(c.applied.role)!,
-    model: c.model, endpoint: c.provider.name, ...configurationOf(c),
+    model: c.model, endpoint: providerEndpoint(c.provider), ...configurationOf(c),
   });
 }
 

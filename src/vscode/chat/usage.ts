@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import { parseReportedUsage, type ReportedUsage } from '../../core/budget/reportedUsage';
 import { chargeAgentRequest } from '../../core/agent/charge';
+import { modelEndpoint } from '../../core/fingerprint/endpoint';
 import type { Harness } from '../../core/harness';
 import type { ModelChargeResult } from '../../core/models/charge';
+import { readProviders } from '../providers/providerSettings';
 
 /**
  * Token counts of a model request: counted with the model's own `countTokens`, or taken from the
@@ -45,5 +47,6 @@ export interface RequestUsage {
 
 /** Prices and charges one request (role budget's cost, daily spend record, trace), as the core loop charges its own. */
 export function chargeRequest(harness: Harness, model: vscode.LanguageModelChat, usage: RequestUsage): Promise<ModelChargeResult> {
-  return chargeAgentRequest(harness, model, usage, usage.source ?? 'chat', usage.configuration ?? {});
+  const endpoint = modelEndpoint(model.id, model.vendor, readProviders().providers);
+  return chargeAgentRequest(harness, { id: model.id, vendor: model.vendor, endpoint }, usage, usage.source ?? 'chat', usage.configuration ?? {});
 }

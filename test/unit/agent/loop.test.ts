@@ -42,7 +42,7 @@ describe('runAgentLoop', () => {
     const usage = readUsage(env.harness.stateDir).records;
     assert.deepEqual(usage.map((u) => [u.source, u.inputTokens, u.outputTokens, u.measured]), [['trial', 100, 20, 'reported'], ['trial', 150, 5, 'reported']]);
     assert.equal(usage[0]!.fingerprint?.components.model, 'fake-model');
-    assert.equal(usage[0]!.fingerprint?.components.endpoint, 'fake');
+    assert.equal(usage[0]!.fingerprint?.components.endpoint, `${server.url}/v1`);
   });
 
   it('offers a reviewer no edit or shell tool, and a call it makes anyway is refused by the gate and answered to the model', async () => {
