@@ -39,6 +39,13 @@ export interface TrialComparisonView {
   /** The one component changed: `handoff (off → on)`; null when none. */
   component: string | null;
   metrics: TrialMetricView[];
+  /**
+   * What the comparison says and what it cannot (the component costs more than it saves, an interval
+   * includes no change), and its notes (too few trials, a changed suite): the sentences `alfred compare`
+   * prints, from the same core report, in English like the guard's reasons.
+   */
+  conclusions: string[];
+  notes: string[];
 }
 
 export interface TrialConditionView {
@@ -70,5 +77,5 @@ export const TRIALS_STRINGS: readonly string[] = [
   'Refused: this comparison would not be controlled.', 'Component changed: {0}', 'No component changed.',
   'Acceptance rate', 'Escaped defects', 'Duplicated tool actions', 'Tokens per trial', 'Cost per trial', 'Wall time per trial',
   'Control', 'Treatment', 'Difference', 'no change', 'better', 'worse', 'not enough trials',
-  '{0} of {1}', 'n = {0}', '95% interval {0} to {1}', 'The suite changed {0} times between runs.', '{0} unreadable lines left out.',
+  '{0} of {1}', 'n = {0}', '95% interval {0} to {1}', 'The suite changed {0} times between runs.', '{0} unreadable lines left out.', 'Note: {0}',
 ];

@@ -35,7 +35,7 @@ export interface FingerprintInputs extends FingerprintFiles {
   alfred: string;
   role: RolePolicy;
   model?: string;
-  /** The provider or endpoint id (a model's vendor). */
+  /** Where the model's requests went (endpoint.ts): a provider's URL, else its vendor's name. */
   endpoint?: string;
   /** The pack chosen, `off` when none; absent when the caller cannot know. */
   pack?: string;

@@ -13,6 +13,7 @@ export function comparisonView(c: Comparison): TrialComparisonView {
     control: c.control.name, treatment: c.treatment.name, refused: c.refused, reasons: c.reasons,
     component: c.component ? describeDiff(c.component) : null,
     metrics: c.metrics.map((m) => ({ metric: m.metric, kind: m.kind, better: m.better, control: m.control, treatment: m.treatment, difference: m.difference })),
+    conclusions: c.conclusions, notes: c.notes,
   };
 }
 

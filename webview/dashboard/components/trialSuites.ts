@@ -32,7 +32,7 @@ function value(m: TrialMetricView, v: number, signed = false): string {
 /**
  * Each suite with recorded trials: its conditions' counts, and each condition against the control —
  * per metric both means with their 95% interval and counts, the difference and whether it is a change,
- * or why the comparison was refused. `alfred compare` prints the same report with its sentences.
+ * or why the comparison was refused, with the sentences `alfred compare` prints (its conclusions and notes).
  */
 export class TrialSuites extends LitElement {
   static override properties = { trials: { attribute: false } };
@@ -80,14 +80,17 @@ export class TrialSuites extends LitElement {
 
   private comparison(c: TrialComparisonView) {
     const title = html`<p><strong>${t('{0} against {1}', c.treatment, c.control)}</strong></p>`;
+    const notes = c.notes.map((n) => html`<p class="note meta">${t('Note: {0}', n)}</p>`);
     if (c.refused) {
       return html`<div class="comparison" data-treatment=${c.treatment}>${title}
         <p class="refused">${t('Refused: this comparison would not be controlled.')}</p>
-        <ul>${c.reasons.map((r) => html`<li class="reason">${r}</li>`)}</ul></div>`;
+        <ul>${c.reasons.map((r) => html`<li class="reason">${r}</li>`)}</ul>${notes}</div>`;
     }
+    // The written conclusions come first, as a reader wants them: did it help, how sure, at what cost.
     return html`<div class="comparison" data-treatment=${c.treatment}>${title}
       <p class="meta">${c.component ? t('Component changed: {0}', c.component) : t('No component changed.')}</p>
-      <ul class="metrics">${c.metrics.map((m) => this.metric(m))}</ul></div>`;
+      ${c.conclusions.map((s) => html`<p class="conclusion">${s}</p>`)}
+      <ul class="metrics">${c.metrics.map((m) => this.metric(m))}</ul>${notes}</div>`;
   }
 
   /** One metric: the difference and its verdict first, then both sides; narrow enough for the sidebar. */
