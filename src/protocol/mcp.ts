@@ -3,9 +3,11 @@ import { command } from './ipc';
 
 export interface McpServerView {
   name: string;
-  /** workspace | user | setting */
+  /** workspace | user | setting | discovered */
   source: string;
   configPath: string;
+  /** The profile or application the file belongs to (`profile "Work"`, `Claude Desktop`). */
+  origin?: string;
   /** The package spec it launches (`pkg@1.2.3`, `pkg`, an image), or the remote URL, or the command. */
   launches: string;
   /** Pinned to an exact version. */

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { auditServers } from '../../core/mcp/audit';
+import { commandLineSources } from '../../core/mcp/commandLineSources';
 import { readMcpInventory } from '../../core/mcp/inventory';
-import { userMcpFiles } from '../../core/mcp/locations';
 import { userAuditSettings } from '../../core/mcp/settings';
 import type { McpAudit } from '../../core/mcp/types';
 import { openHarness } from '../context';
@@ -29,7 +29,7 @@ function verdictLine(a: McpAudit): string {
 /** One server as lines a person reads: what it is, whether it was audited, and what the audit found. */
 function describe(a: McpAudit, workspace: string): string[] {
   const where = a.server.source === 'workspace' ? path.relative(workspace, a.server.configPath) || a.server.configPath : a.server.configPath;
-  const lines = [`${a.server.name} (${a.server.source}: ${where})`, `  package: ${packageLine(a)}`];
+  const lines = [`${a.server.name} (${a.server.source}: ${where}${a.server.origin ? `, ${a.server.origin}` : ''})`, `  package: ${packageLine(a)}`];
   if (a.status === 'not-checked') return [...lines, `  not checked: ${a.reason ?? ''}`];
   if (a.status === 'not-audited') lines.push(`  not audited: ${a.reason ?? ''}`);
   else if (a.reason) lines.push(`  note: ${a.reason}`);
@@ -52,16 +52,16 @@ export const auditCommand: CliCommand = {
   async run(args, io) {
     const h = await openHarness(args.workspace);
     const folder = h.workspaceFolder;
-    const user = userMcpFiles();
-    const inventory = readMcpInventory({ workspaceFolder: folder, userMcpPaths: user.mcp, settingsFiles: [...user.settings, path.join(folder, '.vscode', 'settings.json')] });
+    const sources = commandLineSources(folder);
+    const inventory = readMcpInventory(sources.inventory);
     // The user's alfred.mcpAudit.* settings, as the editor's audit reads them: both write the latest.json the gate reads.
-    const settings = userAuditSettings(user.settings);
+    const settings = userAuditSettings(sources.userSettings);
     const audits = await auditServers(inventory.servers, { stateDir: h.stateDir, npmrc: { workspaceFolder: folder }, ...settings });
     if (args.json) {
       io.out(json({ audits, problems: inventory.problems }));
       return 0;
     }
-    if (audits.length === 0) io.out('No MCP server is configured (.vscode/mcp.json, the user\'s mcp.json, mcp.servers in settings).');
+    if (audits.length === 0) io.out('No MCP server is configured (.vscode/mcp.json, a workspace file\'s settings.mcp, the user\'s and each profile\'s mcp.json, mcp.servers in settings, applications chat.mcp.discovery.enabled imports).');
     for (const a of audits) io.out(describe(a, folder).join('\n'));
     for (const p of inventory.problems) io.out(`problem: ${p.path}: ${p.message}`);
     const count = (s: McpAudit['status']) => audits.filter((a) => a.status === s).length;

@@ -1,9 +1,12 @@
 /**
- * Where VS Code keeps the user's `mcp.json` and settings.json, for the command line (the extension asks
- * VS Code instead). Stable, Insiders, VSCodium and code-server each have a user folder of their own.
+ * Where VS Code keeps the user's `mcp.json` and settings.json, and a workspace's `.code-workspace`
+ * files. Stable, Insiders, VSCodium and code-server each have a user folder of their own, with a
+ * folder per profile; the editor also knows its own user folder (userDirOfGlobalStorage).
  */
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { userProfiles, type ProfileFiles } from './profiles';
 
 const PRODUCTS = ['Code', 'Code - Insiders', 'VSCodium'];
 
@@ -18,8 +21,49 @@ export function vscodeUserDirs(env: NodeJS.ProcessEnv = process.env, platform: N
   return dirs;
 }
 
-/** The user's `mcp.json` and settings.json in each user folder (whether or not they exist: absent files hold no servers). */
-export function userMcpFiles(env?: NodeJS.ProcessEnv, platform?: NodeJS.Platform, home?: string): { mcp: string[]; settings: string[] } {
-  const dirs = vscodeUserDirs(env, platform, home);
-  return { mcp: dirs.map((d) => path.join(d, 'mcp.json')), settings: dirs.map((d) => path.join(d, 'settings.json')) };
+export interface UserConfigFiles {
+  mcp: string[];
+  settings: string[];
+  /** Every profile of every user folder (profiles.ts). */
+  profiles: ProfileFiles[];
+}
+
+/** The user's `mcp.json` and settings.json in each user folder (whether or not they exist: absent files hold no servers), and each profile's. */
+export function userConfigFiles(dirs: readonly string[]): UserConfigFiles {
+  const unique = [...new Set(dirs.map((d) => path.resolve(d)))];
+  return {
+    mcp: unique.map((d) => path.join(d, 'mcp.json')),
+    settings: unique.map((d) => path.join(d, 'settings.json')),
+    profiles: unique.flatMap(userProfiles),
+  };
+}
+
+export function userMcpFiles(env?: NodeJS.ProcessEnv, platform?: NodeJS.Platform, home?: string): UserConfigFiles {
+  return userConfigFiles(vscodeUserDirs(env, platform, home));
+}
+
+/**
+ * The user folder of the running editor, from an extension's `globalStorageUri`: VS Code gives every
+ * extension `<User>/globalStorage/<extension id>` (the default profile's globalStorageHome, whichever
+ * profile is active), so two levels up is the folder that holds mcp.json and profiles/. Undefined when
+ * the path has another shape.
+ */
+export function userDirOfGlobalStorage(globalStoragePath: string): string | undefined {
+  const storage = path.dirname(globalStoragePath);
+  return path.basename(storage) === 'globalStorage' ? path.dirname(storage) : undefined;
+}
+
+/**
+ * The `.code-workspace` files directly in a folder, for the command line, which is not told which
+ * workspace file a window opened: those beside the folder's own files are the ones it can know of.
+ */
+export function workspaceFilesIn(folder: string): string[] {
+  try {
+    return fs.readdirSync(folder, { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.code-workspace'))
+      .map((e) => path.join(folder, e.name))
+      .sort();
+  } catch {
+    return [];
+  }
 }

@@ -14,7 +14,8 @@ export interface AuditSettings {
   thresholds: CurationThresholds;
 }
 
-function settingsOf(file: string): Record<string, unknown> {
+/** A settings.json's object; absent or unreadable is empty (settings are optional everywhere). */
+export function settingsOf(file: string): Record<string, unknown> {
   const text = readIfExists(file);
   if (text === undefined) return {};
   try {

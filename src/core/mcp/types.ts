@@ -1,8 +1,12 @@
 // The shared contract of the MCP audit: the inventory, the audit and the dashboard, /doctor and the
 // role gate all read these shapes, so they change only by agreement.
 
-/** .vscode/mcp.json, the user's mcp.json, chat.mcp.* / settings */
-export type McpSource = 'workspace' | 'user' | 'setting';
+/**
+ * workspace: .vscode/mcp.json, a workspace file's settings.mcp; user: the user's mcp.json (each profile's);
+ * setting: mcp.servers in settings; discovered: another application's configuration that VS Code
+ * imports (chat.mcp.discovery.enabled).
+ */
+export type McpSource = 'workspace' | 'user' | 'setting' | 'discovered';
 
 export interface McpPackageRef {
   ecosystem: 'npm' | 'pypi' | 'docker';
@@ -18,6 +22,8 @@ export interface McpServerEntry {
   name: string;
   source: McpSource;
   configPath: string;
+  /** The profile or application the file belongs to, when its path alone does not say it (`profile "Work"`, `Claude Desktop`). */
+  origin?: string;
   command: string;
   args: string[];
   url?: string;

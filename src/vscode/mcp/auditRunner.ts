@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { auditServers } from '../../core/mcp/audit';
+import { DISCOVERY_SETTING } from '../../core/mcp/discovery';
 import { readMcpInventory } from '../../core/mcp/inventory';
-import { userMcpFiles } from '../../core/mcp/locations';
 import type { McpAudit, McpInventory } from '../../core/mcp/types';
 import type { HarnessHost } from '../harnessHost';
 import { setAuditRunning } from './auditState';
+import { editorSources } from './editorSources';
 import { notifyUnaudited } from './notifyUnaudited';
 
 export interface AuditRun {
@@ -15,7 +16,7 @@ export interface AuditRun {
 }
 
 /** Settings that change what the audit sees or how it judges. */
-export const MCP_AUDIT_SETTINGS = ['mcp', 'alfred.mcpAudit'];
+export const MCP_AUDIT_SETTINGS = ['mcp', 'alfred.mcpAudit', DISCOVERY_SETTING];
 
 /**
  * Runs the inventory and the audit of the workspace's MCP servers (src/core/mcp/), one run at a time:
@@ -38,7 +39,8 @@ export class McpAuditRunner {
   private running: Promise<AuditRun | undefined> | undefined;
   private again = false;
 
-  constructor(private readonly host: HarnessHost, private readonly memory: vscode.Memento) {}
+  /** globalStoragePath: the extension's global storage folder, which tells the editor's own user folder (editorSources.ts). */
+  constructor(private readonly host: HarnessHost, private readonly memory: vscode.Memento, private readonly globalStoragePath?: string) {}
 
   run(): Promise<AuditRun | undefined> {
     if (this.running) {
@@ -67,13 +69,7 @@ export class McpAuditRunner {
     setAuditRunning(harness.stateDir, true);
     this.host.refresh();
     try {
-      // VS Code shows .vscode/mcp.json as the workspace's `mcp` settings too: only the user's own are settings here.
-      const userServers = vscode.workspace.getConfiguration('mcp').inspect('servers')?.globalValue;
-      const inventory = withoutRepeats(readMcpInventory({
-        workspaceFolder: harness.workspaceFolder,
-        userMcpPaths: userMcpFiles().mcp,
-        settings: userServers === undefined ? [] : [{ configPath: vscode.l10n.t('settings (mcp.servers)'), servers: userServers }],
-      }));
+      const inventory = withoutRepeats(readMcpInventory(editorSources(harness.workspaceFolder, this.globalStoragePath)));
       const settings = vscode.workspace.getConfiguration('alfred.mcpAudit');
       const downloadsApi = settings.get<string>('downloadsApi')?.trim();
       const thresholds = { minWeeklyDownloads: settings.get<number>('minWeeklyDownloads') ?? 100, maxDaysSincePublish: settings.get<number>('maxDaysSincePublish') ?? 90 };

@@ -1,14 +1,17 @@
 import * as vscode from 'vscode';
 import type { HarnessHost } from '../harnessHost';
 import { McpAuditRunner } from './auditRunner';
+import { editorSources, watchedFiles } from './editorSources';
 import { watchMcpFiles } from './watchMcpFiles';
 
 /**
  * The MCP audit in the editor: `Alfred: Audit MCP Servers`, a first audit when the window opens on a
- * workspace, and another whenever an `mcp.json` or the MCP settings change.
+ * workspace, and another whenever a file it reads (an `mcp.json`, the workspace file, another
+ * application's configuration) or the MCP settings change.
  */
 export function registerMcpAudit(host: HarnessHost, context: vscode.ExtensionContext): vscode.Disposable[] {
-  const runner = new McpAuditRunner(host, context.workspaceState);
+  const globalStorage = context.globalStorageUri.scheme === 'file' ? context.globalStorageUri.fsPath : undefined;
+  const runner = new McpAuditRunner(host, context.workspaceState, globalStorage);
   const run = (): void => {
     void runner.run().catch((err: unknown) => console.error('[alfred] MCP audit failed:', err));
   };
@@ -20,5 +23,8 @@ export function registerMcpAudit(host: HarnessHost, context: vscode.ExtensionCon
     return runner.fresh();
   });
   if (host.current) run();
-  return [command, watchMcpFiles(host.current?.workspaceFolder, run)];
+  const folder = host.current?.workspaceFolder;
+  const folders = [...new Set([...(folder ? [folder] : []), ...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath)])];
+  const files = (): string[] => watchedFiles(editorSources(folder, globalStorage));
+  return [command, watchMcpFiles(folders, files, run)];
 }

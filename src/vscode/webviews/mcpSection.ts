@@ -14,7 +14,7 @@ function launches(a: McpAudit): string {
 export function serverView(a: McpAudit): McpServerView {
   const { curation } = a;
   return {
-    name: a.server.name, source: a.server.source, configPath: a.server.configPath, launches: launches(a),
+    name: a.server.name, source: a.server.source, configPath: a.server.configPath, ...(a.server.origin ? { origin: a.server.origin } : {}), launches: launches(a),
     pinned: a.server.package?.pinned ?? false, status: a.status,
     ...(a.reason ? { reason: a.reason } : {}), ...(a.auditedVersion ? { auditedVersion: a.auditedVersion } : {}),
     inUseIsAudited: a.inUseIsAudited, curation: curation.verdict,

@@ -154,6 +154,6 @@ describe('readMcpInventory', () => {
       '/home/u/.local/share/code-server/User/mcp.json',
     ]);
     assert.deepEqual(userMcpFiles({}, 'darwin', '/Users/u').settings[0], '/Users/u/Library/Application Support/Code/User/settings.json');
-    assert.deepEqual(userMcpFiles({ ALFRED_VSCODE_USER_DIR: '/x/User' }, 'linux', '/home/u'), { mcp: ['/x/User/mcp.json'], settings: ['/x/User/settings.json'] });
+    assert.deepEqual(userMcpFiles({ ALFRED_VSCODE_USER_DIR: '/x/User' }, 'linux', '/home/u'), { mcp: ['/x/User/mcp.json'], settings: ['/x/User/settings.json'], profiles: [] });
   });
 });

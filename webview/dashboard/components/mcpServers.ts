@@ -56,7 +56,7 @@ export class McpServers extends LitElement {
     return html`
       <div class="server" data-server=${s.name} data-status=${s.status} data-curation=${s.curation} data-pinned=${String(s.pinned)}>
         <div class="line">
-          <span class="name" title=${s.configPath}>${s.name}</span>
+          <span class="name" title=${s.origin ? `${s.configPath} (${s.origin})` : s.configPath}>${s.name}</span>
           <span class="tag ${statusClass}">${t(STATUS[s.status])}</span>
           <span class="tag ${curationClass}" title=${facts}>${t(s.curation)}</span>
           <span class="tag ${s.pinned ? '' : 'warn'}">${s.pinned ? t('pinned') : t('not pinned')}</span>
