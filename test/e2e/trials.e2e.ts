@@ -1,6 +1,6 @@
 /**
  * The dashboard's Trials section in a real VS Code: a suite's outcomes (as `alfred trial run` writes them)
- * read as each condition's acceptance and the one-component comparison with its intervals.
+ * read as each condition's acceptance and the one-component comparison with its intervals and conclusions.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -35,6 +35,9 @@ test('the Trials section shows the suite and its comparison', async () => {
   const text = (await suite.innerText()).replace(/\s+/g, ' ');
   assert.match(text, /control: accepted 2 of 3 \(control\)/);
   assert.match(text, /Component changed: handoff \(off → on\)/);
+  // The sentences alfred compare writes: 2 of 3 against 3 of 3 cannot tell, and three trials a side are few.
+  assert.match(text, /Acceptance rate: the interval includes no change \(\+33\.3 points, 95% interval -[0-9.]+ to \+[0-9.]+\); these trials cannot tell whether it helps\./);
+  assert.match(text, /Note: With 3 measured trials on the smaller side, the bootstrap intervals are too narrow/);
   const dup = (await dashboard.locator('alfred-trial-suites li[data-metric="duplicatedToolActions"]').innerText()).replace(/\s+/g, ' ');
   assert.match(dup, /^Duplicated tool actions −\u20602\.00 better/);
 });
