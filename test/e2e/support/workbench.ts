@@ -22,6 +22,8 @@ export interface Workbench {
   extensionDir: string;
   /** code-server's user data (settings, logs). */
   userDataDir: string;
+  /** Another window of the same VS Code, on `folder`: its own extension host, Alfred's status bar shown. */
+  openWindow(folder: string): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -72,9 +74,19 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     browser = await launchBrowser();
     const page = await browser.context.newPage();
     await options.beforeLoad?.(page, cs.url);
+    const context = browser.context;
+    const openWindow = async (folder: string): Promise<Page> => {
+      const other = await context.newPage();
+      await other.goto(`${cs.url}/?folder=${encodeURIComponent(folder)}`);
+      await other.locator(STATUS_ITEM).waitFor({ timeout: 180_000 });
+      return other;
+    };
     await page.goto(`${cs.url}/?folder=${encodeURIComponent(sandbox.workspace)}`);
     await page.locator(STATUS_ITEM).waitFor({ timeout: 180_000 });
-    return { page, workspace: sandbox.workspace, env: sandbox.env, extensionDir: path.join(sandbox.extensionsDir, extensionDir), userDataDir: sandbox.userDataDir, close };
+    return {
+      page, workspace: sandbox.workspace, env: sandbox.env, extensionDir: path.join(sandbox.extensionsDir, extensionDir), userDataDir: sandbox.userDataDir,
+      openWindow, close,
+    };
   } catch (err) {
     // A workbench that never started still stops what it started, or the test process never exits.
     await close();
