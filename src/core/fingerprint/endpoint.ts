@@ -1,7 +1,7 @@
 /**
  * The fingerprint's `endpoint`: where a model's requests went. Two providers of one name at different
- * base URLs are two configurations, and one renamed at the same URL is the same one, so the value is
- * the URL, never the provider's name. A key may sit in a URL's userinfo, query or fragment: only the
+ * base URLs are two configurations, and one renamed at the same URL is the same endpoint, so the value
+ * is the URL, never the provider's name. A key may sit in a URL's userinfo, query or fragment: only the
  * scheme, host, port and path are kept, as the URL parser normalises them.
  */
 import { parseOfferedId } from '../providers/catalog';
