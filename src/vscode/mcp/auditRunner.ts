@@ -13,6 +13,8 @@ export interface AuditRun {
   audits: McpAudit[];
   /** The servers this run told the user about (unaudited, seen for the first time). */
   told: string[];
+  /** The warning shown about them, when one was. */
+  notice?: string;
 }
 
 /** Settings that change what the audit sees or how it judges. */
@@ -81,8 +83,8 @@ export class McpAuditRunner {
         ...(downloadsApi ? { downloadsApi } : {}),
         thresholds,
       });
-      const told = await notifyUnaudited(audits, this.memory);
-      return { inventory, audits, told };
+      const { names: told, message } = await notifyUnaudited(audits, this.memory);
+      return { inventory, audits, told, ...(message ? { notice: message } : {}) };
     } finally {
       setAuditRunning(harness.stateDir, false);
       this.host.refresh();

@@ -12,13 +12,14 @@ function keyOf(a: McpAudit): string {
 
 /**
  * Tells the user, once per server, that an MCP server the gate counts as unaudited (policy/mcpTrust.ts)
- * appeared: the same judgement a role's `[mcp] unaudited` rule applies. Returns the names told now.
+ * appeared: the same judgement a role's `[mcp] unaudited` rule applies. Returns the names told now and
+ * the words shown (for the audit command's answer, which tests read: the workbench's toasts are not theirs to read).
  */
-export async function notifyUnaudited(audits: readonly McpAudit[], memory: vscode.Memento): Promise<string[]> {
+export async function notifyUnaudited(audits: readonly McpAudit[], memory: vscode.Memento): Promise<{ names: string[]; message?: string }> {
   const trust = trustFromAudits(audits);
   const seen = new Set(memory.get<string[]>(SEEN_KEY, []));
   const fresh = audits.filter((a) => trust.servers.get(normalizeServer(a.server.name))?.unaudited && !seen.has(keyOf(a)));
-  if (fresh.length === 0) return [];
+  if (fresh.length === 0) return { names: [] };
   for (const a of fresh) seen.add(keyOf(a));
   await memory.update(SEEN_KEY, [...seen]);
   const names = [...new Set(fresh.map((a) => a.server.name))];
@@ -31,5 +32,5 @@ export async function notifyUnaudited(audits: readonly McpAudit[], memory: vscod
   void vscode.window.showWarningMessage(message, show).then((choice) => {
     if (choice === show) void vscode.commands.executeCommand('alfred.openDashboard');
   });
-  return names;
+  return { names, message };
 }

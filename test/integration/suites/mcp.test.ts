@@ -78,8 +78,44 @@ suite('MCP servers and project memory', () => {
     assert.equal(run?.audits.length, 1);
     assert.deepEqual(run?.told, [], 'remote was told about when it first appeared');
     write('.vscode/mcp.json', JSON.stringify({ servers: { remote: MCP_JSON.servers.remote, newcomer: { command: 'npx', args: ['newcomer-mcp'] } } }));
-    const again = await vscode.commands.executeCommand<{ audits: unknown[]; told: string[] }>('alfred.auditMcpServers');
+    const again = await vscode.commands.executeCommand<{ audits: unknown[]; told: string[]; notice?: string }>('alfred.auditMcpServers');
     assert.deepEqual(again?.told, ['newcomer']);
+    // The first-time warning's words: the server, and why the gate counts it as unaudited.
+    assert.match(again?.notice ?? '', /^MCP server newcomer is not audited: its package could not be audited \(the registry did not answer: .*127\.0\.0\.1.*\)\.$/);
+  });
+
+  test('MCP: a change to the user\'s mcp.json, or to the mcp settings, re-runs the audit; each profile\'s mcp.json is listed with its profile', async function () {
+    this.timeout(150_000);
+    const h = await freshSession('coder');
+    // The editor's own user folder (code-server's --user-data-dir: scripts/lib/sandbox.mjs puts it beside the workspace),
+    // which Alfred finds from its global storage.
+    const userDir = path.resolve(workspaceFile('.'), '..', 'user-data', 'User');
+    assert.ok(fs.existsSync(path.join(userDir, 'globalStorage')), `${userDir} is the editor's user folder`);
+    const names = () => (readLatest(h.stateDir)?.audits ?? []).map((a) => `${a.server.name}:${a.server.source}${a.server.origin ? `:${a.server.origin}` : ''}`);
+    const userMcp = path.join(userDir, 'mcp.json');
+    const profileMcp = path.join(userDir, 'profiles', 'alfredtest', 'mcp.json');
+    const config = vscode.workspace.getConfiguration('mcp');
+    try {
+      fs.writeFileSync(userMcp, JSON.stringify({ servers: { usermcp: { command: 'npx', args: ['user-mcp@1.0.0'] } } }));
+      await until('the user\'s server in the audit', () => names().includes('usermcp:user'), 60_000);
+      fs.rmSync(userMcp);
+      await until('the user\'s server gone', () => !names().includes('usermcp:user'), 60_000);
+      // VS Code keeps the user's `mcp` settings in the user's mcp.json (older releases: settings.json), so the
+      // server is listed from there, once, whichever way the settings change reached Alfred.
+      await config.update('servers', { settingmcp: { command: 'npx', args: ['setting-mcp@2.0.0'] } }, vscode.ConfigurationTarget.Global);
+      await until('the setting\'s server in the audit', () => names().some((n) => n === 'settingmcp:user' || n === 'settingmcp:setting'), 60_000);
+      assert.equal(names().filter((n) => n.startsWith('settingmcp:')).length, 1, names().join(', '));
+      await config.update('servers', undefined, vscode.ConfigurationTarget.Global);
+      await until('the setting\'s server gone', () => !names().some((n) => n.startsWith('settingmcp:')), 60_000);
+      fs.mkdirSync(path.dirname(profileMcp), { recursive: true });
+      fs.writeFileSync(profileMcp, JSON.stringify({ servers: { profilemcp: { command: 'npx', args: ['profile-mcp'] } } }));
+      await vscode.commands.executeCommand('alfred.auditMcpServers');
+      assert.ok(names().includes('profilemcp:user:profile alfredtest'), names().join(', '));
+    } finally {
+      fs.rmSync(userMcp, { force: true });
+      fs.rmSync(path.dirname(profileMcp), { recursive: true, force: true });
+      await config.update('servers', undefined, vscode.ConfigurationTarget.Global).then(undefined, () => undefined);
+    }
   });
 
   test('MCP: [mcp] unaudited = "ask" asks before @alfred runs an unaudited server\'s tool; "deny" refuses it', async () => {
