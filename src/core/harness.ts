@@ -38,6 +38,8 @@ import { readRuntimeRole, writeRuntimeRole } from './state/runtimeRole';
 import { Tracer } from './traces/tracer';
 import { harnessFingerprint, type FingerprintInputs, type HarnessFingerprint } from './fingerprint/fingerprint';
 import { openTeamLedger } from './team/open';
+import type { LedgerBackend } from './state/ledgerBackend';
+import { openLedgerBackend } from './state/pgLedger/open';
 import type { TeamLedger } from './team/teamLedger';
 import { readFingerprintFiles } from './fingerprint/files';
 
@@ -124,12 +126,15 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   readonly team: TeamLedger | undefined;
   /** Why the team ledger the user asked for could not be opened: every call is refused with it. */
   private readonly teamProblem: string | undefined;
+  /** Where the personal ledger lives when not in the state folder's files (ALFRED_LEDGER_BACKEND). */
+  readonly ledgerBackend: LedgerBackend | undefined;
 
   constructor(opts: HarnessOptions) {
     this.opts = opts;
     this.workspaceFolder = opts.workspaceFolder;
     this.stateDir = stateDir(opts.workspaceFolder, this.env);
     this.tracer = new Tracer(this.stateDir, this.workspaceFolder, () => this.version, (model) => this.fingerprint({ model }));
+    this.ledgerBackend = openLedgerBackend({ workspaceFolder: this.workspaceFolder, stateDir: this.stateDir, env: this.env, setting: opts.ledgerUrl });
     try {
       this.team = openTeamLedger({ workspaceFolder: this.workspaceFolder, stateDir: this.stateDir, env: this.env, setting: opts.ledgerUrl });
     } catch (err) {

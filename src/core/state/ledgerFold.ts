@@ -47,6 +47,16 @@ function foldEvent(cur: Ledger | undefined, e: AlfredEvent): Ledger {
   return l;
 }
 
+/**
+ * Folds events, oldest first, onto a ledger (undefined: from nothing), as a fold of the log would:
+ * for a log that is not in files (state/pgLedger replays events kept while its database was away).
+ */
+export function foldEvents(ledger: Ledger | undefined, events: readonly AlfredEvent[]): Ledger | undefined {
+  let l = ledger;
+  for (const e of events) l = foldEvent(l, e);
+  return l;
+}
+
 /** A usage as a class: one object shape for every fold (see LedgerFold). */
 class RunningUsage implements Usage {
   tokens = 0;
@@ -195,7 +205,7 @@ function markLogEnd(dir: string, ledger: Ledger, end: ReadEnd | undefined): void
 }
 
 /** The ledger taken as it stands at the log's end now: for when its own end of the log is lost. */
-function anchorAtLogEnd(dir: string, ledger: Ledger): void {
+export function anchorAtLogEnd(dir: string, ledger: Ledger): void {
   const file = path.join(dir, EVENTS_FILE);
   const st = fs.statSync(file, { throwIfNoEntry: false });
   markLogEnd(dir, ledger, st && { file, ino: st.ino, bytes: st.size });

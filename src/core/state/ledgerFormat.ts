@@ -72,7 +72,8 @@ export function newLedger(role: string, eventLines = 0, startedAt = nowIso()): L
 const SIGNALS: readonly unknown[] = ['OK', 'WARNING', 'EXHAUSTED'];
 export const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
 
-function validate(value: unknown): Ledger | string {
+/** The ledger when `value` is one (odd optional fields dropped), else what is wrong with it. */
+export function validateLedger(value: unknown): Ledger | string {
   const l = value as Partial<Ledger> | null;
   if (typeof l !== 'object' || l === null) return 'not a JSON object';
   if (l.version !== 1) return `unknown version ${String(l.version)}`;
@@ -105,7 +106,7 @@ export function readLedgerFile(dir: string): LedgerFile {
   const read = readCheckedJson(file);
   if ('missing' in read) return {};
   if ('problem' in read) return { problem: `${file}: ${read.problem}` };
-  const checked = validate(read.value);
+  const checked = validateLedger(read.value);
   return typeof checked === 'string' ? { problem: `${file}: ${checked}` } : { ledger: checked };
 }
 

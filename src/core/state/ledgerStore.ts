@@ -63,32 +63,39 @@ function run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason?: 
   return backend ? backend.run(dir, roleName, fn, resetReason) : runOnFiles(dir, roleName, fn, resetReason);
 }
 
+/** The file transaction, the default backend: under the state folder's lock. */
+export function runOnFiles<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason?: string): Promise<TransactResult<T>> {
+  return withLock(dir, () => fileTransaction(dir, roleName, fn, resetReason));
+}
+
 /**
- * The file transaction: the default backend, and the local copy another backend falls back on when
- * it cannot be reached (`context` then says so to `fn`).
+ * The file transaction's body; call under the lock. Also the local copy another backend falls back
+ * on when it cannot be reached: `context` then says so to `fn`, and `beforeAppend` is given the
+ * completed events before they are appended (kept to send later first, so a crash never loses them).
  */
-export function runOnFiles<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason?: string, context = ONLINE): Promise<TransactResult<T>> {
-  return withLock(dir, async () => {
-    const problems: string[] = [];
-    const prev = await loadLedger(dir, problems);
-    // One timestamp for the batch, so a new session's startedAt equals its first event's ts (and fold agrees).
-    const ts = nowIso();
-    const lines = () => prev?.eventLines ?? countLines(path.join(dir, EVENTS_FILE));
-    const opened = openSession(prev, roleName, ts, lines, resetReason);
-    let ledger = opened.ledger;
-    const opening = opened.opening;
-    const { events, result } = await fn(ledger, context);
-    // Another writer may have appended since the load although the lock is held: proper-lockfile's
-    // takeover of a dead holder's lock (stat, rmdir, mkdir) can hand it to two waiters at once. What
-    // they appended is folded in now, and anything they append around our own batch after it.
-    if (prev) ledger = await catchUp(dir, ledger);
-    const all = [...opening, ...events].map((e) => complete(e, ledger, ts));
-    ledger = await settleAppend(dir, ledger, appendEvents(dir, all, ledger.eventLines), all);
-    // Written before the lock is let go, even under the hook server's lease: readers without the
-    // lock (status bars, `alfred budget`, other windows) always find the newest ledger on disk.
-    writeLedger(dir, ledger);
-    return { result, events: all, ledger, problems };
-  });
+export async function fileTransaction<T>(
+  dir: string, roleName: string, fn: TransactFn<T>, resetReason?: string, context = ONLINE, beforeAppend?: (events: AlfredEvent[]) => void,
+): Promise<TransactResult<T>> {
+  const problems: string[] = [];
+  const prev = await loadLedger(dir, problems);
+  // One timestamp for the batch, so a new session's startedAt equals its first event's ts (and fold agrees).
+  const ts = nowIso();
+  const lines = () => prev?.eventLines ?? countLines(path.join(dir, EVENTS_FILE));
+  const opened = openSession(prev, roleName, ts, lines, resetReason);
+  let ledger = opened.ledger;
+  const opening = opened.opening;
+  const { events, result } = await fn(ledger, context);
+  // Another writer may have appended since the load although the lock is held: proper-lockfile's
+  // takeover of a dead holder's lock (stat, rmdir, mkdir) can hand it to two waiters at once. What
+  // they appended is folded in now, and anything they append around our own batch after it.
+  if (prev) ledger = await catchUp(dir, ledger);
+  const all = [...opening, ...events].map((e) => complete(e, ledger, ts));
+  beforeAppend?.(all);
+  ledger = await settleAppend(dir, ledger, appendEvents(dir, all, ledger.eventLines), all);
+  // Written before the lock is let go, even under the hook server's lease: readers without the
+  // lock (status bars, `alfred budget`, other windows) always find the newest ledger on disk.
+  writeLedger(dir, ledger);
+  return { result, events: all, ledger, problems };
 }
 
 /**

@@ -4,13 +4,10 @@
  */
 import { readTeamConfig, type TeamConfig } from './config';
 import { teamIdentity, type TeamIdentity } from './identity';
+import { retentionDaysOf } from './pgConnection';
 import { PgStore } from './pgStore';
 import { TeamLedger } from './teamLedger';
 import { ledgerUrlOf, resolveLedgerUrl } from './url';
-
-/** Events and charges are kept this long (a month's budget needs its whole month). */
-const DEFAULT_RETENTION_DAYS = 400;
-const MIN_RETENTION_DAYS = 32;
 
 export interface OpenTeamOptions {
   workspaceFolder: string;
@@ -29,9 +26,7 @@ export function openTeamLedger(o: OpenTeamOptions): TeamLedger | undefined {
   const url = ledgerUrlOf(o.env, o.setting);
   if (!url) return undefined;
   const conn = resolveLedgerUrl(url, o.env);
-  const days = Number(o.env.ALFRED_LEDGER_RETENTION_DAYS);
-  const retention = Number.isFinite(days) && days > 0 ? Math.max(MIN_RETENTION_DAYS, days) : DEFAULT_RETENTION_DAYS;
-  const store = new PgStore(conn, retention);
+  const store = new PgStore(conn, retentionDaysOf(o.env));
   const config = o.config ?? readTeamConfig(o.workspaceFolder) ?? { team: 'default', budgets: [], offline: {}, problems: [] };
   return new TeamLedger({
     store, config, identity: o.identity ?? teamIdentity(o.workspaceFolder, o.env), stateDir: o.stateDir, ...(o.now ? { now: o.now } : {}),

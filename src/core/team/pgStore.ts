@@ -5,27 +5,13 @@
  * them, in one statement and so one transaction, one round trip. Charges are inserted once by id
  * (`ON CONFLICT DO NOTHING`): a replay adds nothing.
  */
-import type { Client, ClientConfig, QueryResult } from 'pg';
+import type { Client, QueryResult } from 'pg';
 import type { Usage } from '../budget/types';
 import type { BudgetPeriod } from './budgets';
-import { migrate } from './migrate';
+import { PgConnection, type PgConnectionConfig } from './pgConnection';
 import type { TeamChargeRow, TeamEventRow } from './rows';
 
 export type UsageByKey = Map<string, Usage>;
-
-/**
- * An idle connection must not keep a one-shot process (`alfred hook`) alive: its socket is held
- * (ref) only while some statement waits for the server, counted, as statements of several callers
- * queue on the one connection. pg keeps the socket at `connection.stream`.
- */
-const holders = new WeakMap<Client, number>();
-function hold(client: Client, held: boolean): void {
-  const stream = (client as unknown as { connection?: { stream?: { ref?: () => void; unref?: () => void } } }).connection?.stream;
-  const n = Math.max(0, (holders.get(client) ?? 0) + (held ? 1 : -1));
-  holders.set(client, n);
-  if (n > 0) stream?.ref?.();
-  else stream?.unref?.();
-}
 
 export interface SpendRow {
   user: string;
@@ -83,74 +69,20 @@ function chargeStatement(db: Client, charges: readonly TeamChargeRow[], more = '
     SELECT count(*) AS n FROM c`;
 }
 
-/** Kept per process: the database's migrations checked once, however many clients it opens. */
-const migrated = new Set<string>();
-
 export class PgStore {
-  private client: Client | undefined;
-  private connecting: Promise<Client> | undefined;
+  private readonly db: PgConnection;
 
-  constructor(private readonly config: Pick<ClientConfig, 'password'> & { connectionString: string }, private readonly retentionDays: number) {}
-
-  private async open(): Promise<Client> {
-    const { Client: PgClient } = await import('pg');
-    const { password, ...config } = this.config;
-    // pg lets a connection string's fields replace the config's, a missing password included: it goes
-    // into the string, in memory only.
-    const url = new URL(config.connectionString);
-    if (typeof password === 'string') url.password = encodeURIComponent(password);
-    const client = new PgClient({ connectionTimeoutMillis: 3000, application_name: 'alfred', ...config, connectionString: url.toString() });
-    // An idle client whose server went away emits 'error'; unhandled, it would end the process.
-    client.on('error', () => this.drop(client));
-    try {
-      await client.connect();
-      if (!migrated.has(this.config.connectionString)) {
-        await migrate(client);
-        await this.retain(client);
-        migrated.add(this.config.connectionString);
-      }
-      hold(client, false);
-    } catch (err) {
-      this.drop(client);
-      throw err;
-    }
-    return client;
-  }
-
-  private drop(client: Client): void {
-    if (this.client === client) this.client = undefined;
-    void client.end().catch(() => undefined);
+  constructor(config: PgConnectionConfig, retentionDays: number) {
+    this.db = new PgConnection(config, retentionDays);
   }
 
   /** Connects (and migrates) unless connected. */
-  async connect(): Promise<Client> {
-    if (!this.client) {
-      this.connecting ??= this.open().finally(() => (this.connecting = undefined));
-      this.client = await this.connecting;
-    }
-    return this.client;
+  async connect(): Promise<void> {
+    await this.db.connect();
   }
 
-  /**
-   * Runs `fn` on the connection (every statement of it one round trip to the server); any failure
-   * drops the connection, which rolls back an open transaction, so that the next call reconnects.
-   */
-  private async session<T>(fn: (db: Client) => Promise<T>): Promise<T> {
-    const db = await this.connect();
-    hold(db, true);
-    try {
-      return await fn(db);
-    } catch (err) {
-      this.drop(db);
-      throw err;
-    } finally {
-      hold(db, false);
-    }
-  }
-
-  /** Retention instead of rotation: events and charges older than the retention are deleted. */
-  private async retain(db: Client): Promise<void> {
-    await db.query('WITH e AS (DELETE FROM team_events WHERE ts < now() - $1::interval) DELETE FROM team_charges WHERE ts < now() - $1::interval', [`${this.retentionDays} days`]);
+  private session<T>(fn: (db: Client) => Promise<T>): Promise<T> {
+    return this.db.session(fn);
   }
 
   /**
@@ -216,12 +148,8 @@ export class PgStore {
     });
   }
 
-  async close(): Promise<void> {
-    const c = this.client;
-    this.client = undefined;
-    if (!c) return;
-    hold(c, true); // ending waits for the server's goodbye
-    await c.end().catch(() => undefined);
+  close(): Promise<void> {
+    return this.db.close();
   }
 }
 
