@@ -93,7 +93,7 @@ test('a call is refused at an exhausted team budget, naming it; the refusal char
   const remote = (await sql<{ id: string }>(url, "SELECT id FROM team_events WHERE type = 'ToolCall'")).map((r) => r.id).sort();
   assert.deepEqual(remote, local, 'every event of the file log is in the team audit trail, by the same id');
   const migrations = await sql<{ version: number; name: string }>(url, 'SELECT version, name FROM alfred_migrations');
-  assert.deepEqual(migrations, [{ version: 1, name: '001_team_ledger.sql' }, { version: 2, name: '002_decide_function.sql' }]);
+  assert.deepEqual(migrations, [{ version: 1, name: '001_team_ledger.sql' }, { version: 2, name: '002_decide_function.sql' }, { version: 3, name: '003_personal_ledger.sql' }]);
   await h.team!.close();
 });
 
@@ -258,14 +258,14 @@ test('migrations are applied once, in order, each recorded; a failing one leaves
   await c.connect();
   try {
     const files = migrationFiles();
-    assert.deepEqual(files.map((f) => f.name), ['001_team_ledger.sql', '002_decide_function.sql']);
-    assert.deepEqual(await migrate(c, files), ['001_team_ledger.sql', '002_decide_function.sql']);
+    assert.deepEqual(files.map((f) => f.name), ['001_team_ledger.sql', '002_decide_function.sql', '003_personal_ledger.sql']);
+    assert.deepEqual(await migrate(c, files), ['001_team_ledger.sql', '002_decide_function.sql', '003_personal_ledger.sql']);
     assert.deepEqual(await migrate(c, files), []);
-    const third = [...files, { version: 3, name: '003_more.sql', sql: 'CREATE TABLE more_things (x int)' }];
-    assert.deepEqual(await migrate(c, third), ['003_more.sql']);
-    await assert.rejects(migrate(c, [...third, { version: 4, name: '004_bad.sql', sql: 'CREATE TABLE bad_things (x int); SELECT no_such_column' }]), /no_such_column/);
+    const next = [...files, { version: 98, name: '098_more.sql', sql: 'CREATE TABLE more_things (x int)' }];
+    assert.deepEqual(await migrate(c, next), ['098_more.sql']);
+    await assert.rejects(migrate(c, [...next, { version: 99, name: '099_bad.sql', sql: 'CREATE TABLE bad_things (x int); SELECT no_such_column' }]), /no_such_column/);
     const { rows } = await c.query<{ version: number }>('SELECT version FROM alfred_migrations ORDER BY version');
-    assert.deepEqual(rows.map((r) => r.version), [1, 2, 3]);
+    assert.deepEqual(rows.map((r) => r.version), [1, 2, 3, 98]);
     assert.equal((await c.query("SELECT to_regclass('bad_things') AS t")).rows[0].t, null);
   } finally {
     await c.end();

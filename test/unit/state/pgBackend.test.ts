@@ -1,0 +1,248 @@
+/**
+ * The personal ledger on PostgreSQL (state/pgLedger), against a private server for this file
+ * (test/support/postgres.ts): the file backend's suites again with the same assertions, then what
+ * only a database has: one scope shared by two state folders, the database stopped mid-run and
+ * restarted, a commit whose answer was lost, and pg never loaded on the files.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { readEvents } from '../../../src/core/events/read';
+import type { AlfredEvent } from '../../../src/core/events/types';
+import { authorize, charge } from '../../../src/core/state/govern';
+import type { LedgerBackend } from '../../../src/core/state/ledgerBackend';
+import { foldEvents } from '../../../src/core/state/ledgerFold';
+import { accountingOf, readLedger, type Ledger } from '../../../src/core/state/ledgerFormat';
+import { recordEvents } from '../../../src/core/state/ledgerStore';
+import { stateDir } from '../../../src/core/state/paths';
+import { ledgerPending, PgLedgerBackend } from '../../../src/core/state/pgLedger/pgLedgerBackend';
+import { PgLedgerStore, storedForm, type LedgerStore } from '../../../src/core/state/pgLedger/pgLedgerStore';
+import { ledgerScopeOf, openLedgerBackend } from '../../../src/core/state/pgLedger/open';
+import { PgConnection } from '../../../src/core/team/pgConnection';
+import { makeRole, shellGate } from '../../fixtures/budget-role';
+import { PG_TEST_PASSWORD, startPostgres, type PgServer } from '../../support/postgres';
+import { concurrencySuite } from './suites/concurrencySuite';
+import { governSuite } from './suites/governSuite';
+import { ledgerSuite } from './suites/ledgerSuite';
+import { observeShellSuite } from './suites/observeShellSuite';
+
+const ROOT = path.resolve(__dirname, '../../..');
+let pg: PgServer;
+const opened: LedgerBackend[] = [];
+before(async () => { pg = await startPostgres(); });
+after(async () => {
+  await Promise.all(opened.map((b) => b.close()));
+  pg?.stop();
+});
+
+/** What a process needs in its environment to keep its ledger in the test server. */
+const pgEnv = (): NodeJS.ProcessEnv => ({
+  ALFRED_LEDGER_BACKEND: 'postgres', ALFRED_LEDGER_URL: pg.url.replace('alfred@', 'alfred:$TEST_PG_PASSWORD@'), TEST_PG_PASSWORD: PG_TEST_PASSWORD,
+});
+
+/** A workspace (with a team file when given) and its state folder under a fresh ALFRED_HOME. */
+function folders(teamToml?: string, home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-home-'))): { ws: string; dir: string } {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-ws-'));
+  if (teamToml) {
+    fs.mkdirSync(path.join(ws, '.alfred'));
+    fs.writeFileSync(path.join(ws, '.alfred', 'team.toml'), teamToml);
+  }
+  return { ws, dir: stateDir(ws, { ALFRED_HOME: home }) };
+}
+
+/** A fresh state folder whose ledger is in the test server, as a process with pgEnv() opens it. */
+function onPostgres(extra: NodeJS.ProcessEnv = {}, teamToml?: string, home?: string): string {
+  const { ws, dir } = folders(teamToml, home);
+  const backend = openLedgerBackend({ stateDir: dir, workspaceFolder: ws, env: { ...pgEnv(), ...extra } })!;
+  assert.equal(backend.name, 'postgres');
+  opened.push(backend);
+  return dir;
+}
+
+async function sql<T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new Client({ connectionString: pg.url.replace('alfred@', `alfred:${PG_TEST_PASSWORD}@`) });
+  await c.connect();
+  try {
+    return (await c.query<T>(text, params)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+const rowOf = async (scope: string): Promise<Ledger> => (await sql<{ ledger: Ledger }>('SELECT ledger FROM alfred_ledgers WHERE scope = $1', [scope]))[0]!.ledger;
+const eventsOf = async (scope: string): Promise<AlfredEvent[]> =>
+  (await sql<{ event: AlfredEvent }>('SELECT event FROM alfred_ledger_events WHERE scope = $1 ORDER BY seq', [scope])).map((r) => r.event);
+const scopeOfDir = (dir: string): string => ledgerScopeOf({}, dir);
+
+// ── The file backend's suites, the same assertions ──────────────────────────────────────────────
+ledgerSuite(() => onPostgres());
+governSuite(() => onPostgres());
+observeShellSuite(() => onPostgres());
+concurrencySuite({ freshState: (home) => onPostgres({}, undefined, home), env: pgEnv });
+
+// ── What only the database has ──────────────────────────────────────────────────────────────────
+const shellCall = (dir: string, role = makeRole('coder', { maxShellInvocations: 10 })) =>
+  authorize(dir, { role, tool: 'run_in_terminal', toolInput: { command: 'ls' }, source: 'test', decide: shellGate });
+
+test('the database holds the ledger and its log; the row is the fold of the log; the state folder holds the copy', async () => {
+  const dir = onPostgres();
+  for (let i = 0; i < 3; i++) await shellCall(dir);
+  await charge(dir, { role: makeRole('coder'), tool: 'read_file', tokens: 120, costUsd: 0.25, estimated: true, source: 'test' });
+  await recordEvents(dir, 'reviewer', [{ type: 'ConfigWritten', file: 'x' }]);
+  await shellCall(dir, makeRole('reviewer', { maxShellInvocations: 10 }));
+  const scope = scopeOfDir(dir);
+  const row = await rowOf(scope);
+  const log = await eventsOf(scope);
+  assert.deepEqual(log.map((e) => e.id), readEvents(dir).events.map((e) => e.id), 'the copy holds the same events in the same order');
+  assert.deepEqual(storedForm(foldEvents(undefined, log)!), accountingOf(row));
+  assert.deepEqual(accountingOf(storedForm(readLedger(dir)!)), accountingOf(row));
+  assert.deepEqual(row.usage, { tokens: 0, shell: 1, costUsd: 0 });
+  assert.equal(log.filter((e) => e.type === 'RoleChanged').length, 1);
+});
+
+test('two state folders on one scope (ALFRED_LEDGER_SCOPE): 20 processes, 10 in each, against max_shell_invocations = 10', { timeout: 120_000 }, async () => {
+  const scope = `ana@acme.dev/app/${process.pid}`;
+  const dirs = [onPostgres({ ALFRED_LEDGER_SCOPE: scope }), onPostgres({ ALFRED_LEDGER_SCOPE: scope })];
+  const run = (dir: string): Promise<{ allowed: boolean }> => new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/fixtures/authorize-child.ts'), dir], {
+      cwd: ROOT, env: { ...process.env, ...pgEnv(), ALFRED_LEDGER_SCOPE: scope },
+    });
+    let out = '', err = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out === 'ready\n') child.stdin.end('go\n');
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.split('\n')[1]!) as { allowed: boolean }) : reject(new Error(`exit ${code}: ${err}`))));
+  });
+  const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => run(dirs[i % 2]!)));
+  assert.equal(decisions.filter((d) => d.allowed).length, 10);
+  const row = await rowOf(scope);
+  assert.equal(row.usage.shell, 10);
+  const log = await eventsOf(scope);
+  assert.equal(log.filter((e) => e.type === 'ToolCall').length, 20);
+  assert.equal(log.filter((e) => e.type === 'ToolCall' && e.decision === 'allow').length, 10);
+  assert.equal(log.reduce((n, e) => n + Number((e.charge as { shell?: number } | undefined)?.shell ?? 0), 0), 10);
+  // Each folder's next transaction brings its copy to the database's ledger.
+  for (const dir of dirs) await recordEvents(dir, 'coder', []);
+  assert.deepEqual(dirs.map((d) => readLedger(d)!.usage.shell), [10, 10]);
+});
+
+test('the database stopped mid-run and restarted: offline charges are replayed once, a fail-closed role is refused meanwhile', { timeout: 120_000 }, async () => {
+  const toml = '[offline]\ndefault = "local"\nreviewer = "fail-closed"\n';
+  const dir = onPostgres({}, toml);
+  const coder = makeRole('coder', { maxShellInvocations: 100 });
+  for (let i = 0; i < 3; i++) assert.equal((await shellCall(dir, coder)).decision.allowed, true);
+  pg.halt();
+  let refused;
+  try {
+    const offline = [];
+    for (let i = 0; i < 4; i++) offline.push(await shellCall(dir, coder));
+    assert.deepEqual(offline.map((r) => r.decision.allowed), [true, true, true, true], 'coder goes on with the local ledger');
+    assert.match(offline[0]!.problems[0]!, /^The ledger database cannot be reached \(.+\): this transaction was kept in the state folder/);
+    assert.equal(offline[3]!.status.dimensions.shell.used, 7, 'the local ledger counts on');
+    await charge(dir, { role: coder, tool: 'read_file', tokens: 500, costUsd: 0.5, estimated: false, source: 'test' });
+    assert.ok(fs.existsSync(path.join(dir, ledgerPending.file)));
+    // A fail-closed role is refused while the database is away (its role change is kept all the same).
+    const reviewer = makeRole('reviewer', { maxShellInvocations: 100 });
+    refused = await shellCall(dir, reviewer);
+    assert.equal(refused.decision.allowed, false);
+    assert.match(refused.decision.reason!, /^The ledger database cannot be reached \(.+\), and role reviewer fails closed when it is offline/);
+    assert.equal(refused.status.dimensions.shell.used, 0);
+    // ctx_session stays callable.
+    const session = await authorize(dir, { role: reviewer, tool: 'ctx_session', source: 'test', decide: () => ({ allowed: true, category: 'read', shellCharge: 0 }) });
+    assert.equal(session.decision.allowed, true);
+    await recordEvents(dir, 'coder', []); // back to coder: a RoleChanged, offline too
+  } finally {
+    pg.start();
+  }
+  const back = await shellCall(dir, coder);
+  assert.deepEqual(back.problems, []);
+  assert.ok(!fs.readdirSync(dir).some((f) => f.startsWith('ledger-pending')), 'nothing waits once replayed');
+  const scope = scopeOfDir(dir);
+  const log = await eventsOf(scope);
+  const local = readEvents(dir).events;
+  assert.deepEqual(log.map((e) => e.id).sort(), local.map((e) => e.id).sort(), 'every event once in the database, none lost');
+  assert.equal(new Set(log.map((e) => e.id)).size, log.length);
+  const row = await rowOf(scope);
+  // The role went coder → reviewer → coder offline: the row is the new coder session, one shell call.
+  assert.deepEqual(row.usage, { tokens: 0, shell: 1, costUsd: 0 });
+  assert.equal(row.role, 'coder');
+  assert.deepEqual(accountingOf(storedForm(readLedger(dir)!)), accountingOf(row));
+  // The session before the outage ends with every charge: 3 online + 4 offline shell calls, and the output.
+  const before = log.filter((e) => e.session === log[0]!.session);
+  assert.deepEqual(foldEvents(undefined, before)!.usage, { tokens: 500, shell: 7, costUsd: 0.5 });
+  assert.deepEqual(storedForm(foldEvents(undefined, log)!), accountingOf(row), 'the row is still the fold of the log');
+  // Replaying the same events again adds nothing: each id is counted once.
+  ledgerPending.append(dir, local);
+  await recordEvents(dir, 'coder', []);
+  assert.deepEqual((await rowOf(scope)).usage, row.usage);
+  assert.equal((await eventsOf(scope)).length, log.length);
+});
+
+test('a commit whose answer was lost is kept and sent again, never run again nor counted twice', async () => {
+  const { dir } = folders();
+  const scope = `lost-answer/${process.pid}`;
+  const real = new PgLedgerStore(new PgConnection({ connectionString: pg.url, password: PG_TEST_PASSWORD }, 400));
+  let loseNext = false;
+  const store: LedgerStore = {
+    async transaction(s, since, replay, body) {
+      const seq = await real.transaction(s, since, replay, body);
+      if (loseNext) {
+        loseNext = false;
+        throw new Error('connection lost before the answer');
+      }
+      return seq;
+    },
+    connect: () => real.connect(),
+    close: () => real.close(),
+  };
+  const backend = new PgLedgerBackend({ store, scope, offlineMode: () => 'fail-closed' });
+  opened.push(backend);
+  let runs = 0;
+  const fn = (l: Ledger) => {
+    runs++;
+    l.usage.shell += 1;
+    return { events: [{ type: 'ToolCall' as const, tool: 'sh', charge: { shell: 1 } }], result: l.usage.shell };
+  };
+  await backend.run(dir, 'coder', fn);
+  loseNext = true;
+  const lost = await backend.run(dir, 'coder', fn);
+  assert.equal(lost.result, 2);
+  assert.match(lost.problems[0]!, /cannot be reached \(connection lost before the answer\)/);
+  assert.equal(runs, 2, 'the function ran once per call');
+  const next = await backend.run(dir, 'coder', fn);
+  assert.equal(next.result, 3);
+  assert.equal((await rowOf(scope)).usage.shell, 3);
+  assert.equal((await eventsOf(scope)).length, 3);
+  assert.equal(readLedger(dir)!.usage.shell, 3);
+  assert.equal(readEvents(dir).events.length, 3);
+});
+
+test('the backend is chosen by the environment only; the files never load pg', () => {
+  // A repository cannot choose it: its settings and files are not read for it.
+  const { ws, dir } = folders();
+  fs.mkdirSync(path.join(ws, '.vscode'));
+  fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'alfred.ledgerBackend': 'postgres', 'alfred.ledgerUrl': pg.url }));
+  assert.equal(openLedgerBackend({ stateDir: dir, workspaceFolder: ws, env: { ALFRED_LEDGER_URL: pg.url } }), undefined);
+  // An unknown backend fails closed rather than quietly staying on the files.
+  const typo = openLedgerBackend({ stateDir: dir, workspaceFolder: ws, env: { ALFRED_LEDGER_BACKEND: 'postgress' } })!;
+  opened.push(typo);
+  const script = (env: string) => `const { Harness } = require('./src/core/harness.ts');
+    const h = new Harness({ workspaceFolder: ${JSON.stringify(ws)}, builtinRolesDir: 'roles', env: { ...process.env, ALFRED_HOME: ${JSON.stringify(path.dirname(path.dirname(dir)))}, ${env} } });
+    const { toolCall } = require('./src/core/policy/toolCall.ts');
+    h.authorize(toolCall('run_in_terminal', { command: 'ls' }), { source: 'test' }).then((r) => {
+      console.log(JSON.stringify({ pg: Object.keys(require.cache).some((k) => /node_modules[\\\\/]pg[\\\\/]/.test(k)), allowed: r.decision.allowed, reason: r.decision.reason ?? null }));
+    });`;
+  const run = (env: string) => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '-e', script(env)], { cwd: ROOT, encoding: 'utf8' }).trim()) as { pg: boolean; allowed: boolean; reason: string | null };
+  assert.deepEqual(run(''), { pg: false, allowed: true, reason: null });
+  const typoRun = run("ALFRED_LEDGER_BACKEND: 'postgress'");
+  assert.equal(typoRun.allowed, false);
+  assert.match(typoRun.reason!, /ALFRED_LEDGER_BACKEND=postgress is not a ledger backend \(files or postgres\)/);
+  // Control: the probe sees pg once the database is chosen (here one nothing listens on).
+  assert.equal(run("ALFRED_LEDGER_BACKEND: 'postgres', ALFRED_LEDGER_URL: 'postgres://alfred@127.0.0.1:1/alfred'").pg, true);
+});
