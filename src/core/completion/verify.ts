@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Actor, RecordEvents } from '../actor';
-import type { HarnessFingerprint } from '../fingerprint/fingerprint';
+import type { HarnessFingerprint, SessionConfiguration } from '../fingerprint/fingerprint';
 import { loadChecksFile, type ChecksProblem } from './checksFile';
 import { appendCompletion, environmentVersions, type CompletionRecord } from './record';
 import { runChecks, type CheckResult } from './runner';
@@ -19,8 +19,8 @@ export interface CompletionHost {
   readonly version: string;
   actor(): Actor;
   record: RecordEvents;
-  /** The harness configuration now, kept in the record. */
-  fingerprint(): HarnessFingerprint;
+  /** The harness configuration now, with what the caller knows of its session's, kept in the record. */
+  fingerprint(known?: SessionConfiguration): HarnessFingerprint;
 }
 
 export interface VerifyOptions {
@@ -35,6 +35,12 @@ export interface VerifyOptions {
   agentSession?: string;
   /** Base environment of the checks (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The configuration the session whose work is checked ran under (its model, endpoint, pack,
+   * persona, handoff), as the caller knows it: what it leaves out is `n/a` in the record's fingerprint.
+   * A function is called only when there are checks to run.
+   */
+  configuration?: SessionConfiguration | (() => SessionConfiguration);
 }
 
 export type VerifyProgress =
@@ -64,7 +70,7 @@ export async function verifyCompletion(harness: CompletionHost, opts: VerifyOpti
   const t0 = Date.now();
   const { role, session } = harness.actor();
   // Taken before the checks run: the configuration that was asked to decide.
-  const fingerprint = harness.fingerprint();
+  const fingerprint = harness.fingerprint(typeof opts.configuration === 'function' ? opts.configuration() : opts.configuration ?? {});
   opts.onProgress?.({ step: 'snapshot', when: 'before' });
   const before = await takeSnapshot(harness.workspaceFolder);
   const checks = await runChecks(config.checks, {

@@ -43,6 +43,9 @@ export interface FingerprintInputs extends FingerprintFiles {
   handoff?: boolean;
 }
 
+/** What a caller may know of the configuration a session ran under; what it leaves out is `n/a`. */
+export type SessionConfiguration = Pick<FingerprintInputs, 'model' | 'endpoint' | 'pack' | 'persona' | 'handoff'>;
+
 export function harnessFingerprint(inputs: FingerprintInputs): HarnessFingerprint {
   const onOff = (v: boolean | undefined): string => (v === undefined ? UNKNOWN : v ? 'on' : 'off');
   const components: Record<string, string> = {

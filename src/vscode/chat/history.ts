@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { AgentConfiguration } from '../../core/agent/charge';
 
 /**
  * Tool-call rounds live in each response's ChatResult.metadata, and the next turn rebuilds the
@@ -34,6 +35,8 @@ export interface AlfredTurnMetadata {
   /** The persona this chat session opened with (only on its first turn). */
   persona?: string;
   model?: { id: string; vendor: string; family: string; name: string };
+  /** The pack, persona and handoff its requests were charged with (their fingerprint's), for `/done`'s record. */
+  configuration?: AgentConfiguration;
   profile?: string;
   stopped: StopReason;
 }
@@ -51,6 +54,11 @@ export function isAlfredMetadata(m: unknown): m is AlfredTurnMetadata {
 
 type Turn = vscode.ChatRequestTurn | vscode.ChatResponseTurn;
 const isRequest = (t: Turn): t is vscode.ChatRequestTurn => typeof (t as vscode.ChatRequestTurn).prompt === 'string';
+
+/** What each `@alfred` answer of the session recorded of itself, oldest first (slash commands' answers left out). */
+export function alfredTurns(history: readonly Turn[]): AlfredTurnMetadata[] {
+  return history.flatMap((t) => (!isRequest(t) && isAlfredMetadata(t.result?.metadata) ? [t.result.metadata] : []));
+}
 
 /** The messages of one stored round: the assistant's text and calls, then the user's tool results. */
 export function roundMessages(round: StoredRound): vscode.LanguageModelChatMessage[] {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { AgentConfiguration } from '../../core/agent/charge';
 import { runEngine, type EngineResult, type LoopDriver, type ModelTurn, type StreamPart } from '../../core/agent/engine';
 import type { Harness } from '../../core/harness';
 import type { Outcome } from '../../core/models/failover';
@@ -22,8 +23,8 @@ import { chargeRequest, countMessages, countText, reportedUsage, type ReportedUs
 
 export interface LoopInput {
   harness: Harness;
-  /** The turn's pack(s) and persona, kept in each request's fingerprint. */
-  configuration?: { pack: string; persona: boolean };
+  /** The turn's pack(s), persona and handoff, kept in each request's fingerprint. */
+  configuration?: AgentConfiguration;
   model: vscode.LanguageModelChat;
   /** The whole prompt: persona, history, this turn's context and the user's words. Appended to. */
   messages: vscode.LanguageModelChatMessage[];

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { turnConfiguration } from '../../core/agent/sessionConfiguration';
 import { takeSpendNotices } from '../../core/models/usageLog';
 import { composeTurn } from '../../core/turn/composer';
 import { personaText } from '../../core/turn/persona';
@@ -6,11 +7,13 @@ import { memoryBlock, readMemory } from '../../core/memory/store';
 import type { HarnessHost } from '../harnessHost';
 import { readChatSettings } from './chatSettings';
 import { rebuildHistory, type AlfredTurnMetadata } from './history';
+import { rememberTurnConfiguration } from './lastSession';
 import { refusalOf } from '../providers/alfredModelProvider';
 import { runLoop } from './loop';
 import { healAndSelect, recordModelOutcome } from './modelSelection';
 import { packsFor, selectPacks } from './packSelection';
 import { renderFooter, renderNotice } from './render';
+import { endpointOf } from './usage';
 
 /**
  * One `@alfred` turn for a plain prompt: compose it (heal → pack → budget note → persona), run the
@@ -48,6 +51,10 @@ export async function runTurn(host: HarnessHost, extensionUri: vscode.Uri, reque
     return { metadata: base };
   }
 
+  // The fingerprint's pack, persona and handoff for every request of this turn, and for /done's record.
+  const configuration = turnConfiguration(base.packs, Boolean(turn.personaText));
+  rememberTurnConfiguration({ model: model.id, endpoint: endpointOf(model), ...configuration });
+
   const messages: vscode.LanguageModelChatMessage[] = [];
   if (turn.personaText) messages.push(vscode.LanguageModelChatMessage.User(turn.personaText));
   // The project memory (opt-in, .alfred/memory-policy.json) heads the session, as the persona does.
@@ -58,15 +65,14 @@ export async function runTurn(host: HarnessHost, extensionUri: vscode.Uri, reque
 
   const result = await runLoop({
     harness, model, messages, stream, token, toolInvocationToken: request.toolInvocationToken,
-    maxToolRounds: settings.maxToolRounds, refresh: () => host.refresh(),
-    configuration: { pack: base.packs.length ? base.packs.join('+') : 'off', persona: Boolean(turn.personaText) },
+    maxToolRounds: settings.maxToolRounds, refresh: () => host.refresh(), configuration,
   });
   await recordModelOutcome(harness, selected?.profile, selected?.link, result.outcome);
   host.refresh();
 
   const metadata: AlfredTurnMetadata = {
     ...base, rounds: result.rounds, stopped: result.stopped,
-    model: { id: model.id, vendor: model.vendor, family: model.family, name: model.name },
+    model: { id: model.id, vendor: model.vendor, family: model.family, name: model.name }, configuration,
   };
   if (result.stopped === 'cancelled') return { metadata };
   if (result.usage.requests > 0) {

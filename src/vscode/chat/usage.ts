@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { parseReportedUsage, type ReportedUsage } from '../../core/budget/reportedUsage';
-import { chargeAgentRequest } from '../../core/agent/charge';
+import { chargeAgentRequest, type AgentConfiguration } from '../../core/agent/charge';
 import { modelEndpoint } from '../../core/fingerprint/endpoint';
 import type { Harness } from '../../core/harness';
 import type { ModelChargeResult } from '../../core/models/charge';
@@ -42,11 +42,15 @@ export interface RequestUsage {
   /** `chat` for the loop, `doctor` for a probe. */
   source?: string;
   /** What the turn put in the prompt, for the fingerprint (unknown parts are `n/a`). */
-  configuration?: { pack: string; persona: boolean };
+  configuration?: AgentConfiguration;
+}
+
+/** Where a model's requests go, for the fingerprint (core/fingerprint/endpoint.ts). */
+export function endpointOf(model: Pick<vscode.LanguageModelChat, 'id' | 'vendor'>): string {
+  return modelEndpoint(model.id, model.vendor, readProviders().providers);
 }
 
 /** Prices and charges one request (role budget's cost, daily spend record, trace), as the core loop charges its own. */
 export function chargeRequest(harness: Harness, model: vscode.LanguageModelChat, usage: RequestUsage): Promise<ModelChargeResult> {
-  const endpoint = modelEndpoint(model.id, model.vendor, readProviders().providers);
-  return chargeAgentRequest(harness, { id: model.id, vendor: model.vendor, endpoint }, usage, usage.source ?? 'chat', usage.configuration ?? {});
+  return chargeAgentRequest(harness, { id: model.id, vendor: model.vendor, endpoint: endpointOf(model) }, usage, usage.source ?? 'chat', usage.configuration ?? {});
 }

@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
+import { chatSessionConfiguration } from '../../../core/agent/sessionConfiguration';
 import { completionsPath } from '../../../core/completion/record';
 import { checkLine } from '../../../core/completion/report';
 import type { CheckResult } from '../../../core/completion/runner';
 import { shortId, type Snapshot } from '../../../core/completion/snapshot';
 import type { VerifyOutcome } from '../../../core/completion/verify';
 import { runVerification } from '../../completion/runVerification';
+import { alfredTurns } from '../history';
+import { endpointOf } from '../usage';
 import type { SlashCommand } from './command';
 import { codeBlock, codeSpan } from './markdown';
 
@@ -14,20 +17,22 @@ const CHAT_TAIL_CHARS = 3000;
 /**
  * `/done`: the harness, never the model, runs the workspace's acceptance checks exactly as
  * "Alfred: Verify Completion" does and renders the completion record. Text after `/done` is ignored:
- * a request cannot certify its own work.
+ * a request cannot certify its own work. The record's fingerprint carries the configuration this chat
+ * session's latest turn ran under (its model, endpoint, pack, persona and handoff), as its charges do.
  */
 export const doneCommand: SlashCommand = {
   name: 'done',
-  async run({ host, request, stream, token }) {
+  async run({ host, request, context, stream, token }) {
     const harness = host.require();
     if (request.prompt.trim() !== '') {
       stream.markdown(`${vscode.l10n.t('The text after /done is ignored: only the exit codes of the acceptance checks decide whether the work is done.')}\n\n`);
     }
+    const configuration = chatSessionConfiguration(alfredTurns(context.history), endpointOf);
     const outcome = await runVerification(harness, 'chat', token, (p) => {
       if (p.step === 'snapshot') stream.progress(vscode.l10n.t('identifying the snapshot ({0})', p.when));
       if (p.step === 'check') stream.progress(vscode.l10n.t('running {0} ({1}/{2})', p.name, p.index + 1, p.total));
       if (p.step === 'checked') stream.markdown(`- ${checkLine(p.result)}\n`);
-    });
+    }, configuration);
     host.refresh();
     render(outcome, stream, harness.stateDir);
     return { metadata: { command: 'done', accepted: outcome.accepted, kind: outcome.kind, ...(outcome.kind === 'recorded' ? { record: outcome.record.id } : {}) } };
