@@ -19,7 +19,8 @@ export const sessionStart: HookHandler = async (harness, input, event) => {
   const parts = [describeRole(role), harness.budget().line];
   const handoff = await resumeHandoff(harness).catch(() => undefined);
   if (handoff) parts.push(handoff.text);
-  await harness.record([{ type: 'AgentSession', agentSession: input.sessionId ?? null, model: input.model ?? null, source: `hook:${event}` }]);
+  // `handoff`: whether this session was handed the progress handoff, for its Stop hook's fingerprint.
+  await harness.record([{ type: 'AgentSession', agentSession: input.sessionId ?? null, model: input.model ?? null, handoff: handoff !== undefined, source: `hook:${event}` }]);
   return passAnswer(input.format, input.format === 'copilot-cli' ? 'sessionStart' : 'SessionStart', parts.join('\n\n'));
 };
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { formatOutcome } from '../../completion/report';
 import { verifyCompletion } from '../../completion/verify';
+import { agentSessionConfiguration } from '../../fingerprint/agentSession';
 import { atomicWrite } from '../../fs/atomicWrite';
 import { withLock } from '../../state/lock';
 import { allowStopAnswer, blockStopAnswer } from '../output';
@@ -43,6 +44,8 @@ export const stop: HookHandler = async (harness, input, event, options) => {
   const previous = input.stopHookActive ? (readCounts(harness.stateDir)[session]?.blocks ?? 0) : 0;
   const outcome = await verifyCompletion(harness, {
     trigger: `hook:${event}`, agentSession: session, ...(options.vscodeVersion ? { vscodeVersion: options.vscodeVersion } : {}),
+    // The session's model as measured (its usage was charged just before this handler ran); `n/a` when none was.
+    configuration: () => agentSessionConfiguration(harness.stateDir, session),
   });
   if (outcome.kind === 'no-checks') return allowStopAnswer();
   const record = async (decision: string) => harness.record([{
