@@ -14,6 +14,7 @@ import { LEDGER_FILE, accountingOf, readLedger, readLedgerFile, writeLedger } fr
 import { LOCK_FILE } from '../../../src/core/state/lock';
 import { stateDir } from '../../../src/core/state/paths';
 import { makeRole, shellGate } from '../../fixtures/budget-role';
+import { fixtureBundle } from '../../support/fixtureBundle';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CHILD = path.join(ROOT, 'test/fixtures/crash-child.ts');
@@ -29,7 +30,7 @@ const shellCall = (dir: string) => authorize(dir, { role: makeRole('coder'), too
 /** Runs the crash child to `point`; it must die by SIGKILL there, leaving its lock behind. */
 function crashAt(dir: string, point: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, point], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [fixtureBundle(CHILD), dir, point], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));

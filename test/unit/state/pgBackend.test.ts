@@ -29,6 +29,7 @@ import { concurrencySuite } from './suites/concurrencySuite';
 import { governSuite } from './suites/governSuite';
 import { ledgerSuite } from './suites/ledgerSuite';
 import { observeShellSuite } from './suites/observeShellSuite';
+import { fixtureBundle } from '../../support/fixtureBundle';
 
 const ROOT = path.resolve(__dirname, '../../..');
 let pg: PgServer;
@@ -108,7 +109,7 @@ test('two state folders on one scope (ALFRED_LEDGER_SCOPE): 20 processes, 10 in 
   const scope = `ana@acme.dev/app/${process.pid}`;
   const dirs = [onPostgres({ ALFRED_LEDGER_SCOPE: scope }), onPostgres({ ALFRED_LEDGER_SCOPE: scope })];
   const run = (dir: string): Promise<{ allowed: boolean }> => new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/fixtures/authorize-child.ts'), dir], {
+    const child = spawn(process.execPath, [fixtureBundle(path.join(ROOT, 'test/fixtures/authorize-child.ts')), dir], {
       cwd: ROOT, env: { ...process.env, ...pgEnv(), ALFRED_LEDGER_SCOPE: scope },
     });
     let out = '', err = '';

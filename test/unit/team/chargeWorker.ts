@@ -9,7 +9,8 @@ import { Harness } from '../../../src/core/harness';
 import { toolCall } from '../../../src/core/policy/toolCall';
 
 async function main(): Promise<void> {
-  const h = new Harness({ workspaceFolder: process.argv[2]!, builtinRolesDir: path.resolve(__dirname, '../../../roles') });
+  // Started from the repository's root (the test's cwd), bundled or not.
+  const h = new Harness({ workspaceFolder: process.argv[2]!, builtinRolesDir: path.resolve('roles') });
   const r = await h.authorize(toolCall('run_in_terminal', { command: `echo ${process.pid}` }), { source: 'test' });
   process.stdout.write(JSON.stringify({ allowed: r.decision.allowed, reason: r.decision.reason ?? null }) + '\n');
 }

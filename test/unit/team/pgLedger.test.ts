@@ -22,6 +22,7 @@ import { openTeamLedger } from '../../../src/core/team/open';
 import { PENDING_FILE } from '../../../src/core/team/pending';
 import { TeamTracker } from '../../../src/vscode/webviews/teamSection';
 import { PG_TEST_PASSWORD, startPostgres, type PgServer } from '../../support/postgres';
+import { fixtureBundle } from '../../support/fixtureBundle';
 
 let pg: PgServer;
 const roots: string[] = [];
@@ -99,7 +100,7 @@ test('a call is refused at an exhausted team budget, naming it; the refusal char
 
 function runWorker(m: Machine): Promise<{ allowed: boolean }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', path.join(__dirname, 'chargeWorker.ts'), m.ws], { env: m.env, cwd: path.resolve(__dirname, '../../..') }, (err, stdout, stderr) => {
+    execFile(process.execPath, [fixtureBundle(path.join(__dirname, 'chargeWorker.ts')), m.ws], { env: m.env, cwd: path.resolve(__dirname, '../../..') }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${err.message}\n${stderr}`));
       else resolve(JSON.parse(stdout.trim()) as { allowed: boolean });
     });

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { EVENTS_FILE } from '../../../../src/core/events/format';
 import { readEvents } from '../../../../src/core/events/read';
 import { readLedger } from '../../../../src/core/state/ledgerFormat';
+import { fixtureBundle } from '../../../support/fixtureBundle';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const CHILD = path.join(ROOT, 'test/fixtures/authorize-child.ts');
@@ -35,7 +36,7 @@ export function concurrencySuite(backend: ConcurrencyBackend): void {
     let releaseAll!: () => void;
     const allReady = new Promise<void>((r) => (releaseAll = r));
     const children = Array.from({ length: PROCESSES }, () => {
-      const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, dir], { cwd: ROOT, env: { ...process.env, ...backend.env(), ALFRED_HOME: home } });
+      const proc = spawn(process.execPath, [fixtureBundle(CHILD), dir], { cwd: ROOT, env: { ...process.env, ...backend.env(), ALFRED_HOME: home } });
       const result: Child = { out: '', err: '', code: null };
       proc.stdout.setEncoding('utf8').on('data', (d: string) => {
         result.out += d;
