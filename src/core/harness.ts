@@ -309,7 +309,9 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
       ...(origin.terminalCommand ? { terminalCommand: origin.terminalCommand } : {}),
       ...(origin.agentSession ? { agentSession: origin.agentSession } : {}),
       ...(origin.announce ? { announce: true } : {}),
-      ...(this.team || this.teamProblem ? { team: (d: GateDecision) => this.teamDecide(role.name, call, d, origin.model ?? this.opts.pricing?.().model) } : {}),
+      // Only where a team budget applies (or the team ledger is misconfigured) is the call decided
+      // there, under the lock; otherwise its charge is copied after the call, with its events.
+      ...(this.teamProblem !== undefined || this.team?.decides(role.name) ? { team: (d: GateDecision) => this.teamDecide(role.name, call, d, origin.model ?? this.opts.pricing?.().model) } : {}),
       decide: (budget, context) => decide({
         role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths, ...context,
         mcpTrust: () => readMcpTrust(this.stateDir),

@@ -150,7 +150,7 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
     const decided = failClosed(req.decide(before, { repetition: repetitionAtEnd(recent), subagentsRunning: ledger.subagentsRunning ?? 0 }), role, tool, context);
     // Without a team ledger this stays synchronous, as it always was.
     return decided.allowed && req.team ? req.team(decided).then((d) => charged(ledger, d)) : charged(ledger, decided);
-  });
+  }, { effects: req.team !== undefined });
   function charged(ledger: Ledger, decision: GateDecision): { events: NewEvent[]; result: Omit<AuthorizeResult, 'events' | 'problems'> } {
     if (decision.allowed && (req.startsSubagent ?? startsSubagent(tool))) ledger.subagentsRunning = (ledger.subagentsRunning ?? 0) + 1;
     const shell = decision.allowed ? count(decision.shellCharge) : 0;

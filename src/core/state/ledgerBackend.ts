@@ -9,9 +9,19 @@ import type { TransactFn, TransactResult } from './ledgerStore';
 export interface LedgerBackend {
   /** What the backend is, for `alfred doctor` and problem messages. */
   readonly name: string;
-  /** A transaction with the semantics of ledgerStore.ts's file transaction (`resetReason`: a BudgetReset). */
-  run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason?: string): Promise<TransactResult<T>>;
+  /** A transaction with the semantics of ledgerStore.ts's file transaction. */
+  run<T>(dir: string, roleName: string, fn: TransactFn<T>, options?: RunOptions): Promise<TransactResult<T>>;
   close(): Promise<void>;
+}
+
+export interface RunOptions {
+  /** The transaction opens a new session, recorded as a BudgetReset with this reason. */
+  resetReason?: string;
+  /**
+   * `fn` acts beyond the ledger (a team budget's charge): it runs once, on the backend's truth.
+   * Otherwise a backend may run it again when a first run turned out to be on a stale copy.
+   */
+  effects?: boolean;
 }
 
 const chosen = new Map<string, LedgerBackend>();

@@ -48,12 +48,19 @@ function foldEvent(cur: Ledger | undefined, e: AlfredEvent): Ledger {
 }
 
 /**
- * Folds events, oldest first, onto a ledger (undefined: from nothing), as a fold of the log would:
- * for a log that is not in files (state/pgLedger replays events kept while its database was away).
+ * Folds a scope's log in the database (state/pgLedger), oldest first, onto a ledger (undefined: from
+ * nothing), as a fold of the file log would, with one difference. Several state folders write that
+ * log, and one that could not reach the database went on in its own copy, in the session the copy
+ * had (or a new one, if the folder had never reached it) while the scope may have moved to another.
+ * Its events, sent once the database is back, are charges made under the scope's budget: a session
+ * that no RoleChanged or BudgetReset opened joins the current one instead of starting the budget over.
  */
-export function foldEvents(ledger: Ledger | undefined, events: readonly AlfredEvent[]): Ledger | undefined {
+export function foldScopeEvents(ledger: Ledger | undefined, events: readonly AlfredEvent[]): Ledger | undefined {
   let l = ledger;
-  for (const e of events) l = foldEvent(l, e);
+  for (const e of events) {
+    const opens = e.type === 'BudgetReset' || e.type === 'RoleChanged';
+    l = foldEvent(l, l && !opens && e.session !== l.session ? { ...e, session: l.session } : e);
+  }
   return l;
 }
 

@@ -8,7 +8,7 @@ import { appendEvents, countLines } from '../events/append';
 import { EVENTS_FILE } from '../events/format';
 import type { AlfredEvent, NewEvent } from '../events/types';
 import { catchUp, continueLogEnd, foldLedger, settleAppend } from './ledgerFold';
-import { ledgerBackendOf, ONLINE, type TransactContext } from './ledgerBackend';
+import { ledgerBackendOf, ONLINE, type RunOptions, type TransactContext } from './ledgerBackend';
 import { newLedger, readLedgerFile, writeLedger, type Ledger } from './ledgerFormat';
 import { withLock } from './lock';
 
@@ -58,9 +58,9 @@ export function openSession(prev: Ledger | undefined, roleName: string, ts: stri
   return { ledger, opening };
 }
 
-function run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason?: string): Promise<TransactResult<T>> {
+function run<T>(dir: string, roleName: string, fn: TransactFn<T>, options: RunOptions = {}): Promise<TransactResult<T>> {
   const backend = ledgerBackendOf(dir);
-  return backend ? backend.run(dir, roleName, fn, resetReason) : runOnFiles(dir, roleName, fn, resetReason);
+  return backend ? backend.run(dir, roleName, fn, options) : runOnFiles(dir, roleName, fn, options.resetReason);
 }
 
 /** The file transaction, the default backend: under the state folder's lock. */
@@ -102,15 +102,16 @@ export async function fileTransaction<T>(
  * The one way to change the ledger: under the lock, read it (a new session when there is none or
  * its role is not `roleName`, with a `RoleChanged` event unless it is the very first), let `fn`
  * change usage and signals and return events, complete and append those events, write the ledger.
- * If `fn` throws, nothing is written.
+ * If `fn` throws, nothing is written. `fn` may run more than once (one run is kept) unless
+ * `effects` says it acts beyond the ledger.
  */
-export function transact<T>(dir: string, roleName: string, fn: TransactFn<T>): Promise<TransactResult<T>> {
-  return run(dir, roleName, fn);
+export function transact<T>(dir: string, roleName: string, fn: TransactFn<T>, options: Pick<RunOptions, 'effects'> = {}): Promise<TransactResult<T>> {
+  return run(dir, roleName, fn, options);
 }
 
 /** Starts a new session for `roleName` with zero usage, recorded as a `BudgetReset` event. */
 export async function resetSession(dir: string, roleName: string, reason: string): Promise<TransactResult<void>> {
-  return run(dir, roleName, () => ({ events: [], result: undefined }), reason);
+  return run(dir, roleName, () => ({ events: [], result: undefined }), { resetReason: reason });
 }
 
 /** Appends events (ConfigWritten, CheckRun, …) to the log as part of the current session. */

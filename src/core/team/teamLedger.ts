@@ -58,6 +58,14 @@ export class TeamLedger {
     return budgetsFor(this.o.config.budgets, { ...this.o.identity, role });
   }
 
+  /**
+   * Whether the role's calls are decided here (`authorize`): only when a team budget applies to it.
+   * Otherwise nothing here can refuse them, and their charges are copied after the call (`settle`).
+   */
+  decides(role: string): boolean {
+    return this.budgetsOf(role).length > 0;
+  }
+
   private statusesOf(budgets: readonly TeamBudget[], usage: UsageByKey, at: Date): TeamBudgetStatus[] {
     return budgets.map((b) => teamBudgetStatus(this.team, b, usage.get(budgetPeriodKeyOf(budgetPeriod(this.team, b, at))) ?? ZERO, at));
   }
@@ -123,7 +131,7 @@ export class TeamLedger {
 
   /**
    * Copies what the file ledger wrote: each event into the audit trail, and each charge in it to the
-   * team budgets it falls under (a decision's shell charge excepted: `authorize` made it). Kept in
+   * team budgets it falls under (a decision's shell charge excepted where `authorize` made it). Kept in
    * the local ledger when the database cannot be reached, whatever the offline mode: it happened.
    * The caller does not wait for it (`flush` does): these charges refuse nothing, and on the one
    * connection the next decision is sent after them, so it sees them. The open socket keeps a
@@ -147,7 +155,7 @@ export class TeamLedger {
     for (const e of events) {
       rows.push({ id: e.id, ts: e.ts, type: e.type, team: this.team, repository, user, machine, role: e.role, session: e.session, event: e });
       const c = e.charge as Partial<Usage> & { shell?: number } | undefined;
-      if (!c || (e.type === 'ToolCall' && e.phase === 'decision')) continue;
+      if (!c || (e.type === 'ToolCall' && e.phase === 'decision' && this.decides(e.role))) continue;
       const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
       const tokens = n(c.tokens), shell = n(c.shell), costUsd = n(c.costUsd);
       if (tokens + shell + costUsd === 0) continue;

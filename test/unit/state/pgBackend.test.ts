@@ -14,8 +14,8 @@ import { Client } from 'pg';
 import { readEvents } from '../../../src/core/events/read';
 import type { AlfredEvent } from '../../../src/core/events/types';
 import { authorize, charge } from '../../../src/core/state/govern';
-import type { LedgerBackend } from '../../../src/core/state/ledgerBackend';
-import { foldEvents } from '../../../src/core/state/ledgerFold';
+import { useLedgerBackend, type LedgerBackend } from '../../../src/core/state/ledgerBackend';
+import { foldScopeEvents } from '../../../src/core/state/ledgerFold';
 import { accountingOf, readLedger, type Ledger } from '../../../src/core/state/ledgerFormat';
 import { recordEvents } from '../../../src/core/state/ledgerStore';
 import { stateDir } from '../../../src/core/state/paths';
@@ -99,7 +99,7 @@ test('the database holds the ledger and its log; the row is the fold of the log;
   const row = await rowOf(scope);
   const log = await eventsOf(scope);
   assert.deepEqual(log.map((e) => e.id), readEvents(dir).events.map((e) => e.id), 'the copy holds the same events in the same order');
-  assert.deepEqual(storedForm(foldEvents(undefined, log)!), accountingOf(row));
+  assert.deepEqual(storedForm(foldScopeEvents(undefined, log)!), accountingOf(row));
   assert.deepEqual(accountingOf(storedForm(readLedger(dir)!)), accountingOf(row));
   assert.deepEqual(row.usage, { tokens: 0, shell: 1, costUsd: 0 });
   assert.equal(log.filter((e) => e.type === 'RoleChanged').length, 1);
@@ -176,8 +176,8 @@ test('the database stopped mid-run and restarted: offline charges are replayed o
   assert.deepEqual(accountingOf(storedForm(readLedger(dir)!)), accountingOf(row));
   // The session before the outage ends with every charge: 3 online + 4 offline shell calls, and the output.
   const before = log.filter((e) => e.session === log[0]!.session);
-  assert.deepEqual(foldEvents(undefined, before)!.usage, { tokens: 500, shell: 7, costUsd: 0.5 });
-  assert.deepEqual(storedForm(foldEvents(undefined, log)!), accountingOf(row), 'the row is still the fold of the log');
+  assert.deepEqual(foldScopeEvents(undefined, before)!.usage, { tokens: 500, shell: 7, costUsd: 0.5 });
+  assert.deepEqual(storedForm(foldScopeEvents(undefined, log)!), accountingOf(row), 'the row is still the fold of the log');
   // Replaying the same events again adds nothing: each id is counted once.
   ledgerPending.append(dir, local);
   await recordEvents(dir, 'coder', []);
@@ -185,20 +185,51 @@ test('the database stopped mid-run and restarted: offline charges are replayed o
   assert.equal((await eventsOf(scope)).length, log.length);
 });
 
-test('a commit whose answer was lost is kept and sent again, never run again nor counted twice', async () => {
+test('a second state folder that worked offline before it ever reached the database: its charges join the scope\'s session, the budget does not start over', { timeout: 120_000 }, async () => {
+  const scope = `offline-newcomer/${process.pid}`;
+  const toml = '[offline]\ndefault = "local"\n';
+  const a = onPostgres({ ALFRED_LEDGER_SCOPE: scope }, toml);
+  const b = onPostgres({ ALFRED_LEDGER_SCOPE: scope }, toml);
+  const coder = makeRole('coder', { maxShellInvocations: 6 });
+  for (let i = 0; i < 3; i++) assert.equal((await shellCall(a, coder)).decision.allowed, true);
+  pg.halt();
+  try {
+    // B has no copy yet: it opens a session of its own and counts from zero.
+    const offline = [await shellCall(b, coder), await shellCall(b, coder)];
+    assert.deepEqual(offline.map((r) => r.status.dimensions.shell.used), [1, 2]);
+  } finally {
+    pg.start();
+  }
+  // Sent with B's next call: 3 of A's, 2 kept by B, and this one.
+  const back = await shellCall(b, coder);
+  assert.deepEqual(back.problems, []);
+  assert.equal(back.status.dimensions.shell.used, 6);
+  const row = await rowOf(scope);
+  assert.equal(row.usage.shell, 6);
+  assert.deepEqual(storedForm(foldScopeEvents(undefined, await eventsOf(scope))!), accountingOf(row), 'the row is the fold of the log');
+  // The budget of 6 is spent, in either folder.
+  assert.equal((await shellCall(a, coder)).decision.allowed, false);
+  assert.equal((await shellCall(b, coder)).decision.allowed, false);
+});
+
+test('a commit whose answer was lost is kept and sent again, never run again nor counted twice, in one round trip or two', async () => {
   const { dir } = folders();
   const scope = `lost-answer/${process.pid}`;
   const real = new PgLedgerStore(new PgConnection({ connectionString: pg.url, password: PG_TEST_PASSWORD }, 400));
   let loseNext = false;
+  const calls = { transaction: 0, commitAt: 0 };
+  const losing = <A extends unknown[], R>(name: keyof typeof calls, f: (...a: A) => Promise<R>) => async (...a: A): Promise<R> => {
+    calls[name]++;
+    const answer = await f(...a);
+    if (loseNext) {
+      loseNext = false;
+      throw new Error('connection lost before the answer');
+    }
+    return answer;
+  };
   const store: LedgerStore = {
-    async transaction(s, since, replay, body) {
-      const seq = await real.transaction(s, since, replay, body);
-      if (loseNext) {
-        loseNext = false;
-        throw new Error('connection lost before the answer');
-      }
-      return seq;
-    },
+    transaction: losing('transaction', (...a: Parameters<LedgerStore['transaction']>) => real.transaction(...a)),
+    commitAt: losing('commitAt', (...a: Parameters<LedgerStore['commitAt']>) => real.commitAt(...a)),
     connect: () => real.connect(),
     close: () => real.close(),
   };
@@ -210,18 +241,77 @@ test('a commit whose answer was lost is kept and sent again, never run again nor
     l.usage.shell += 1;
     return { events: [{ type: 'ToolCall' as const, tool: 'sh', charge: { shell: 1 } }], result: l.usage.shell };
   };
-  await backend.run(dir, 'coder', fn);
+  const results: number[] = [];
+  const problems: string[][] = [];
+  const call = async (options?: { effects: boolean }) => {
+    const r = await backend.run(dir, 'coder', fn, options);
+    results.push(r.result);
+    problems.push(r.problems);
+  };
+  await call(); // the scope's first: two round trips
   loseNext = true;
-  const lost = await backend.run(dir, 'coder', fn);
-  assert.equal(lost.result, 2);
-  assert.match(lost.problems[0]!, /cannot be reached \(connection lost before the answer\)/);
-  assert.equal(runs, 2, 'the function ran once per call');
-  const next = await backend.run(dir, 'coder', fn);
-  assert.equal(next.result, 3);
-  assert.equal((await rowOf(scope)).usage.shell, 3);
-  assert.equal((await eventsOf(scope)).length, 3);
-  assert.equal(readLedger(dir)!.usage.shell, 3);
-  assert.equal(readEvents(dir).events.length, 3);
+  await call(); // on the copy, one round trip, its answer lost
+  await call(); // the kept events sent first: two round trips
+  loseNext = true;
+  await call({ effects: true }); // two round trips, the second's answer lost
+  await call();
+  await call(); // on the copy again
+  assert.deepEqual(results, [1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(problems.map((p) => p.length), [0, 1, 0, 1, 0, 0]);
+  assert.match(problems[1]![0]!, /cannot be reached \(connection lost before the answer\)/);
+  assert.equal(runs, 6, 'the function ran once per call');
+  assert.deepEqual(calls, { transaction: 4, commitAt: 2 });
+  assert.equal((await rowOf(scope)).usage.shell, 6);
+  assert.equal((await eventsOf(scope)).length, 6);
+  assert.equal(readLedger(dir)!.usage.shell, 6);
+  assert.equal(readEvents(dir).events.length, 6);
+});
+
+test('one round trip on a copy that is the row; a copy another folder or a process on the files changed is not decided on', async () => {
+  const scope = `copy-or-row/${process.pid}`;
+  const real = new PgLedgerStore(new PgConnection({ connectionString: pg.url, password: PG_TEST_PASSWORD }, 400));
+  const calls = { transaction: 0, commitAt: 0, stale: 0 };
+  const store: LedgerStore = {
+    transaction: (...a) => { calls.transaction++; return real.transaction(...a); },
+    commitAt: async (...a) => {
+      calls.commitAt++;
+      const at = await real.commitAt(...a);
+      if (!at) calls.stale++;
+      return at;
+    },
+    connect: () => real.connect(),
+    close: () => real.close(),
+  };
+  const backend = new PgLedgerBackend({ store, scope, offlineMode: () => 'fail-closed' });
+  opened.push(backend);
+  const a = folders().dir, b = folders().dir;
+  const useDb = (dir: string) => useLedgerBackend(dir, backend);
+  useDb(a);
+  useDb(b);
+  const used = async (dir: string) => (await shellCall(dir)).status.dimensions.shell.used;
+  const steps: Array<[number, typeof calls]> = [];
+  const step = async (dir: string) => steps.push([await used(dir), { ...calls }]);
+  await step(a); // the scope's first: on the row
+  await step(a); // A's copy is the row: one round trip
+  await step(b); // B has no copy: on the row
+  await step(a); // B moved the row: A's try on its copy is turned down, then on the row
+  await step(a); // on the copy again
+  assert.deepEqual(steps, [
+    [1, { transaction: 1, commitAt: 0, stale: 0 }],
+    [2, { transaction: 1, commitAt: 1, stale: 0 }],
+    [3, { transaction: 2, commitAt: 1, stale: 0 }],
+    [4, { transaction: 3, commitAt: 2, stale: 1 }],
+    [5, { transaction: 3, commitAt: 3, stale: 1 }],
+  ]);
+  // A process without ALFRED_LEDGER_BACKEND charges A's folder on the files: A's copy is no longer the row.
+  useLedgerBackend(a, undefined);
+  assert.equal(await used(a), 6);
+  useDb(a);
+  assert.equal(await used(a), 6, 'decided on the row (5 shell calls), not on the copy the files changed');
+  assert.deepEqual(calls, { transaction: 4, commitAt: 3, stale: 1 });
+  const row = await rowOf(scope);
+  assert.equal(row.usage.shell, 6);
+  assert.deepEqual(storedForm(foldScopeEvents(undefined, await eventsOf(scope))!), accountingOf(row), 'the row is the fold of the log');
 });
 
 test('the backend is chosen by the environment only; the files never load pg', () => {

@@ -94,7 +94,7 @@ test('a call is refused at an exhausted team budget, naming it; the refusal char
   const remote = (await sql<{ id: string }>(url, "SELECT id FROM team_events WHERE type = 'ToolCall'")).map((r) => r.id).sort();
   assert.deepEqual(remote, local, 'every event of the file log is in the team audit trail, by the same id');
   const migrations = await sql<{ version: number; name: string }>(url, 'SELECT version, name FROM alfred_migrations');
-  assert.deepEqual(migrations, [{ version: 1, name: '001_team_ledger.sql' }, { version: 2, name: '002_decide_function.sql' }, { version: 3, name: '003_personal_ledger.sql' }]);
+  assert.deepEqual(migrations, [{ version: 1, name: '001_team_ledger.sql' }, { version: 2, name: '002_decide_function.sql' }, { version: 3, name: '003_personal_ledger.sql' }, { version: 4, name: '004_ledger_version.sql' }]);
   await h.team!.close();
 });
 
@@ -166,6 +166,34 @@ test('the database stopped mid-run and restarted: local charges are replayed onc
   assert.equal(await h.team!.reconcile(), 0);
   const [afterReplay] = await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM team_charges');
   assert.equal(afterReplay!.n, before!.n);
+  await h.team!.close();
+});
+
+test('a role no team budget applies to is not decided in the database: its charges are copied after the call, kept while it is down', { timeout: 120_000 }, async () => {
+  const url = await database('undecided');
+  const [m] = workspace('team = "platform"\n[[budget]]\nname = "reviewers"\nperiod = "day"\nrole = "reviewer"\nmax_shell_invocations = 1\n', url, ['ana@acme.dev']);
+  const h = harnessOf(m!);
+  assert.equal(h.team!.decides('coder'), false);
+  assert.equal(h.team!.decides('reviewer'), true);
+  const charges = async () => (await sql<{ shell: string; budgets: unknown; offline: boolean }>(url, 'SELECT shell, budgets, offline FROM team_charges ORDER BY ts'))
+    .map((r) => [Number(r.shell), r.budgets, r.offline]);
+  for (let i = 0; i < 2; i++) assert.equal((await shell(h, i)).decision.allowed, true);
+  await h.team!.flush();
+  assert.deepEqual(await charges(), [[1, [], false], [1, [], false]]);
+  pg.halt();
+  try {
+    // Nothing in the database could refuse it: the call goes on (the role's fail-closed mode is for
+    // what a team budget decides), and its charge waits in the local ledger.
+    assert.equal((await shell(h, 2)).decision.allowed, true);
+    await h.team!.flush();
+    assert.ok(fs.existsSync(path.join(h.stateDir, PENDING_FILE)));
+  } finally {
+    pg.start();
+  }
+  assert.equal((await shell(h, 3)).decision.allowed, true);
+  await h.team!.flush();
+  assert.deepEqual(await charges(), [[1, [], false], [1, [], false], [1, [], true], [1, [], false]]);
+  assert.equal(readLedger(h.stateDir)!.usage.shell, 4);
   await h.team!.close();
 });
 
@@ -259,14 +287,14 @@ test('migrations are applied once, in order, each recorded; a failing one leaves
   await c.connect();
   try {
     const files = migrationFiles();
-    assert.deepEqual(files.map((f) => f.name), ['001_team_ledger.sql', '002_decide_function.sql', '003_personal_ledger.sql']);
-    assert.deepEqual(await migrate(c, files), ['001_team_ledger.sql', '002_decide_function.sql', '003_personal_ledger.sql']);
+    assert.deepEqual(files.map((f) => f.name), ['001_team_ledger.sql', '002_decide_function.sql', '003_personal_ledger.sql', '004_ledger_version.sql']);
+    assert.deepEqual(await migrate(c, files), ['001_team_ledger.sql', '002_decide_function.sql', '003_personal_ledger.sql', '004_ledger_version.sql']);
     assert.deepEqual(await migrate(c, files), []);
     const next = [...files, { version: 98, name: '098_more.sql', sql: 'CREATE TABLE more_things (x int)' }];
     assert.deepEqual(await migrate(c, next), ['098_more.sql']);
     await assert.rejects(migrate(c, [...next, { version: 99, name: '099_bad.sql', sql: 'CREATE TABLE bad_things (x int); SELECT no_such_column' }]), /no_such_column/);
     const { rows } = await c.query<{ version: number }>('SELECT version FROM alfred_migrations ORDER BY version');
-    assert.deepEqual(rows.map((r) => r.version), [1, 2, 3, 98]);
+    assert.deepEqual(rows.map((r) => r.version), [1, 2, 3, 4, 98]);
     assert.equal((await c.query("SELECT to_regclass('bad_things') AS t")).rows[0].t, null);
   } finally {
     await c.end();

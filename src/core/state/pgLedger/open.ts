@@ -25,11 +25,14 @@ export interface OpenLedgerOptions {
 /** A store that cannot be reached: the user asked for a backend that cannot be used, and hears why. */
 class Misconfigured implements LedgerStore {
   constructor(private readonly problem: string) {}
-  transaction(): Promise<number> {
+  transaction(): Promise<never> {
     return Promise.reject(new Error(this.problem));
   }
+  commitAt(): Promise<never> {
+    return this.transaction();
+  }
   connect(): Promise<void> {
-    return this.transaction().then(() => undefined);
+    return this.transaction();
   }
   close(): Promise<void> {
     return Promise.resolve();

@@ -4,14 +4,18 @@
  * the database (ledger.json: the ledger as of this folder's last transaction; events.jsonl: the
  * events committed here, and those of the scope committed elsewhere since, caught up at each
  * transaction). Under the state folder's lock, a transaction locks the scope's row, lets the caller
- * change the ledger, commits its events and the ledger, then writes the copy.
+ * change the ledger, commits its events and the ledger, then writes the copy. When the copy is the
+ * row as this folder last committed it (the row's version and the copy's digest in the mark), the
+ * caller changes the copy instead and the commit is one round trip, made only if the row has not
+ * moved since; if it has, the transaction runs again on the row. So a caller whose function acts
+ * beyond the ledger (`effects`) always runs on the row.
  *
  * Offline: when the database cannot be reached before the caller's function runs, the transaction
  * runs on the copy as the file backend would, told so (`context.offline`: the role's offline mode
  * decides whether authorize refuses), and its events are kept in `ledger-pending.jsonl`; when it
  * fails after (the commit's outcome unknown), what the function did is kept the same way, never run
  * twice. The next transaction that reaches the database sends them first, inserted once by id and
- * folded into the row's ledger as the log's fold would: never lost, never counted twice.
+ * folded into the row's ledger (foldScopeEvents): never lost, never counted twice.
  */
 import * as path from 'node:path';
 import { nowIso } from '../../events/ids';
@@ -20,13 +24,13 @@ import { EVENTS_FILE } from '../../events/format';
 import type { AlfredEvent } from '../../events/types';
 import { Journal } from '../../fs/journal';
 import type { OfflineMode } from '../../team/config';
-import { ONLINE, type LedgerBackend } from '../ledgerBackend';
-import { anchorAtLogEnd, foldEvents } from '../ledgerFold';
+import { ONLINE, type LedgerBackend, type RunOptions } from '../ledgerBackend';
+import { anchorAtLogEnd, foldScopeEvents } from '../ledgerFold';
 import { readLedgerFile, writeLedger, type Ledger } from '../ledgerFormat';
 import { complete, fileTransaction, openSession, type TransactFn, type TransactResult } from '../ledgerStore';
 import { withLock } from '../lock';
-import { BodyFailed, storedForm, type LedgerStore } from './pgLedgerStore';
-import { readRemoteSeq, writeRemoteSeq } from './remoteMark';
+import { BodyFailed, storedForm, type Committed, type LedgerStore } from './pgLedgerStore';
+import { ledgerDigest, readRemoteMark, writeRemoteMark, type RemoteMark } from './remoteMark';
 
 /** Events written on the copy while the database could not be reached, waiting to be sent. */
 export const ledgerPending = new Journal<AlfredEvent>('ledger-pending');
@@ -56,26 +60,31 @@ export class PgLedgerBackend implements LedgerBackend {
 
   constructor(private readonly o: PgLedgerBackendOptions) {}
 
-  async run<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason?: string): Promise<TransactResult<T>> {
+  async run<T>(dir: string, roleName: string, fn: TransactFn<T>, options: RunOptions = {}): Promise<TransactResult<T>> {
     // A connection's start (authentication, the migrations' check) is slow next to a transaction:
     // outside the state lock, so that processes waiting for it wait for transactions alone.
     const unreachable = await this.o.store.connect().then(() => undefined, (err: unknown) => err ?? 'no answer');
     return withLock(dir, () => (unreachable !== undefined
-      ? this.offline(dir, roleName, fn, resetReason, unreachable)
-      : this.online(dir, roleName, fn, resetReason)));
+      ? this.offline(dir, roleName, fn, options.resetReason, unreachable)
+      : this.online(dir, roleName, fn, options)));
   }
 
   /** Under the lock: the transaction in the database, then the copy written. */
-  private async online<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason: string | undefined): Promise<TransactResult<T>> {
+  private async online<T>(dir: string, roleName: string, fn: TransactFn<T>, options: RunOptions): Promise<TransactResult<T>> {
+    const { resetReason } = options;
     const local = readLedgerFile(dir).ledger;
-    const since = readRemoteSeq(dir, this.o.scope);
+    const mark = readRemoteMark(dir, this.o.scope);
+    if (!options.effects && local && mark?.version !== undefined && !ledgerPending.has(dir) && mark.digest === ledgerDigest(local)) {
+      const done = await this.onCopy(dir, roleName, fn, resetReason, local, mark.version);
+      if (done) return done;
+    }
     const waiting = ledgerPending.has(dir) ? ledgerPending.take(dir) : undefined;
     let attempt: Attempt<T> | undefined;
-    let lastSeq: number;
+    let at: Committed;
     try {
-      lastSeq = await this.o.store.transaction(this.o.scope, since, waiting?.items ?? [], async ({ stored, pulled, replayed }) => {
+      at = await this.o.store.transaction(this.o.scope, mark?.seq, waiting?.items ?? [], async ({ stored, pulled, replayed }) => {
         // A scope's first transaction carries on from the folder's own ledger (a switch from files keeps the budget).
-        const prev = foldEvents(stored ?? (local && storedForm(local)), replayed);
+        const prev = foldScopeEvents(stored ?? (local && storedForm(local)), replayed);
         const ts = nowIso();
         const { ledger, opening } = openSession(prev, roleName, ts, () => 0, resetReason);
         const { events, result } = await fn(ledger, ONLINE);
@@ -89,18 +98,40 @@ export class PgLedgerBackend implements LedgerBackend {
     } catch (err) {
       if (err instanceof BodyFailed) throw err.failure;
       if (!attempt) return this.offline(dir, roleName, fn, resetReason, err);
-      // The commit may or may not have happened: kept to send again, by id, rather than run again.
       // What was pulled is left for the next transaction to pull again (the mark did not move).
-      const a: Attempt<T> = attempt;
-      ledgerPending.append(dir, a.events);
-      const ledger = writeCopy(dir, local, a.ledger, a.events);
-      return { result: a.result, events: a.events, ledger, problems: [keptProblem(err)] };
+      return unanswered(dir, local, attempt, err);
     }
     waiting?.done();
     const a: Attempt<T> = attempt!;
-    const ledger = writeCopy(dir, local, a.ledger, [...a.pulled, ...a.events]);
-    writeRemoteSeq(dir, this.o.scope, lastSeq);
+    const ledger = this.committed(dir, local, a.ledger, [...a.pulled, ...a.events], at);
     return { result: a.result, events: a.events, ledger, problems: [] };
+  }
+
+  /**
+   * Under the lock: `fn` on the copy (the row at `version`), committed in one round trip if the row
+   * is still there; undefined, with nothing written, when another writer moved it.
+   */
+  private async onCopy<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason: string | undefined, local: Ledger, version: number): Promise<TransactResult<T> | undefined> {
+    const ts = nowIso();
+    // A deep copy: `fn` changes it, and `local` must stay the copy as read if the run is thrown away.
+    const { ledger, opening } = openSession(structuredClone(storedForm(local)), roleName, ts, () => 0, resetReason);
+    const { events, result } = await fn(ledger, ONLINE);
+    const all = [...opening, ...events].map((e) => complete(e, ledger, ts));
+    let at: Committed | undefined;
+    try {
+      at = await this.o.store.commitAt(this.o.scope, version, ledger, all);
+    } catch (err) {
+      return unanswered(dir, local, { ledger, events: all, result, pulled: [] }, err);
+    }
+    return at && { result, events: all, ledger: this.committed(dir, local, ledger, all, at), problems: [] };
+  }
+
+  /** The copy of a committed transaction, and the mark that says how far it follows the row. */
+  private committed(dir: string, local: Ledger | undefined, ledger: Ledger, copied: readonly AlfredEvent[], at: Committed): Ledger {
+    const copy = writeCopy(dir, local, ledger, copied);
+    const mark: RemoteMark = { seq: at.seq, version: at.version, digest: ledgerDigest(copy) };
+    writeRemoteMark(dir, this.o.scope, mark);
+    return copy;
   }
 
   /** Under the lock: the file transaction on the copy, told so, its events kept for the database. */
@@ -113,6 +144,16 @@ export class PgLedgerBackend implements LedgerBackend {
   close(): Promise<void> {
     return this.o.store.close();
   }
+}
+
+/**
+ * A commit that may or may not have happened: its events kept to send again, by id, rather than the
+ * transaction run again; the copy written as if it had.
+ */
+function unanswered<T>(dir: string, local: Ledger | undefined, a: Attempt<T>, err: unknown): TransactResult<T> {
+  ledgerPending.append(dir, a.events);
+  const ledger = writeCopy(dir, local, a.ledger, a.events);
+  return { result: a.result, events: a.events, ledger, problems: [keptProblem(err)] };
 }
 
 /**

@@ -1,11 +1,16 @@
 /**
- * The personal ledger's SQL (migrations/003_personal_ledger.sql). A transaction is two round trips
- * on one connection: BEGIN, the scope's row created when missing and locked (`SELECT … FOR UPDATE`),
- * what the state folder's copy lacks read and the events kept offline inserted; then, once the
- * caller has changed the ledger, its events inserted, the row updated and COMMIT. Every other
- * transaction on the scope (another process, another machine) waits for the row meanwhile, so
- * decide-and-charge stays atomic wherever it runs. Events are inserted once by id (`ON CONFLICT DO
- * NOTHING`): a replay adds nothing the database already holds.
+ * The personal ledger's SQL (migrations/003_personal_ledger.sql, 004_ledger_version.sql). A
+ * transaction is two round trips on one connection: BEGIN, the scope's row created when missing and
+ * locked (`SELECT … FOR UPDATE`), what the state folder's copy lacks read and the events kept offline
+ * inserted; then, once the caller has changed the ledger, its events inserted, the row updated and
+ * COMMIT. Every other transaction on the scope (another process, another machine) waits for the row
+ * meanwhile, so decide-and-charge stays atomic wherever it runs. Events are inserted once by id
+ * (`ON CONFLICT DO NOTHING`): a replay adds nothing.
+ *
+ * Each commit moves the row's `version`. A folder that knows its copy is the row at a version can
+ * commit on that copy in one round trip (`commitAt`): the row is locked and the commit made only if
+ * it is still at that version, which no other writer can have kept, so the result is the one the
+ * two round trips would have given.
  */
 import type { Client } from 'pg';
 import type { AlfredEvent } from '../../events/types';
@@ -27,12 +32,23 @@ export interface LockedLedger {
 
 export type LedgerBody = (locked: LockedLedger) => Promise<{ ledger: Ledger; events: readonly AlfredEvent[] }>;
 
+/** Where a commit left the scope's row: its newest event's seq and its version. */
+export interface Committed {
+  seq: number;
+  version: number;
+}
+
 export interface LedgerStore {
   /**
-   * One transaction on `scope`'s row. Resolves to the newest seq of the scope's log once committed.
-   * A failure of `body` rolls back and rejects with BodyFailed; any other rejection is the database's.
+   * One transaction on `scope`'s row. Resolves to where the row is once committed. A failure of
+   * `body` rolls back and rejects with BodyFailed; any other rejection is the database's.
    */
-  transaction(scope: string, since: number | undefined, replay: readonly AlfredEvent[], body: LedgerBody): Promise<number>;
+  transaction(scope: string, since: number | undefined, replay: readonly AlfredEvent[], body: LedgerBody): Promise<Committed>;
+  /**
+   * In one round trip: writes `ledger` and inserts `events` if `scope`'s row is still at `version`.
+   * Undefined when another writer moved it (nothing written); a rejection is the database's.
+   */
+  commitAt(scope: string, version: number, ledger: Ledger, events: readonly AlfredEvent[]): Promise<Committed | undefined>;
   /** Connects (and migrates) unless connected: slow next to a transaction, so done before the state lock. */
   connect(): Promise<void>;
   close(): Promise<void>;
@@ -56,12 +72,15 @@ export function storedForm(ledger: Ledger): Ledger {
 }
 
 /** Inserts events not yet there, in order, returning the new ones' seq and event. */
-function insertEvents(db: Client, scope: string, events: readonly AlfredEvent[]): string {
+function insertEvents(db: Client, scope: string, events: readonly AlfredEvent[], where = ''): string {
   return `INSERT INTO alfred_ledger_events (id, ts, type, scope, session, role, event)
     SELECT e->>'id', (e->>'ts')::timestamptz, e->>'type', ${db.escapeLiteral(scope)}, coalesce(e->>'session', ''), coalesce(e->>'role', ''), e
-    FROM jsonb_array_elements(${db.escapeLiteral(JSON.stringify(events))}::jsonb) WITH ORDINALITY AS x(e, n) ORDER BY n
+    FROM jsonb_array_elements(${db.escapeLiteral(JSON.stringify(events))}::jsonb) WITH ORDINALITY AS x(e, n) ${where} ORDER BY n
     ON CONFLICT (id) DO NOTHING RETURNING seq, event`;
 }
+
+interface CommittedRow { last_seq: string; version: string }
+const committed = (r: CommittedRow): Committed => ({ seq: Number(r.last_seq), version: Number(r.version) });
 
 interface EventRow { seq: string; event: AlfredEvent }
 const seqOf = (rows: readonly EventRow[]): number => rows.reduce((m, r) => Math.max(m, Number(r.seq)), 0);
@@ -72,13 +91,34 @@ export class PgLedgerStore implements LedgerStore {
 
   constructor(private readonly db: PgConnection) {}
 
-  transaction(scope: string, since: number | undefined, replay: readonly AlfredEvent[], body: LedgerBody): Promise<number> {
-    const run = this.tail.then(() => this.db.session((db) => this.run(db, scope, since, replay, body)));
+  transaction(scope: string, since: number | undefined, replay: readonly AlfredEvent[], body: LedgerBody): Promise<Committed> {
+    return this.queued((db) => this.run(db, scope, since, replay, body));
+  }
+
+  commitAt(scope: string, version: number, ledger: Ledger, events: readonly AlfredEvent[]): Promise<Committed | undefined> {
+    return this.queued(async (db) => {
+      const s = db.escapeLiteral(scope);
+      // The row locked only at that version: a writer that moved it first leaves `cur` empty, and
+      // then nothing is inserted or updated (READ COMMITTED checks the version again once the lock
+      // is ours). One statement between BEGIN and COMMIT: one message, one round trip.
+      const done = (await db.query(`BEGIN;
+        WITH cur AS (SELECT last_seq FROM alfred_ledgers WHERE scope = ${s} AND version = ${Math.floor(version)} FOR UPDATE),
+        e AS (${insertEvents(db, scope, events, 'WHERE EXISTS (SELECT 1 FROM cur)')})
+        UPDATE alfred_ledgers SET ledger = ${db.escapeLiteral(JSON.stringify(storedForm(ledger)))}::jsonb, updated_at = now(), version = version + 1,
+          last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM e)) WHERE scope = ${s} AND EXISTS (SELECT 1 FROM cur) RETURNING last_seq, version;
+        COMMIT`)) as unknown as Array<{ rows: CommittedRow[] }>;
+      const row = done[1]!.rows[0];
+      return row && committed(row);
+    });
+  }
+
+  private queued<T>(fn: (db: Client) => Promise<T>): Promise<T> {
+    const run = this.tail.then(() => this.db.session(fn));
     this.tail = run.catch(() => undefined);
     return run;
   }
 
-  private async run(db: Client, scope: string, since: number | undefined, replay: readonly AlfredEvent[], body: LedgerBody): Promise<number> {
+  private async run(db: Client, scope: string, since: number | undefined, replay: readonly AlfredEvent[], body: LedgerBody): Promise<Committed> {
     const s = db.escapeLiteral(scope);
     // Several statements in one message: one round trip. `since` is a safe integer (ledgerFormat.ts).
     const opening = [
@@ -106,11 +146,11 @@ export class PgLedgerStore implements LedgerStore {
     }
     const known = Math.max(Number(row.last_seq), seqOf(pulledRows), seqOf(replayedRows));
     const closing = `WITH e AS (${insertEvents(db, scope, written.events)})
-      UPDATE alfred_ledgers SET ledger = ${db.escapeLiteral(JSON.stringify(storedForm(written.ledger)))}::jsonb, updated_at = now(),
-        last_seq = greatest(${known}, (SELECT coalesce(max(seq), 0) FROM e)) WHERE scope = ${s} RETURNING last_seq;
+      UPDATE alfred_ledgers SET ledger = ${db.escapeLiteral(JSON.stringify(storedForm(written.ledger)))}::jsonb, updated_at = now(), version = version + 1,
+        last_seq = greatest(${known}, (SELECT coalesce(max(seq), 0) FROM e)) WHERE scope = ${s} RETURNING last_seq, version;
       COMMIT`;
-    const done = (await db.query(closing)) as unknown as Array<{ rows: Array<{ last_seq: string }> }>;
-    return Number(done[0]!.rows[0]!.last_seq);
+    const done = (await db.query(closing)) as unknown as Array<{ rows: CommittedRow[] }>;
+    return committed(done[0]!.rows[0]!);
   }
 
   async connect(): Promise<void> {
