@@ -16,7 +16,7 @@ import type { AlfredEvent } from '../../../src/core/events/types';
 import { authorize, charge } from '../../../src/core/state/govern';
 import { useLedgerBackend, type LedgerBackend } from '../../../src/core/state/ledgerBackend';
 import { foldScopeEvents } from '../../../src/core/state/ledgerFold';
-import { accountingOf, readLedger, type Ledger } from '../../../src/core/state/ledgerFormat';
+import { accountingOf, readLedger, writeLedger, type Ledger } from '../../../src/core/state/ledgerFormat';
 import { recordEvents } from '../../../src/core/state/ledgerStore';
 import { stateDir } from '../../../src/core/state/paths';
 import { ledgerPending, PgLedgerBackend } from '../../../src/core/state/pgLedger/pgLedgerBackend';
@@ -267,7 +267,7 @@ test('a commit whose answer was lost is kept and sent again, never run again nor
   assert.equal(readEvents(dir).events.length, 6);
 });
 
-test('one round trip on a copy that is the row; a copy another folder or a process on the files changed is not decided on', async () => {
+test('one round trip on a copy that is the row; a copy another folder moved past, a process on the files or a hand changed is not decided on', async () => {
   const scope = `copy-or-row/${process.pid}`;
   const real = new PgLedgerStore(new PgConnection({ connectionString: pg.url, password: PG_TEST_PASSWORD }, 400));
   const calls = { transaction: 0, commitAt: 0, stale: 0 };
@@ -308,9 +308,15 @@ test('one round trip on a copy that is the row; a copy another folder or a proce
   assert.equal(await used(a), 6);
   useDb(a);
   assert.equal(await used(a), 6, 'decided on the row (5 shell calls), not on the copy the files changed');
-  assert.deepEqual(calls, { transaction: 4, commitAt: 3, stale: 1 });
+  assert.deepEqual(calls, { transaction: 4, commitAt: 4, stale: 2 });
+  // A hand (an agent that reached the state folder) lowers the copy's count: the row decides.
+  const forged = readLedger(a)!;
+  forged.usage.shell = 0;
+  writeLedger(a, forged);
+  assert.equal(await used(a), 7);
+  assert.deepEqual(calls, { transaction: 5, commitAt: 5, stale: 3 });
   const row = await rowOf(scope);
-  assert.equal(row.usage.shell, 6);
+  assert.equal(row.usage.shell, 7);
   assert.deepEqual(storedForm(foldScopeEvents(undefined, await eventsOf(scope))!), accountingOf(row), 'the row is the fold of the log');
 });
 

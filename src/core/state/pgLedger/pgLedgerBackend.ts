@@ -4,11 +4,11 @@
  * the database (ledger.json: the ledger as of this folder's last transaction; events.jsonl: the
  * events committed here, and those of the scope committed elsewhere since, caught up at each
  * transaction). Under the state folder's lock, a transaction locks the scope's row, lets the caller
- * change the ledger, commits its events and the ledger, then writes the copy. When the copy is the
- * row as this folder last committed it (the row's version and the copy's digest in the mark), the
- * caller changes the copy instead and the commit is one round trip, made only if the row has not
- * moved since; if it has, the transaction runs again on the row. So a caller whose function acts
- * beyond the ledger (`effects`) always runs on the row.
+ * change the ledger, commits its events and the ledger, then writes the copy. When the copy was
+ * written from the row (its version in the mark), the caller changes the copy instead and the commit
+ * is one round trip, made only if the row is still at that version and holds the ledger the copy
+ * holds; if not, the transaction runs again on the row. So a caller whose function acts beyond the
+ * ledger (`effects`) always runs on the row.
  *
  * Offline: when the database cannot be reached before the caller's function runs, the transaction
  * runs on the copy as the file backend would, told so (`context.offline`: the role's offline mode
@@ -30,7 +30,7 @@ import { readLedgerFile, writeLedger, type Ledger } from '../ledgerFormat';
 import { complete, fileTransaction, openSession, type TransactFn, type TransactResult } from '../ledgerStore';
 import { withLock } from '../lock';
 import { BodyFailed, storedForm, type Committed, type LedgerStore } from './pgLedgerStore';
-import { ledgerDigest, readRemoteMark, writeRemoteMark, type RemoteMark } from './remoteMark';
+import { readRemoteMark, writeRemoteMark } from './remoteMark';
 
 /** Events written on the copy while the database could not be reached, waiting to be sent. */
 export const ledgerPending = new Journal<AlfredEvent>('ledger-pending');
@@ -74,7 +74,7 @@ export class PgLedgerBackend implements LedgerBackend {
     const { resetReason } = options;
     const local = readLedgerFile(dir).ledger;
     const mark = readRemoteMark(dir, this.o.scope);
-    if (!options.effects && local && mark?.version !== undefined && !ledgerPending.has(dir) && mark.digest === ledgerDigest(local)) {
+    if (!options.effects && local && mark?.version !== undefined && !ledgerPending.has(dir)) {
       const done = await this.onCopy(dir, roleName, fn, resetReason, local, mark.version);
       if (done) return done;
     }
@@ -109,17 +109,19 @@ export class PgLedgerBackend implements LedgerBackend {
 
   /**
    * Under the lock: `fn` on the copy (the row at `version`), committed in one round trip if the row
-   * is still there; undefined, with nothing written, when another writer moved it.
+   * is still there with the copy's ledger; undefined, with nothing written, when it is not (another
+   * writer moved it, or the copy was changed since: a process on the files, a hand).
    */
   private async onCopy<T>(dir: string, roleName: string, fn: TransactFn<T>, resetReason: string | undefined, local: Ledger, version: number): Promise<TransactResult<T> | undefined> {
     const ts = nowIso();
-    // A deep copy: `fn` changes it, and `local` must stay the copy as read if the run is thrown away.
-    const { ledger, opening } = openSession(structuredClone(storedForm(local)), roleName, ts, () => 0, resetReason);
+    const prior = storedForm(local);
+    // A deep copy: `fn` changes it, and `prior` is what the row must still hold.
+    const { ledger, opening } = openSession(structuredClone(prior), roleName, ts, () => 0, resetReason);
     const { events, result } = await fn(ledger, ONLINE);
     const all = [...opening, ...events].map((e) => complete(e, ledger, ts));
     let at: Committed | undefined;
     try {
-      at = await this.o.store.commitAt(this.o.scope, version, ledger, all);
+      at = await this.o.store.commitAt(this.o.scope, { version, ledger: prior }, ledger, all);
     } catch (err) {
       return unanswered(dir, local, { ledger, events: all, result, pulled: [] }, err);
     }
@@ -129,8 +131,7 @@ export class PgLedgerBackend implements LedgerBackend {
   /** The copy of a committed transaction, and the mark that says how far it follows the row. */
   private committed(dir: string, local: Ledger | undefined, ledger: Ledger, copied: readonly AlfredEvent[], at: Committed): Ledger {
     const copy = writeCopy(dir, local, ledger, copied);
-    const mark: RemoteMark = { seq: at.seq, version: at.version, digest: ledgerDigest(copy) };
-    writeRemoteMark(dir, this.o.scope, mark);
+    writeRemoteMark(dir, this.o.scope, { seq: at.seq, version: at.version });
     return copy;
   }
 

@@ -7,10 +7,11 @@
  * meanwhile, so decide-and-charge stays atomic wherever it runs. Events are inserted once by id
  * (`ON CONFLICT DO NOTHING`): a replay adds nothing.
  *
- * Each commit moves the row's `version`. A folder that knows its copy is the row at a version can
- * commit on that copy in one round trip (`commitAt`): the row is locked and the commit made only if
- * it is still at that version, which no other writer can have kept, so the result is the one the
- * two round trips would have given.
+ * Each commit moves the row's `version`. A folder whose copy was written from the row at a version
+ * can commit on that copy in one round trip (`commitAt`): the row is locked and the commit made only
+ * if it is still at that version (no other writer since) and holds the copy's ledger (the copy not
+ * changed since, by a process on the files or by a hand), so the result is the one the two round
+ * trips would have given.
  */
 import type { Client } from 'pg';
 import type { AlfredEvent } from '../../events/types';
@@ -45,10 +46,10 @@ export interface LedgerStore {
    */
   transaction(scope: string, since: number | undefined, replay: readonly AlfredEvent[], body: LedgerBody): Promise<Committed>;
   /**
-   * In one round trip: writes `ledger` and inserts `events` if `scope`'s row is still at `version`.
-   * Undefined when another writer moved it (nothing written); a rejection is the database's.
+   * In one round trip: writes `ledger` and inserts `events` if `scope`'s row is still at `at`'s
+   * version with `at`'s ledger. Undefined when it is not (nothing written); a rejection is the database's.
    */
-  commitAt(scope: string, version: number, ledger: Ledger, events: readonly AlfredEvent[]): Promise<Committed | undefined>;
+  commitAt(scope: string, at: { version: number; ledger: Ledger }, ledger: Ledger, events: readonly AlfredEvent[]): Promise<Committed | undefined>;
   /** Connects (and migrates) unless connected: slow next to a transaction, so done before the state lock. */
   connect(): Promise<void>;
   close(): Promise<void>;
@@ -95,14 +96,15 @@ export class PgLedgerStore implements LedgerStore {
     return this.queued((db) => this.run(db, scope, since, replay, body));
   }
 
-  commitAt(scope: string, version: number, ledger: Ledger, events: readonly AlfredEvent[]): Promise<Committed | undefined> {
+  commitAt(scope: string, at: { version: number; ledger: Ledger }, ledger: Ledger, events: readonly AlfredEvent[]): Promise<Committed | undefined> {
     return this.queued(async (db) => {
       const s = db.escapeLiteral(scope);
-      // The row locked only at that version: a writer that moved it first leaves `cur` empty, and
-      // then nothing is inserted or updated (READ COMMITTED checks the version again once the lock
-      // is ours). One statement between BEGIN and COMMIT: one message, one round trip.
+      // The row locked only as it was: a writer that moved it first leaves `cur` empty, and then
+      // nothing is inserted or updated (READ COMMITTED checks the condition again once the lock is
+      // ours). jsonb equality is by value. One statement between BEGIN and COMMIT: one round trip.
+      const prior = db.escapeLiteral(JSON.stringify(storedForm(at.ledger)));
       const done = (await db.query(`BEGIN;
-        WITH cur AS (SELECT last_seq FROM alfred_ledgers WHERE scope = ${s} AND version = ${Math.floor(version)} FOR UPDATE),
+        WITH cur AS (SELECT last_seq FROM alfred_ledgers WHERE scope = ${s} AND version = ${Math.floor(at.version)} AND ledger = ${prior}::jsonb FOR UPDATE),
         e AS (${insertEvents(db, scope, events, 'WHERE EXISTS (SELECT 1 FROM cur)')})
         UPDATE alfred_ledgers SET ledger = ${db.escapeLiteral(JSON.stringify(storedForm(ledger)))}::jsonb, updated_at = now(), version = version + 1,
           last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM e)) WHERE scope = ${s} AND EXISTS (SELECT 1 FROM cur) RETURNING last_seq, version;
