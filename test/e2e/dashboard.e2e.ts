@@ -2,7 +2,9 @@
  * The dashboard, the role editor and the configuration-write pipeline as a user meets them in a real
  * VS Code: gauges after hooks charged the budget, an agent session's spend and tool calls, a role
  * switch from the sidebar, a role created through the form, its diff confirmed (file and backup on
- * disk), and a cancelled save writing nothing.
+ * disk), and a cancelled save writing nothing. Then completion the harness can prove: "Alfred: Verify
+ * Completion" refuses a workspace whose test fails (with the failing output), accepts it after the fix,
+ * and the dashboard lists both records, newest first; a click on a check shows its output tail.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,7 +13,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { workspaceId } from '../../src/core/state/paths';
-import { STATUS_ITEM, dashboardFrame, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
+import { STATUS_ITEM, dashboardFrame, runCommand, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 let dashboard: Frame;
@@ -182,5 +184,36 @@ test('cancelling the confirmation writes nothing and keeps the form', async () =
     assert.equal(fs.existsSync(path.join(wb.workspace, '.alfred', 'roles', 'e2e-cancelled.toml')), false);
     assert.deepEqual(backups(), before);
     assert.equal(await editor.locator('vscode-textfield#name').evaluate((e) => (e as unknown as { value: string }).value), 'e2e-cancelled');
+  });
+});
+
+const toast = (text: RegExp) => wb.page.locator('.notification-toast', { hasText: text }).first();
+
+// Last: it edits src/cart.js (the gauges test's command output) and opens the panel, so the tests above
+// meet the workbench as they would alone.
+test('a failing test is refused with its output, the fix is accepted, and the dashboard lists both records', async () => {
+  await withScreenshot(wb.page, 'completion-records', async () => {
+    const cart = path.join(wb.workspace, 'src', 'cart.js');
+    const original = fs.readFileSync(cart, 'utf8');
+    fs.writeFileSync(cart, original.replace('100 - discountPercent', '100 + discountPercent'));
+    await runCommand(wb.page, 'Alfred: Verify Completion');
+    await toast(/Not accepted: required check "npm test" failed \(exit code 1\)/).waitFor({ timeout: 60_000 });
+    // The failing output is in the "Alfred: Completion" output channel, opened in the panel (at its end).
+    await wb.page.locator('.part.panel', { hasText: '# fail 1' }).first().waitFor({ timeout: 15_000 });
+
+    fs.writeFileSync(cart, original);
+    await runCommand(wb.page, 'Alfred: Verify Completion');
+    await toast(/^Accepted: every required check passed/).waitFor({ timeout: 60_000 });
+
+    // The dashboard is open in the sidebar since the start.
+    const records = dashboard.locator('alfred-completion-records li:not(.check)');
+    await records.nth(1).waitFor({ timeout: 15_000 });
+    assert.deepEqual((await records.locator('summary span:first-child').allInnerTexts()).map((s) => s.trim()), ['Accepted', 'Not accepted']);
+    // A click opens the refused record, another its check: the output tail shows.
+    await records.nth(1).locator('summary').first().click();
+    const check = records.nth(1).locator('li.check.failed');
+    await check.locator('summary').click();
+    await check.locator('pre', { hasText: 'a discount is taken off the total' }).waitFor();
+    assert.match(await check.locator('summary').innerText(), /npm test: failed · exit 1/);
   });
 });
