@@ -1,9 +1,15 @@
 /**
+ * Dashboard sections read from the workspace's files, in one workbench.
+ *
  * MCP servers as a user meets them (issue 16): a workspace whose .vscode/mcp.json names packages of a
  * real npm registry on loopback (verdaccio, test/support/registry.ts, named by the workspace's .npmrc)
  * opens, Alfred audits them, and the dashboard's "MCP servers" section shows each verdict. Simulated,
  * as verdaccio cannot express them: weekly downloads (a loopback downloads API, named by the user
  * setting alfred.mcpAudit.downloadsApi) and an old package's age (its stored publish times rewritten).
+ *
+ * Trials: a suite's outcomes (.alfred/trials.toml and the outcomes file, as `alfred trial run` writes
+ * them) read in the Trials section as each condition's acceptance and the one-component comparison
+ * with its intervals and conclusions.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -15,6 +21,18 @@ let registry: TestRegistry;
 let downloads: DownloadsServer;
 let wb: Workbench;
 let dashboard: Frame;
+
+/** A trial suite and its outcomes, as `alfred trial run` writes them: the handoff condition accepts 3 of 3, control 2 of 3. */
+const trialBudget = { tokens: 1000, seconds: 60, usd: 0.5 };
+const trialLine = (condition: string, trial: number, handoff: string, dup: number, status = 'accepted') => JSON.stringify({
+  kind: 'ended', key: `${condition}/fix/${trial}`, condition, task: 'fix', trial, instance: 'inst', suiteHash: 'h1',
+  fingerprint: { id: handoff, components: { model: 'm', handoff } }, status, escapedDefect: null, duplicatedToolActions: dup,
+  tokens: 100, costUsd: 0.01, wallMs: 1000, budget: trialBudget, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z',
+});
+const TRIAL_FILES = {
+  '.alfred/trials.toml': 'name = "demo"\ntrials = 3\n[[task]]\nid = "fix"\nprompt = "p"\nbudget = { tokens = 1000, seconds = 60, usd = 0.5 }\n[[condition]]\nname = "control"\ncontrol = true\n[[condition]]\nname = "handoff"\n',
+  '.alfred/trials/demo/outcomes.jsonl': [1, 2, 3].flatMap((i) => [trialLine('control', i, 'off', 2, i === 3 ? 'rejected' : 'accepted'), trialLine('handoff', i, 'on', 0)]).join('\n') + '\n',
+};
 
 const MCP_JSON = {
   servers: {
@@ -42,7 +60,7 @@ before(async () => {
   registry.setPublishTimes('old-mcp', { '0.1.0': '2023-01-05T00:00:00.000Z', created: '2023-01-05T00:00:00.000Z', modified: '2023-01-05T00:00:00.000Z' });
   wb = await startWorkbench({
     settings: { 'alfred.mcpAudit.downloadsApi': downloads.url },
-    workspaceFiles: { '.npmrc': `registry=${registry.url}\n`, '.vscode/mcp.json': JSON.stringify(MCP_JSON, null, 2) },
+    workspaceFiles: { '.npmrc': `registry=${registry.url}\n`, '.vscode/mcp.json': JSON.stringify(MCP_JSON, null, 2), ...TRIAL_FILES },
   });
   await wb.page.locator('.activitybar [aria-label="Alfred"]').first().click();
   dashboard = await dashboardFrame(wb.page);
@@ -80,4 +98,18 @@ test('a workspace whose mcp.json names packages shows each server\'s verdict in 
     assert.match(await row('remote').innerText(), /a remote server at https:\/\/mcp\.example\.invalid\/mcp/);
     assert.match(await dashboard.locator('#mcp-at').innerText(), /^Audited \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(UTC\)$/);
   });
+});
+
+test('the Trials section shows the suite and its comparison', async () => {
+  const suite = dashboard.locator('alfred-trial-suites [data-suite="demo"]');
+  await suite.waitFor({ timeout: 30_000 });
+  await suite.scrollIntoViewIfNeeded();
+  const text = (await suite.innerText()).replace(/\s+/g, ' ');
+  assert.match(text, /control: accepted 2 of 3 \(control\)/);
+  assert.match(text, /Component changed: handoff \(off → on\)/);
+  // The sentences alfred compare writes: 2 of 3 against 3 of 3 cannot tell, and three trials a side are few.
+  assert.match(text, /Acceptance rate: the interval includes no change \(\+33\.3 points, 95% interval -[0-9.]+ to \+[0-9.]+\); these trials cannot tell whether it helps\./);
+  assert.match(text, /Note: With 3 measured trials on the smaller side, the bootstrap intervals are too narrow/);
+  const dup = (await dashboard.locator('alfred-trial-suites li[data-metric="duplicatedToolActions"]').innerText()).replace(/\s+/g, ' ');
+  assert.match(dup, /^Duplicated tool actions −\u20602\.00 better/);
 });
