@@ -1,10 +1,19 @@
 /**
- * Copilot's own agent mode, governed by Alfred's hooks, in the real VS Code: a scripted model asks
- * Copilot's agent to run a terminal command and to edit a protected test. Under a read-only role both
- * are refused (the model's next request carries the refusal, nothing happens on disk, the log has the
- * PolicyViolations); under coder the same command runs and the shell count moves. With Copilot's
+ * Chat in the real VS Code, answered by a scripted model (test/fixtures/scripted-model) that the bundled
+ * chat takes as its own, in one workbench.
+ *
+ * `@alfred` in the Chat view: the answer, the pack and the tool progress; then the dashboard shows the
+ * pack it used and the failover chain with its health.
+ *
+ * Then Copilot's own agent mode, in a new chat session, governed by Alfred's hooks: the scripted model
+ * asks Copilot's agent to run a terminal command and to edit a protected test. Under a read-only role
+ * both are refused (the model's next request carries the refusal, nothing happens on disk, the log has
+ * the PolicyViolations); under coder the same command runs and the shell count moves. With Copilot's
  * OpenTelemetry export sent to Alfred, the usage Copilot reports for a turn is what the budget charges,
  * and a budget it exhausts pauses the agent.
+ *
+ * The scripted models have no price until that last test sets one in the workspace's settings: the
+ * `@alfred` footer shows n/a for a model without a price.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -14,12 +23,14 @@ import { after, before, test } from 'node:test';
 import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
 import { freePort } from '../../scripts/lib/vscodeServer.mjs';
 import { copilotHookFile } from '../../src/core/hooks/install';
+import { workspaceId } from '../../src/core/state/paths';
+import { PRICING_FILE } from '../../src/core/state/published';
 import { packageScriptedModel, prepareScriptFolder, readRequests, writeScript, type RecordedRequest } from './support/scriptedModel';
-import { copilotReady, runCommand, startWorkbench, switchRoleFromPalette, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
+import { copilotReady, dashboardFrame, runCommand, startWorkbench, switchRoleFromPalette, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 
-/** Prices of the scripted models, per million tokens. */
+/** Prices of the scripted models, per million tokens (set by the last test). */
 const PRICE = { inputPerMTok: 2, cachedInputPerMTok: 0.5, outputPerMTok: 10 };
 
 before(async () => {
@@ -27,15 +38,16 @@ before(async () => {
   const port = await freePort();
   wb = await startWorkbench({
     extraVsix: [packageScriptedModel()],
+    // Keeps the bundled chat enabled without a sign-in; the scripted model is then the chat's model.
     beforeLoad: (page, url) => enableBuiltinChat(page, url),
     settings: {
+      'alfred.profiles': [{ name: 'pair', chain: [{ vendor: 'scripted', id: 'scripted-a' }, { vendor: 'scripted', id: 'scripted-b' }] }],
       // Copilot would ask before running a terminal command; Alfred's hooks are what this test is about.
       'chat.permissions.default': 'autoApprove', 'chat.tools.global.autoApprove': true,
       // What "Govern Copilot" writes when the user accepts the usage export (governance.e2e.ts shows that step).
       'github.copilot.chat.otel.enabled': true, 'github.copilot.chat.otel.exporterType': 'otlp-http',
       'github.copilot.chat.otel.otlpEndpoint': `http://127.0.0.1:${port}`, 'github.copilot.chat.otel.captureContent': false,
       'alfred.usage.otlpPort': port,
-      'alfred.prices': { 'scripted-a': PRICE, 'scripted-b': PRICE },
     },
     workspaceFiles: {
       '.github/hooks/alfred.json': copilotHookFile(),
@@ -85,6 +97,53 @@ function inputFor(request: RecordedRequest & { toolSchemas?: Record<string, { pr
   return input;
 }
 
+test('typing @alfred in the Chat view: the pack, the tool progress and the answer', async () => {
+  await withScreenshot(wb.page, 'chat-alfred', async () => {
+    const { page } = wb;
+    writeScript(wb.workspace, [
+      { text: 'Let me read the cart. ', toolCalls: [{ name: 'ctx_read', input: { path: 'src/cart.js' } }] },
+      { text: 'The cart adds up its items in total(); the tests cover it.' },
+    ]);
+    await runCommand(page, 'Chat: Open Chat');
+    // Opening the chat focuses its input (a Monaco editor with decorations over its text area).
+    await page.locator('.interactive-input-editor .monaco-editor.focused').waitFor({ timeout: 30_000 });
+    await page.keyboard.type('@alfred /profile pair');
+    await page.keyboard.press('Enter');
+    await page.locator('.interactive-item-container.interactive-response').last().getByText(/Active profile: pair/).waitFor({ timeout: 60_000 });
+    await page.keyboard.type('@alfred Which tests cover the cart?');
+    await page.keyboard.press('Enter');
+    const response = page.locator('.interactive-item-container.interactive-response').last();
+    await response.getByText('The cart adds up its items in total(); the tests cover it.').waitFor({ timeout: 60_000 });
+    // The footer follows the answer: the model, its tokens, and n/a for a model without a price.
+    await response.getByText(/scripted-a · \d+ tokens in, \d+ out · cost n\/a/).waitFor({ timeout: 10_000 });
+    // The chat folds the work before the answer into "Completed N steps": open it to read the pack and the tool progress.
+    await response.getByText(/Completed \d+ steps?/).click();
+    await response.getByText('Pack: testing').waitFor({ timeout: 10_000 });
+    const steps = await response.innerText();
+    assert.match(steps, /Let me read the cart\./);
+    assert.match(steps, /src\/cart\.js/, `the tool call is shown: ${steps}`);
+    const requests = readRequests(wb.workspace);
+    assert.equal(requests.length, 2, `requests: ${JSON.stringify(requests.map((r) => r.model))}`);
+    const results = requests[1]!.messages.at(-1)!.parts;
+    assert.equal(results[0]!.type, 'toolResult');
+    assert.match(results[0]!.content!.join(''), /function total\(items/);
+  });
+});
+
+test('the dashboard shows the pack @alfred used and the failover chain with its health', async () => {
+  await withScreenshot(wb.page, 'chat-dashboard', async () => {
+    await wb.page.locator('.activitybar [aria-label="Alfred"]').first().click();
+    const frame = await dashboardFrame(wb.page);
+    const pack = frame.locator('alfred-active-pack');
+    await pack.getByText('testing').waitFor({ timeout: 15_000 });
+    await pack.getByText(/Chosen by its trigger words: tests/).waitFor();
+    const chain = frame.locator('alfred-failover-chain');
+    await chain.getByText(/pair · active/).waitFor({ timeout: 15_000 });
+    const links = await chain.locator('li').allInnerTexts();
+    assert.deepEqual(links.map((l) => l.trim()), ['scripted/scripted-a · active', 'scripted/scripted-b · standby']);
+  });
+});
+
 let terminalTool = '';
 let editTool = '';
 let probe: RecordedRequest & { toolSchemas?: Record<string, never> };
@@ -94,6 +153,13 @@ test('Copilot\'s agent mode answers with the scripted model and offers its termi
     writeScript(wb.workspace, [{ text: 'Hello from the scripted model.' }]);
     await runCommand(wb.page, 'Chat: Open Chat');
     await wb.page.locator('.interactive-input-editor .monaco-editor.focused').waitFor({ timeout: 30_000 });
+    // A new session (Chat: New Chat's key), so the @alfred conversation above is no history of Copilot's
+    // agent; @alfred, which sticks to the input, is taken out of it.
+    await wb.page.keyboard.press('Control+L');
+    await wb.page.locator('.interactive-item-container').first().waitFor({ state: 'detached', timeout: 15_000 });
+    await wb.page.locator('.interactive-input-editor .monaco-editor').last().click();
+    await wb.page.keyboard.press('Control+A');
+    await wb.page.keyboard.press('Backspace');
     await send('Say hello', 'Hello from the scripted model.');
     probe = readRequests(wb.workspace).at(-1)! as typeof probe;
     terminalTool = probe.tools.find((t) => /^(run_in_terminal|runInTerminal)$/.test(t)) ?? '';
@@ -186,6 +252,18 @@ test('under coder, Copilot can neither make itself admin, nor edit the settings,
 
 interface UsageJson { total: { calls: number; inputTokens: number; outputTokens: number; cachedInputTokens: number; measuredUsd: number }; sessions: Array<{ session: string; source: string; calls: number; inputTokens: number; outputTokens: number; cachedInputTokens: number; measuredUsd: number }> }
 
+/**
+ * Prices the scripted models in the workspace's settings (read without a reload, as the dashboard's
+ * daily cap is), and waits until Alfred has read them: it publishes its prices for the hooks and the
+ * CLI when its settings change.
+ */
+async function priceScriptedModels(): Promise<void> {
+  fs.mkdirSync(path.join(wb.workspace, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(wb.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'alfred.prices': { 'scripted-a': PRICE, 'scripted-b': PRICE } }));
+  const published = path.join(wb.env.ALFRED_HOME!, 'state', workspaceId(wb.workspace), PRICING_FILE);
+  await until('Alfred to publish the scripted models\' prices', () => fs.existsSync(published) && fs.readFileSync(published, 'utf8').includes('"scripted-b"'));
+}
+
 function cost(): number {
   return (JSON.parse(alfred('budget', '--json')) as { dimensions: { cost: { used: number } } }).dimensions.cost.used;
 }
@@ -197,6 +275,7 @@ const TURN_COST = (2_000 * 2 + 10_000 * 0.5 + 400 * 10) / 1_000_000;
 
 test('one Copilot agent turn under a one-cent role: the cost moves by exactly the priced usage Copilot exported; the exhausted budget stops the next prompt and refuses a tool call', async () => {
   await withScreenshot(wb.page, 'copilot-usage', async () => {
+    await priceScriptedModels();
     // A fresh budget of $0.01; the turn costs $0.013.
     alfred('role', 'frugal');
     const usageBefore = JSON.parse(alfred('usage', '--json')) as UsageJson;
