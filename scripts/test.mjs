@@ -66,6 +66,26 @@ function listFiles(dir, suffix) {
     .sort();
 }
 
+/**
+ * The e2e files that take longest, slowest first: they start first, so that the two workers end
+ * together rather than one starting a long file while the other is almost done. Each file starts its
+ * own code-server and browser; seconds in two full runs on this 2-core machine, under load (a file
+ * may take 300 at most: --test-timeout below bounds a file's whole run).
+ */
+const E2E_SLOWEST = [
+  'copilot', //   250: Copilot Chat's start, @alfred's turns, five agent turns
+  'team', //      135-160: PostgreSQL, two windows
+  'dashboard', // 120-140
+  'workbench', // 100-150
+];
+
+/** `files` with those named in `first` (by their name before the first dot) at the front, in that order. */
+function slowestFirst(files, first) {
+  const name = (f) => path.basename(f).split('.')[0];
+  const front = first.flatMap((n) => files.filter((f) => name(f) === n));
+  return [...front, ...files.filter((f) => !front.includes(f))];
+}
+
 function record(stage, passed, failed, skipped = 0, reason) {
   results.push({ stage, passed, failed, skipped, reason });
 }
@@ -80,13 +100,15 @@ function limitReason(code, limitMs) {
  * Node's test runner with its spec reporter, counted from the summary it prints (a file
  * reporter's summary can be lost when --test-force-exit ends the run; a pipe is written at once).
  */
-async function nodeTests(stage, files, extraEnv = {}, extraArgs = []) {
+async function nodeTests(stage, files, extraEnv = {}, extraArgs = [], { inOrder = false } = {}) {
   const limitMs = STAGE_LIMIT[stage];
   // The summary (`ℹ pass 12`) comes before the details of the failures, so every line is looked at.
   const summary = {};
   const output = { line: (l) => { const m = /^\S* ?(tests|pass|fail|cancelled|skipped|todo) (\d+)$/.exec(l); if (m) summary[m[1]] = Number(m[2]); } };
-  const code = await sh(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...extraArgs,
-    '--test-reporter=spec', ...files], { env: extraEnv, limitMs, output });
+  // `node --test` sorts its files by path; with `inOrder` they start in the order given.
+  const runner = inOrder ? [path.join(ROOT, 'scripts', 'lib', 'runInOrder.mjs')] : ['--test', '--test-reporter=spec'];
+  const code = await sh(process.execPath, ['--import', 'tsx', ...runner, '--test-concurrency=2', ...extraArgs, ...files],
+    { env: extraEnv, limitMs, output });
   const count = (k) => summary[k] ?? 0;
   const failedTests = count('fail') + count('cancelled');
   const reason = limitReason(code, limitMs) ?? (code !== 0 && failedTests === 0 ? `exited with ${code}` : undefined);
@@ -135,8 +157,8 @@ const runners = {
     const code = await sh('npm', ['run', '-s', 'package'], { limitMs: STAGE_LIMIT.e2e });
     if (code !== 0) { record('e2e', 0, 1, 0, 'packaging the VSIX failed'); return; }
     // --test-force-exit: a test file whose workbench failed to start must not keep its process alive.
-    await nodeTests('e2e', listFiles(path.join(ROOT, 'test', 'e2e'), '.e2e.ts'),
-      { ALFRED_VSIX: path.join(ROOT, 'dist', 'alfred.vsix') }, ['--test-force-exit', '--test-timeout=300000']);
+    await nodeTests('e2e', slowestFirst(listFiles(path.join(ROOT, 'test', 'e2e'), '.e2e.ts'), E2E_SLOWEST),
+      { ALFRED_VSIX: path.join(ROOT, 'dist', 'alfred.vsix') }, ['--test-force-exit', '--test-timeout=300000'], { inOrder: true });
   },
 };
 
