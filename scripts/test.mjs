@@ -73,10 +73,10 @@ function listFiles(dir, suffix) {
  * may take 300 at most: --test-timeout below bounds a file's whole run).
  */
 const E2E_SLOWEST = [
-  'copilot', //   250: Copilot Chat's start, @alfred's turns, five agent turns
-  'team', //      135-160: PostgreSQL, two windows
-  'dashboard', // 120-140
-  'workbench', // 100-150
+  'copilot', //   180-250: Copilot Chat's start, @alfred's turns, five agent turns
+  'team', //      105-135: PostgreSQL, two windows
+  'dashboard', //  90-140
+  'workbench', // 105-150
 ];
 
 /** `files` with those named in `first` (by their name before the first dot) at the front, in that order. */
