@@ -102,6 +102,11 @@ export async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('alfred').update(key, value, vscode.ConfigurationTarget.Workspace);
 }
 
+/** A setting only the user may set (machine scope: a workspace's value is ignored). */
+export async function setUserSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('alfred').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
 /** Text of every part of a recorded message. */
 export function messageText(m: RecordedRequest['messages'][number]): string {
   return m.parts.map((p) => p.value ?? (p.content ?? []).join('') ?? '').join('');

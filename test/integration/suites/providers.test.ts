@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startFakeModelServer, type FakeModelServer } from '../../support/fakeModelServer';
-import { ask, setSetting } from '../chat';
+import { ask, setUserSetting } from '../chat';
 import { alfred, freshSession, until, writeRole } from '../helpers';
 
 const KEY = 'sk-test-0123456789abcdef';
@@ -44,11 +44,11 @@ suite('Alfred\'s own models (alfred.providers)', () => {
   suiteSetup(async () => {
     server = await startFakeModelServer({ apiKey: KEY });
     process.env.ALFRED_TEST_PROVIDER_KEY = KEY;
-    await setSetting('providers', [{ name: 'fake', protocol: 'openai', baseUrl: `${server.url}/v1`, key: '$ALFRED_TEST_PROVIDER_KEY', models: [{ id: 'fake-model', price: PRICE }] }]);
+    await setUserSetting('providers', [{ name: 'fake', protocol: 'openai', baseUrl: `${server.url}/v1`, key: '$ALFRED_TEST_PROVIDER_KEY', models: [{ id: 'fake-model', price: PRICE }] }]);
   });
   suiteTeardown(async () => {
     await freshSession('coder');
-    await setSetting('providers', undefined);
+    await setUserSetting('providers', undefined);
     delete process.env.ALFRED_TEST_PROVIDER_KEY;
     await server.close();
   });
