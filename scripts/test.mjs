@@ -70,7 +70,7 @@ function listFiles(dir, suffix) {
  * The e2e files that take longest, slowest first: they start first, so that the two workers end
  * together rather than one starting a long file while the other is almost done. Each file starts its
  * own code-server and browser; seconds in two full runs on this 2-core machine, under load (a file
- * may take 300 at most: --test-timeout below bounds a file's whole run).
+ * may take 480 at most: --test-timeout below bounds a file's whole run, not each test).
  */
 const E2E_SLOWEST = [
   'copilot', //   180-250: Copilot Chat's start, @alfred's turns, five agent turns
@@ -158,7 +158,7 @@ const runners = {
     if (code !== 0) { record('e2e', 0, 1, 0, 'packaging the VSIX failed'); return; }
     // --test-force-exit: a test file whose workbench failed to start must not keep its process alive.
     await nodeTests('e2e', slowestFirst(listFiles(path.join(ROOT, 'test', 'e2e'), '.e2e.ts'), E2E_SLOWEST),
-      { ALFRED_VSIX: path.join(ROOT, 'dist', 'alfred.vsix') }, ['--test-force-exit', '--test-timeout=300000'], { inOrder: true });
+      { ALFRED_VSIX: path.join(ROOT, 'dist', 'alfred.vsix') }, ['--test-force-exit', '--test-timeout=480000'], { inOrder: true });
   },
 };
 
