@@ -125,7 +125,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   /** Team budgets and audit trail, when the user opted in (team/open.ts). */
   readonly team: TeamLedger | undefined;
   /** Why the team ledger the user asked for could not be opened: every call is refused with it. */
-  private readonly teamProblem: string | undefined;
+  readonly teamProblem: string | undefined;
   /** Where the personal ledger lives when not in the state folder's files (ALFRED_LEDGER_BACKEND). */
   readonly ledgerBackend: LedgerBackend | undefined;
 

@@ -1,8 +1,8 @@
 /**
  * Alfred's doctor: every configured provider probed at once (reachable, key present, models listed,
  * latency; a one-token completion when asked) and Alfred's own health (roles with problems, governance
- * in force, the hook server, the sandbox, the state folder). It needs no language model, so the
- * palette command and `alfred doctor` answer on a machine that has none.
+ * in force, the hook server, the sandbox, the state folder, where the ledger is kept). It needs no
+ * language model, so the palette command and `alfred doctor` answer on a machine that has none.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -14,6 +14,8 @@ import { hookSocketPath } from '../hooks/serverProtocol';
 import { alfredHome } from '../state/paths';
 import type { ProviderConfig } from '../providers/types';
 import type { SandboxStatus } from '../sandbox/status';
+import type { LedgerBackend } from '../state/ledgerBackend';
+import type { TeamLedger } from '../team/teamLedger';
 import { mcpCheck } from './mcp';
 
 export type CheckState = 'ok' | 'warn' | 'fail';
@@ -91,8 +93,33 @@ export async function alfredChecks(input: AlfredHealthInput): Promise<DoctorChec
     : { name: 'hook server', state: 'warn', detail: 'none running: each hook starts the command line (slower, same answers)' });
   checks.push(sandboxCheck(harness.sandboxStatus()));
   checks.push(stateWritable(harness.stateDir));
+  checks.push(await ledgerCheck(harness.ledgerBackend, harness.stateDir));
+  const team = await teamCheck(harness.team, harness.teamProblem, harness.activeRole().role.name);
+  if (team) checks.push(team);
   checks.push(mcpCheck(harness.stateDir));
   return checks;
+}
+
+/** Where the personal ledger is kept, and whether it can be reached. */
+export async function ledgerCheck(backend: LedgerBackend | undefined, stateDir: string): Promise<DoctorCheck> {
+  if (!backend) return { name: 'ledger', state: 'ok', detail: `in the state folder's files (${stateDir})` };
+  const problem = await backend.problem();
+  if (!problem) return { name: 'ledger', state: 'ok', detail: `${backend.where}: reachable` };
+  return problem.misconfigured
+    ? { name: 'ledger', state: 'fail', detail: `${problem.reason}: every call is refused until it is fixed` }
+    : { name: 'ledger', state: 'warn', detail: `${backend.where}: cannot be reached (${problem.reason}); calls run on the state folder's copy as the roles' offline modes say, and are sent once it is back` };
+}
+
+/** The team ledger, when the user opted in: reachable, and the team budgets the active role falls under. */
+export async function teamCheck(team: TeamLedger | undefined, misconfigured: string | undefined, role: string): Promise<DoctorCheck | undefined> {
+  if (misconfigured !== undefined) return { name: 'team ledger', state: 'fail', detail: `${misconfigured}: every call is refused until it is fixed` };
+  if (!team) return undefined;
+  const budgets = team.budgetNames(role);
+  const applies = budgets.length > 0 ? `team budgets for role ${role}: ${budgets.join(', ')}` : `no team budget for role ${role}`;
+  const problem = await team.problem();
+  return problem === undefined
+    ? { name: 'team ledger', state: 'ok', detail: `team ${team.team}: reachable; ${applies}` }
+    : { name: 'team ledger', state: 'warn', detail: `team ${team.team}: cannot be reached (${problem}); ${applies}` };
 }
 
 function sandboxCheck(sandbox: SandboxStatus): DoctorCheck {

@@ -9,6 +9,10 @@ import type { TransactFn, TransactResult } from './ledgerStore';
 export interface LedgerBackend {
   /** What the backend is, for `alfred doctor` and problem messages. */
   readonly name: string;
+  /** Where the ledger is kept, for `alfred doctor` (never a password). */
+  readonly where: string;
+  /** Why the backend cannot be used now (undefined: it can); `misconfigured`: it never will be as set. */
+  problem(): Promise<{ reason: string; misconfigured: boolean } | undefined>;
   /** A transaction with the semantics of ledgerStore.ts's file transaction. */
   run<T>(dir: string, roleName: string, fn: TransactFn<T>, options?: RunOptions): Promise<TransactResult<T>>;
   close(): Promise<void>;

@@ -175,6 +175,16 @@ export class TeamLedger {
     }
   }
 
+  /** Why the database cannot be reached now; undefined when it can. */
+  problem(): Promise<string | undefined> {
+    return this.o.store.connect().then(() => undefined, problemOf);
+  }
+
+  /** The team budgets that apply to the role's calls (their names). */
+  budgetNames(role: string): string[] {
+    return this.budgetsOf(role).map((b) => b.name);
+  }
+
   /** The team budgets the role's calls fall under, with their spend this period. */
   async statuses(role: string): Promise<TeamBudgetStatus[]> {
     const at = this.now();

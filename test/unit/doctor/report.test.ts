@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { alfredChecks, doctorText, probeProviders } from '../../../src/core/doctor/report';
+import { alfredChecks, doctorText, ledgerCheck, probeProviders, teamCheck } from '../../../src/core/doctor/report';
+import { useLedgerBackend } from '../../../src/core/state/ledgerBackend';
+import { openLedgerBackend } from '../../../src/core/state/pgLedger/open';
 import type { ProviderConfig } from '../../../src/core/providers/types';
 import { makeEnv } from '../harness/helpers';
 
@@ -55,7 +58,8 @@ describe('doctor: Alfred', () => {
     const env = makeEnv({ files: { '.alfred/roles/broken.toml': '[role]\nname = "broken"\n[limits]\nmax_cost_usd = "lots"\n' } });
     const socket = path.join(env.root, 'hooks.sock');
     const checks = await alfredChecks({ harness: env.harness, governance: [], hookSocket: socket });
-    assert.deepEqual(checks.map((c) => c.name), ['roles', 'hook server', 'sandbox', 'state folder', 'MCP servers']);
+    assert.deepEqual(checks.map((c) => c.name), ['roles', 'hook server', 'sandbox', 'state folder', 'ledger', 'MCP servers']);
+    assert.deepEqual(checks[4], { name: 'ledger', state: 'ok', detail: `in the state folder's files (${env.harness.stateDir})` });
     assert.equal(checks[0]!.state, 'warn');
     assert.match(checks[0]!.detail, /broken\.toml/);
     assert.deepEqual([checks[1]!.state, checks[1]!.detail], ['warn', 'none running: each hook starts the command line (slower, same answers)']);
@@ -74,6 +78,23 @@ describe('doctor: Alfred', () => {
       if (process.getuid?.() !== 0) assert.equal(readOnly[3]!.state, 'fail');
     } finally {
       fs.chmodSync(env.harness.stateDir, 0o700);
+    }
+  });
+
+  it('a ledger backend or team ledger set so that it cannot be used fails, saying why', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-doctor-'));
+    const typo = openLedgerBackend({ stateDir: dir, workspaceFolder: dir, env: { ALFRED_LEDGER_BACKEND: 'postgress' } });
+    try {
+      assert.deepEqual(await ledgerCheck(typo, dir), {
+        name: 'ledger', state: 'fail',
+        detail: 'ALFRED_LEDGER_BACKEND=postgress is not a ledger backend (files or postgres): every call is refused until it is fixed',
+      });
+      assert.deepEqual(await teamCheck(undefined, 'ALFRED_LEDGER_URL holds a password', 'coder'), {
+        name: 'team ledger', state: 'fail', detail: 'ALFRED_LEDGER_URL holds a password: every call is refused until it is fixed',
+      });
+      assert.equal(await teamCheck(undefined, undefined, 'coder'), undefined, 'no team ledger asked for: no line');
+    } finally {
+      useLedgerBackend(dir, undefined);
     }
   });
 

@@ -14,7 +14,8 @@ import { Client } from 'pg';
 import { readEvents } from '../../../src/core/events/read';
 import type { AlfredEvent } from '../../../src/core/events/types';
 import { authorize, charge } from '../../../src/core/state/govern';
-import { useLedgerBackend, type LedgerBackend } from '../../../src/core/state/ledgerBackend';
+import { ledgerBackendOf, useLedgerBackend, type LedgerBackend } from '../../../src/core/state/ledgerBackend';
+import { ledgerCheck } from '../../../src/core/doctor/report';
 import { foldScopeEvents } from '../../../src/core/state/ledgerFold';
 import { accountingOf, readLedger, writeLedger, type Ledger } from '../../../src/core/state/ledgerFormat';
 import { recordEvents } from '../../../src/core/state/ledgerStore';
@@ -318,6 +319,21 @@ test('one round trip on a copy that is the row; a copy another folder moved past
   const row = await rowOf(scope);
   assert.equal(row.usage.shell, 7);
   assert.deepEqual(storedForm(foldScopeEvents(undefined, await eventsOf(scope))!), accountingOf(row), 'the row is the fold of the log');
+});
+
+test('alfred doctor says where the ledger is kept and whether the database can be reached', { timeout: 60_000 }, async () => {
+  const dir = onPostgres();
+  const backend = ledgerBackendOf(dir)!;
+  assert.deepEqual(await ledgerCheck(backend, dir), { name: 'ledger', state: 'ok', detail: `PostgreSQL, scope ${scopeOfDir(dir)}: reachable` });
+  await backend.close(); // a connection open before the stop would only fail at its next statement
+  pg.halt();
+  try {
+    const down = await ledgerCheck(backend, dir);
+    assert.equal(down.state, 'warn');
+    assert.match(down.detail, /^PostgreSQL, scope .+: cannot be reached \(.+\); calls run on the state folder's copy as the roles' offline modes say, and are sent once it is back$/);
+  } finally {
+    pg.start();
+  }
 });
 
 test('the backend is chosen by the environment only; the files never load pg', () => {

@@ -20,6 +20,7 @@ import { migrate } from '../../../src/core/team/migrate';
 import { migrationFiles } from '../../../src/core/team/migrationFiles';
 import { openTeamLedger } from '../../../src/core/team/open';
 import { PENDING_FILE } from '../../../src/core/team/pending';
+import { teamCheck } from '../../../src/core/doctor/report';
 import { TeamTracker } from '../../../src/vscode/webviews/teamSection';
 import { PG_TEST_PASSWORD, startPostgres, type PgServer } from '../../support/postgres';
 import { fixtureBundle } from '../../support/fixtureBundle';
@@ -175,6 +176,9 @@ test('a role no team budget applies to is not decided in the database: its charg
   const h = harnessOf(m!);
   assert.equal(h.team!.decides('coder'), false);
   assert.equal(h.team!.decides('reviewer'), true);
+  // What alfred doctor says of it.
+  assert.deepEqual(await teamCheck(h.team, undefined, 'coder'), { name: 'team ledger', state: 'ok', detail: 'team platform: reachable; no team budget for role coder' });
+  assert.equal((await teamCheck(h.team, undefined, 'reviewer'))!.detail, 'team platform: reachable; team budgets for role reviewer: reviewers');
   const charges = async () => (await sql<{ shell: string; budgets: unknown; offline: boolean }>(url, 'SELECT shell, budgets, offline FROM team_charges ORDER BY ts'))
     .map((r) => [Number(r.shell), r.budgets, r.offline]);
   for (let i = 0; i < 2; i++) assert.equal((await shell(h, i)).decision.allowed, true);

@@ -24,9 +24,9 @@ export interface OpenLedgerOptions {
 
 /** A store that cannot be reached: the user asked for a backend that cannot be used, and hears why. */
 class Misconfigured implements LedgerStore {
-  constructor(private readonly problem: string) {}
+  constructor(readonly misconfigured: string) {}
   transaction(): Promise<never> {
-    return Promise.reject(new Error(this.problem));
+    return Promise.reject(new Error(this.misconfigured));
   }
   commitAt(): Promise<never> {
     return this.transaction();

@@ -60,6 +60,15 @@ export class PgLedgerBackend implements LedgerBackend {
 
   constructor(private readonly o: PgLedgerBackendOptions) {}
 
+  get where(): string {
+    return `PostgreSQL, scope ${this.o.scope}`;
+  }
+
+  async problem(): Promise<{ reason: string; misconfigured: boolean } | undefined> {
+    if (this.o.store.misconfigured !== undefined) return { reason: this.o.store.misconfigured, misconfigured: true };
+    return this.o.store.connect().then(() => undefined, (err: unknown) => ({ reason: problemOf(err), misconfigured: false }));
+  }
+
   async run<T>(dir: string, roleName: string, fn: TransactFn<T>, options: RunOptions = {}): Promise<TransactResult<T>> {
     // A connection's start (authentication, the migrations' check) is slow next to a transaction:
     // outside the state lock, so that processes waiting for it wait for transactions alone.

@@ -52,6 +52,8 @@ export interface LedgerStore {
   commitAt(scope: string, at: { version: number; ledger: Ledger }, ledger: Ledger, events: readonly AlfredEvent[]): Promise<Committed | undefined>;
   /** Connects (and migrates) unless connected: slow next to a transaction, so done before the state lock. */
   connect(): Promise<void>;
+  /** Set when the store cannot be used as configured (no URL, an unknown backend): the reason. */
+  readonly misconfigured?: string;
   close(): Promise<void>;
 }
 
