@@ -53,15 +53,26 @@ export function harnessFingerprint(inputs: FingerprintInputs): HarnessFingerprin
     model: inputs.model || UNKNOWN,
     endpoint: inputs.endpoint || UNKNOWN,
     role: inputs.role.name,
-    rolePolicy: shortHash(canonicalJson(rolePolicyOf(inputs.role))),
+    rolePolicy: once(inputs.role, () => shortHash(canonicalJson(rolePolicyOf(inputs.role)))),
     pack: inputs.pack || UNKNOWN,
     persona: onOff(inputs.persona),
     handoff: onOff(inputs.handoff),
-    checks: inputs.checks ? shortHash(inputs.checks) : 'none',
-    promptFiles: promptFilesHash(inputs.promptFiles),
+    checks: inputs.checks ? once(inputs.checks, () => shortHash(inputs.checks!)) : 'none',
+    promptFiles: once(inputs.promptFiles, () => promptFilesHash(inputs.promptFiles)),
   };
   for (const [name, value] of Object.entries(inputs.labels)) components[`label.${name}`] = value;
   return { id: shortHash(canonicalJson(components)), components };
+}
+
+/**
+ * A hash of a value computed once per object: a trace is written on every tool call, and the loaded
+ * role and the files read under one stamp (files.ts) stay the same objects until they change.
+ */
+const hashes = new WeakMap<object, string>();
+function once(key: object, hash: () => string): string {
+  let h = hashes.get(key);
+  if (h === undefined) hashes.set(key, (h = hash()));
+  return h;
 }
 
 /** The rules as the gate applies them: an absent optional limit hashes as its default, so both spellings match. */
