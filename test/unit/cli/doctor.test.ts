@@ -37,6 +37,6 @@ describe('alfred doctor', () => {
     assert.ok(refused && refused.state === 'fail', JSON.stringify(report.providers));
     assert.equal(r.stdout.includes('sk-live-abcdefghijklmnop'), false, 'the literal key is not repeated');
     assert.equal(r.stdout.includes(KEY), false, 'nor the resolved one');
-    assert.deepEqual(report.alfred.map((c) => c.name).filter((n) => !n.startsWith('governance')), ['roles', 'hook server', 'sandbox', 'state folder', 'MCP servers']);
+    assert.deepEqual(report.alfred.map((c) => c.name).filter((n) => !n.startsWith('governance')), ['roles', 'hook server', 'sandbox', 'state folder', 'ledger', 'MCP servers']);
   });
 });
