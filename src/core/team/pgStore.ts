@@ -47,16 +47,15 @@ function usageOf(result: QueryResult<UsageRow>): UsageByKey {
 }
 
 /**
- * One statement that inserts the charges not yet there (by id) and adds just those to their
- * budgets' spend, one row per budget period in key order; `more` adds CTEs. It selects how many
- * were new, as `n`.
+ * settle's statement, prepared once per connection: it inserts the charges ($1, a jsonb array) not
+ * yet there (by id) and adds just those to their budgets' spend, one row per budget period in key
+ * order; then the audit events ($2) not yet there. One statement, so one transaction. It selects
+ * how many charges were new, as `n`.
  */
-function chargeStatement(db: Client, charges: readonly TeamChargeRow[], more = ''): string {
-  const rows = db.escapeLiteral(JSON.stringify(charges.map(chargeColumns)));
-  return `WITH c AS (
+const SETTLE = `WITH c AS (
       INSERT INTO team_charges (id, ts, team, repository, role, user_id, machine, tags, model, tool, tokens, shell, cost_usd, budgets, offline)
       SELECT c.id, c.ts, c.team, c.repository, c.role, c.user_id, c.machine, c.tags, c.model, c.tool, c.tokens, c.shell, c.cost_usd, c.budgets, c.offline
-      FROM jsonb_to_recordset(${rows}::jsonb) AS c(id text, ts timestamptz, team text, repository text, role text, user_id text, machine text,
+      FROM jsonb_to_recordset($1::jsonb) AS c(id text, ts timestamptz, team text, repository text, role text, user_id text, machine text,
         tags text[], model text, tool text, tokens bigint, shell bigint, cost_usd numeric, budgets jsonb, offline boolean)
       ON CONFLICT (id) DO NOTHING RETURNING tokens, shell, cost_usd, budgets),
     s AS (
@@ -65,9 +64,14 @@ function chargeStatement(db: Client, charges: readonly TeamChargeRow[], more = '
     u AS (
       INSERT INTO team_usage (budget, period_start, tokens, shell, cost_usd) SELECT * FROM s
       ON CONFLICT (budget, period_start) DO UPDATE SET tokens = team_usage.tokens + EXCLUDED.tokens,
-        shell = team_usage.shell + EXCLUDED.shell, cost_usd = team_usage.cost_usd + EXCLUDED.cost_usd)${more}
-    SELECT count(*) AS n FROM c`;
-}
+        shell = team_usage.shell + EXCLUDED.shell, cost_usd = team_usage.cost_usd + EXCLUDED.cost_usd),
+    e AS (
+      INSERT INTO team_events (id, ts, type, team, repository, user_id, machine, role, session, event)
+      SELECT e.id, e.ts, e.type, e.team, e.repository, e.user_id, e.machine, e.role, e.session, e.event
+      FROM jsonb_to_recordset($2::jsonb) AS e(id text, ts timestamptz, type text, team text, repository text, user_id text,
+        machine text, role text, session text, event jsonb)
+      ON CONFLICT (id) DO NOTHING)
+  SELECT count(*) AS n FROM c`;
 
 export class PgStore {
   private readonly db: PgConnection;
@@ -105,7 +109,9 @@ export class PgStore {
         ...(b.limits.shell !== undefined ? { shell: b.limits.shell } : {}),
         ...(b.limits.costUsd !== undefined ? { cost: b.limits.costUsd } : {}),
       })));
-      const result = await db.query<UsageRow & { refused: boolean }>('SELECT * FROM alfred_decide($1::jsonb, $2::jsonb, $3)', [arg, JSON.stringify(chargeColumns(charge)), mayRefuse]);
+      const result = await db.query<UsageRow & { refused: boolean }>({
+        name: 'alfred-decide', text: 'SELECT * FROM alfred_decide($1::jsonb, $2::jsonb, $3)', values: [arg, JSON.stringify(chargeColumns(charge)), mayRefuse],
+      });
       return { refused: result.rows.some((r) => r.refused), usage: usageOf(result) };
     });
   }
@@ -113,13 +119,9 @@ export class PgStore {
   /** Charges that happened (each once, by id) and audit events: one statement, so one transaction. */
   settle(charges: readonly TeamChargeRow[], events: readonly TeamEventRow[]): Promise<number> {
     return this.session(async (db) => {
-      const rows = db.escapeLiteral(JSON.stringify(events.map((e) => ({ ...e, user_id: e.user }))));
-      const { rows: [r] } = await db.query<{ n: string }>(chargeStatement(db, charges, `, e AS (
-        INSERT INTO team_events (id, ts, type, team, repository, user_id, machine, role, session, event)
-        SELECT e.id, e.ts, e.type, e.team, e.repository, e.user_id, e.machine, e.role, e.session, e.event
-        FROM jsonb_to_recordset(${rows}::jsonb) AS e(id text, ts timestamptz, type text, team text, repository text, user_id text,
-          machine text, role text, session text, event jsonb)
-        ON CONFLICT (id) DO NOTHING)`));
+      const { rows: [r] } = await db.query<{ n: string }>({ name: 'alfred-settle', text: SETTLE, values: [
+        JSON.stringify(charges.map(chargeColumns)), JSON.stringify(events.map((e) => ({ ...e, user_id: e.user }))),
+      ] });
       return Number(r!.n);
     });
   }

@@ -74,13 +74,29 @@ export function storedForm(ledger: Ledger): Ledger {
   return copy;
 }
 
-/** Inserts events not yet there, in order, returning the new ones' seq and event. */
-function insertEvents(db: Client, scope: string, events: readonly AlfredEvent[], where = ''): string {
+/**
+ * Inserts events not yet there, in order, returning the new ones' seq and event. `scope` and `events`
+ * are SQL: literals, or a prepared statement's parameters (`events` a jsonb array).
+ */
+function insertEvents(scope: string, events: string, where = ''): string {
   return `INSERT INTO alfred_ledger_events (id, ts, type, scope, session, role, event)
-    SELECT e->>'id', (e->>'ts')::timestamptz, e->>'type', ${db.escapeLiteral(scope)}, coalesce(e->>'session', ''), coalesce(e->>'role', ''), e
-    FROM jsonb_array_elements(${db.escapeLiteral(JSON.stringify(events))}::jsonb) WITH ORDINALITY AS x(e, n) ${where} ORDER BY n
+    SELECT e->>'id', (e->>'ts')::timestamptz, e->>'type', ${scope}, coalesce(e->>'session', ''), coalesce(e->>'role', ''), e
+    FROM jsonb_array_elements(${events}) WITH ORDINALITY AS x(e, n) ${where} ORDER BY n
     ON CONFLICT (id) DO NOTHING RETURNING seq, event`;
 }
+
+const eventsLiteral = (db: Client, events: readonly AlfredEvent[]): string => `${db.escapeLiteral(JSON.stringify(events))}::jsonb`;
+
+/**
+ * commitAt's statement, prepared once per connection (parsed and planned once). The row locked only
+ * as it was: a writer that moved it first leaves `cur` empty, and then nothing is inserted or updated
+ * (READ COMMITTED checks the condition again once the lock is ours). jsonb equality is by value. One
+ * statement is one transaction: one round trip.
+ */
+const COMMIT_AT = `WITH cur AS (SELECT last_seq FROM alfred_ledgers WHERE scope = $1 AND version = $2 AND ledger = $3::jsonb FOR UPDATE),
+  e AS (${insertEvents('$1', '$4::jsonb', 'WHERE EXISTS (SELECT 1 FROM cur)')})
+  UPDATE alfred_ledgers SET ledger = $5::jsonb, updated_at = now(), version = version + 1,
+    last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM e)) WHERE scope = $1 AND EXISTS (SELECT 1 FROM cur) RETURNING last_seq, version`;
 
 interface CommittedRow { last_seq: string; version: string }
 const committed = (r: CommittedRow): Committed => ({ seq: Number(r.last_seq), version: Number(r.version) });
@@ -100,18 +116,10 @@ export class PgLedgerStore implements LedgerStore {
 
   commitAt(scope: string, at: { version: number; ledger: Ledger }, ledger: Ledger, events: readonly AlfredEvent[]): Promise<Committed | undefined> {
     return this.queued(async (db) => {
-      const s = db.escapeLiteral(scope);
-      // The row locked only as it was: a writer that moved it first leaves `cur` empty, and then
-      // nothing is inserted or updated (READ COMMITTED checks the condition again once the lock is
-      // ours). jsonb equality is by value. One statement between BEGIN and COMMIT: one round trip.
-      const prior = db.escapeLiteral(JSON.stringify(storedForm(at.ledger)));
-      const done = (await db.query(`BEGIN;
-        WITH cur AS (SELECT last_seq FROM alfred_ledgers WHERE scope = ${s} AND version = ${Math.floor(at.version)} AND ledger = ${prior}::jsonb FOR UPDATE),
-        e AS (${insertEvents(db, scope, events, 'WHERE EXISTS (SELECT 1 FROM cur)')})
-        UPDATE alfred_ledgers SET ledger = ${db.escapeLiteral(JSON.stringify(storedForm(ledger)))}::jsonb, updated_at = now(), version = version + 1,
-          last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM e)) WHERE scope = ${s} AND EXISTS (SELECT 1 FROM cur) RETURNING last_seq, version;
-        COMMIT`)) as unknown as Array<{ rows: CommittedRow[] }>;
-      const row = done[1]!.rows[0];
+      const done = await db.query<CommittedRow>({ name: 'alfred-commit-at', text: COMMIT_AT, values: [
+        scope, Math.floor(at.version), JSON.stringify(storedForm(at.ledger)), JSON.stringify(events), JSON.stringify(storedForm(ledger)),
+      ] });
+      const row = done.rows[0];
       return row && committed(row);
     });
   }
@@ -130,7 +138,7 @@ export class PgLedgerStore implements LedgerStore {
       `INSERT INTO alfred_ledgers (scope) VALUES (${s}) ON CONFLICT (scope) DO NOTHING`,
       `SELECT ledger, last_seq FROM alfred_ledgers WHERE scope = ${s} FOR UPDATE`,
       ...(since !== undefined ? [`SELECT seq, event FROM alfred_ledger_events WHERE scope = ${s} AND seq > ${Math.floor(since)} ORDER BY seq`] : []),
-      ...(replay.length > 0 ? [`WITH r AS (${insertEvents(db, scope, replay)}) SELECT seq, event FROM r ORDER BY seq`] : []),
+      ...(replay.length > 0 ? [`WITH r AS (${insertEvents(s, eventsLiteral(db, replay))}) SELECT seq, event FROM r ORDER BY seq`] : []),
     ];
     const results = (await db.query(opening.join(';\n'))) as unknown as Array<{ rows: unknown[] }>;
     const row = results[2]!.rows[0] as { ledger: unknown; last_seq: string };
@@ -149,7 +157,7 @@ export class PgLedgerStore implements LedgerStore {
       throw new BodyFailed(err); // the connection is dropped, which rolls the transaction back
     }
     const known = Math.max(Number(row.last_seq), seqOf(pulledRows), seqOf(replayedRows));
-    const closing = `WITH e AS (${insertEvents(db, scope, written.events)})
+    const closing = `WITH e AS (${insertEvents(s, eventsLiteral(db, written.events))})
       UPDATE alfred_ledgers SET ledger = ${db.escapeLiteral(JSON.stringify(storedForm(written.ledger)))}::jsonb, updated_at = now(), version = version + 1,
         last_seq = greatest(${known}, (SELECT coalesce(max(seq), 0) FROM e)) WHERE scope = ${s} RETURNING last_seq, version;
       COMMIT`;
