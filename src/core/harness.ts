@@ -72,6 +72,11 @@ export interface HarnessOptions {
   version?: string;
   /** The alfred.ledgerUrl setting: team budgets and audit trail in PostgreSQL (ALFRED_LEDGER_URL wins). */
   ledgerUrl?: string;
+  /**
+   * Writes a call's trace later (the hook server: once the caller has its answer), with the times
+   * of the call; by default it is written before `authorize` and `chargeOutput` return.
+   */
+  traceLater?: (write: () => Promise<void>) => void;
 }
 
 /** A role switch or reset asked for from outside the editor (the command line, an agent's shell). */
@@ -320,10 +325,11 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     });
     this.publish(result.events, origin.model);
     const { decision } = result;
-    await this.tracer.decision({
+    const at = Date.now();
+    await this.trace(() => this.tracer.decision({
       role: role.name, session: result.session, model: origin.model ?? this.opts.pricing?.().model, source: origin.source,
-      tool: call.name, decision: decision.allowed ? 'allow' : 'deny', code: decision.code, reason: decision.reason, input: call.input, startedAt,
-    });
+      tool: call.name, decision: decision.allowed ? 'allow' : 'deny', code: decision.code, reason: decision.reason, input: call.input, startedAt, at,
+    }));
     return result;
   }
 
@@ -344,11 +350,19 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
       ...(origin.announce ? { announce: true } : {}),
     });
     this.publish(result.events, origin.model ?? pricing.model);
-    await this.tracer.result({
+    const at = Date.now();
+    await this.trace(() => this.tracer.result({
       role: role.name, session: result.session, model: origin.model ?? pricing.model, source: origin.source, tool: call.name,
-      tokens: { input: tokens, output: 0, cached: 0 }, costUsd: result.charged.costUsd, estimated: price.estimated,
-    });
+      tokens: { input: tokens, output: 0, cached: 0 }, costUsd: result.charged.costUsd, estimated: price.estimated, at,
+    }));
     return result;
+  }
+
+  /** A call's trace: now, or through `traceLater` (a trace never changes what was decided and charged). */
+  private trace(write: () => Promise<void>): Promise<void> {
+    if (!this.opts.traceLater) return write();
+    this.opts.traceLater(write);
+    return Promise.resolve();
   }
 
   /** A model's price from the table, the `alfred.prices` overrides, else the fallback (estimated). */

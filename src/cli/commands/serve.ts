@@ -13,7 +13,7 @@ export const serveCommand: CliCommand = {
   async run(_args, io) {
     const roles = builtinRolesDir();
     const version = alfredVersion();
-    const started = await startHookServer({ openHarness: (folder, env, cwd) => openWorkspaceHarness(folder, { builtinRolesDir: roles, version, env, cwd }) });
+    const started = await startHookServer({ openHarness: (folder, env, cwd, traceLater) => openWorkspaceHarness(folder, { builtinRolesDir: roles, version, env, cwd, traceLater }) });
     if (started.kind === 'busy') {
       io.err(`alfred serve: another hook server is already answering on ${started.socketPath} (VS Code with Alfred, or another \`alfred serve\`).`);
       return 1;

@@ -10,7 +10,16 @@ import path from 'node:path';
 import type { Harness } from '../harness';
 import { listRoleFiles } from '../roles/loader';
 
-export type OpenHarness = (folder: string, env: NodeJS.ProcessEnv, cwd: string) => Promise<Harness>;
+export type OpenHarness = (folder: string, env: NodeJS.ProcessEnv, cwd: string, traceLater: TraceLater) => Promise<Harness>;
+type TraceLater = (write: () => Promise<void>) => void;
+
+/**
+ * A served call's trace is not part of its answer: written on the next turn of the loop, after the
+ * answer's promise chain has handed the reply to the socket.
+ */
+const afterReply: TraceLater = (write) => {
+  setImmediate(() => void write());
+};
 
 /** Workspaces an agent session touches are few; past this the least recently used is dropped. */
 const MAX_ENTRIES = 16;
@@ -52,7 +61,7 @@ export class HarnessCache {
       this.entries.set(key, kept);
       return kept.harness;
     }
-    const harness = await this.open(folder, env, cwd);
+    const harness = await this.open(folder, env, cwd, afterReply);
     this.entries.set(key, { harness, stamp: stampOf(harness) });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     return harness;

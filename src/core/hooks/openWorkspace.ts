@@ -10,7 +10,7 @@ import path from 'node:path';
 import { publishedPricingReader } from '../budget/pricingFile';
 import { protectedGlobsReader } from '../completion/protectGlobs';
 import { stateDir } from '../state/paths';
-import { Harness } from '../harness';
+import { Harness, type HarnessOptions } from '../harness';
 
 export interface OpenWorkspaceOptions {
   /** The built-in roles: the CLI's and the extension's own `roles/` folder. */
@@ -20,6 +20,8 @@ export interface OpenWorkspaceOptions {
   env?: NodeJS.ProcessEnv;
   /** What a relative `workspace` is relative to; default the process's folder. */
   cwd?: string;
+  /** HarnessOptions.traceLater: the hook server's, which writes traces once the answer is sent. */
+  traceLater?: HarnessOptions['traceLater'];
 }
 
 type ParseJsonc = (text: string) => unknown;
@@ -53,6 +55,7 @@ export async function openWorkspaceHarness(workspace: string, opts: OpenWorkspac
     workspaceRoleSetting: await workspaceRoleSetting(folder),
     protectedGlobs: protectedGlobsReader(folder),
     version: opts.version,
+    ...(opts.traceLater ? { traceLater: opts.traceLater } : {}),
     pricing: publishedPricingReader(stateDir(folder, opts.env)),
     ...(opts.env ? { env: opts.env } : {}),
   });

@@ -11,19 +11,21 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { Harness } from '../harness';
 import { rememberFolderListings } from '../sandbox/walk';
 import { holdLocksBetweenUses } from '../state/lock';
 import { alfredHome } from '../state/paths';
 import type { HookRunOptions } from './handlers/types';
-import { HarnessCache } from './harnessCache';
+import { HarnessCache, type OpenHarness } from './harnessCache';
 import { NativeHookListener } from './nativeListener';
 import { hookOptionsFromEnv, runHook } from './run';
 import { FORWARDED_ENV, HOOK_PROTOCOL_VERSION, hookSocketPath, MAX_REQUEST_BYTES, type HookRequest, type HookResponse } from './serverProtocol';
 
 export interface HookServerOptions {
-  /** Opens a folder's harness (relative to `cwd`), reading roles from `env`; kept while its role files are unchanged. */
-  openHarness: (folder: string, env: NodeJS.ProcessEnv, cwd: string) => Promise<Harness>;
+  /**
+   * Opens a folder's harness (relative to `cwd`), reading roles from `env`; kept while its role files
+   * are unchanged. Its traces go through `traceLater` (HarnessOptions), written once the answer is sent.
+   */
+  openHarness: OpenHarness;
   /** The server's environment (default process.env); its ALFRED_HOME decides where it listens. */
   env?: NodeJS.ProcessEnv;
   /** Options of every run (the extension passes its VS Code version). */

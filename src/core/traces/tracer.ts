@@ -34,8 +34,9 @@ export class Tracer {
     private readonly fingerprint?: (model: string | undefined) => HarnessFingerprint,
   ) {}
 
-  async decision(ctx: TraceContext & { tool: string; decision: 'allow' | 'deny'; code?: string; reason?: string; input?: unknown; startedAt: number }): Promise<void> {
-    const now = Date.now();
+  /** `at`: when the call was decided (default now), for a trace written after the caller's answer. */
+  async decision(ctx: TraceContext & { tool: string; decision: 'allow' | 'deny'; code?: string; reason?: string; input?: unknown; startedAt: number; at?: number }): Promise<void> {
+    const now = ctx.at ?? Date.now();
     if (ctx.decision === 'allow') this.remember(ctx.tool, ctx.source, ctx.startedAt);
     let entry: TraceEntry;
     try {
@@ -43,7 +44,7 @@ export class Tracer {
       // An input the gate refused for its shape is not kept: it is what would break a trace.
       const input = ctx.input !== undefined && ctx.code !== 'invalid-input' ? { input: shorten(redactToolInput(r, ctx.input)) } : {};
       entry = {
-        ...this.base('decision', ctx), tool: ctx.tool, decision: ctx.decision,
+        ...this.base('decision', ctx, now), tool: ctx.tool, decision: ctx.decision,
         ...(ctx.code ? { code: ctx.code } : {}), ...(ctx.reason ? { reason: r.text(ctx.reason) } : {}),
         ...input, latencyMs: now - ctx.startedAt,
       };
@@ -55,10 +56,11 @@ export class Tracer {
     await this.write(entry);
   }
 
-  async result(ctx: TraceContext & { tool: string; tokens: TraceTokens; costUsd: number; estimated: boolean }): Promise<void> {
+  async result(ctx: TraceContext & { tool: string; tokens: TraceTokens; costUsd: number; estimated: boolean; at?: number }): Promise<void> {
+    const now = ctx.at ?? Date.now();
     const started = this.pending.get(key(ctx.tool, ctx.source))?.shift();
     await this.write({
-      ...this.base('result', ctx), tool: ctx.tool, latencyMs: started === undefined ? null : Date.now() - started,
+      ...this.base('result', ctx, now), tool: ctx.tool, latencyMs: started === undefined ? null : now - started,
       tokens: ctx.tokens, costUsd: ctx.costUsd, costEstimated: ctx.estimated,
     });
   }
@@ -68,8 +70,8 @@ export class Tracer {
     await this.write({ ...this.base('model', ctx), latencyMs: ctx.latencyMs, tokens: ctx.tokens, costUsd: ctx.costUsd, costEstimated: ctx.estimated });
   }
 
-  private base(kind: TraceEntry['kind'], ctx: TraceContext): Omit<TraceEntry, 'latencyMs'> {
-    return { v: 1, ts: new Date().toISOString(), kind, source: ctx.source, model: ctx.model || null, role: ctx.role, session: ctx.session, harness: this.version(),
+  private base(kind: TraceEntry['kind'], ctx: TraceContext, at = Date.now()): Omit<TraceEntry, 'latencyMs'> {
+    return { v: 1, ts: new Date(at).toISOString(), kind, source: ctx.source, model: ctx.model || null, role: ctx.role, session: ctx.session, harness: this.version(),
       ...(ctx.fingerprint ? { fingerprint: ctx.fingerprint } : this.fingerprint ? { fingerprint: this.fingerprint(ctx.model) } : {}) };
   }
 

@@ -27,7 +27,7 @@ export function registerHookServer(context: vscode.ExtensionContext): vscode.Dis
       await server?.close();
       server = undefined;
       const started = await startHookServer({
-        openHarness: (folder, env, cwd) => openWorkspaceHarness(folder, { builtinRolesDir, version, env, cwd }),
+        openHarness: (folder, env, cwd, traceLater) => openWorkspaceHarness(folder, { builtinRolesDir, version, env, cwd, traceLater }),
         options: { vscodeVersion: vscode.version },
       });
       if (started.kind === 'listening') {

@@ -30,6 +30,25 @@ describe('traces', () => {
     assert.ok(typeof result!.latencyMs === 'number', 'paired with its decision');
   });
 
+  it('with traceLater (the hook server), the call returns before its traces are written, and they keep the call\'s times', async () => {
+    const later: Array<() => Promise<void>> = [];
+    const env = makeEnv({ traceLater: (write) => later.push(write) });
+    const h = env.harness;
+    const decidedBy = Date.now();
+    await h.authorize(toolCall('ctx_shell', { command: 'ls' }), { source: 'hook:PreToolUse' });
+    await h.chargeOutput(toolCall('ctx_shell'), 'a.txt', { source: 'hook:PostToolUse' });
+    const chargedBy = Date.now();
+    assert.equal(later.length, 2);
+    assert.deepEqual(readTraces(h.stateDir).entries, [], 'nothing written before the answer');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    for (const write of later) await write();
+    const [decision, result] = readTraces(h.stateDir).entries;
+    assert.deepEqual([decision!.kind, decision!.decision, result!.kind], ['decision', 'allow', 'result']);
+    // Stamped when the call was decided and charged, not 30 ms later when written.
+    assert.ok(Date.parse(decision!.ts) >= decidedBy && Date.parse(result!.ts) <= chargedBy, `${decision!.ts} ${result!.ts}`);
+    assert.ok(decision!.latencyMs! < 30 && result!.latencyMs! < 30, `${decision!.latencyMs} ${result!.latencyMs}`);
+  });
+
   it('a refusal is traced with its code and reason', async () => {
     const env = makeEnv({ files: { '.alfred/roles/ro.toml': '[role]\nname = "ro"\nshell_policy = "deny"\n[limits]\nmax_context_tokens = 10\nmax_shell_invocations = 0\nmax_cost_usd = 1\n' } });
     await env.harness.switchRole('ro', 'test');
