@@ -12,12 +12,13 @@ export function protectedGlobsReader(workspaceFolder: string): () => readonly st
   let globs: readonly string[] = [];
   return () => {
     let text: string | undefined;
-    let next: string;
+    let next = 'missing';
     try {
-      const st = fs.statSync(file);
-      next = `${st.mtimeMs}:${st.size}:${st.ino}`;
+      // Missing is the common case: asked without an exception (its stack costs more than the call).
+      const st = fs.statSync(file, { throwIfNoEntry: false });
+      if (st) next = `${st.mtimeMs}:${st.size}:${st.ino}`;
       if (next === stamp) return globs;
-      text = fs.readFileSync(file, 'utf8');
+      if (st) text = fs.readFileSync(file, 'utf8');
     } catch {
       next = 'missing';
       if (next === stamp) return globs;

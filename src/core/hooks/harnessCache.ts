@@ -26,8 +26,8 @@ const MAX_ENTRIES = 16;
 
 function statStamp(file: string): string {
   try {
-    const st = fs.statSync(file);
-    return `${st.isDirectory() ? 'd' : 'f'}:${st.ino}:${st.size}:${st.mtimeMs}`;
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    return st ? `${st.isDirectory() ? 'd' : 'f'}:${st.ino}:${st.size}:${st.mtimeMs}` : '-';
   } catch {
     return '-';
   }

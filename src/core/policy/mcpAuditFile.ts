@@ -33,14 +33,15 @@ const cache = new Map<string, { stamp: string; trust: McpTrust }>();
 /** The trust index of the latest audit; no file (or a broken one) is no audit: every server unaudited. */
 export function readMcpTrust(stateDir: string): McpTrust {
   const file = latestAuditPath(stateDir);
-  let stamp: string;
+  let st: fs.Stats | undefined;
   try {
-    const st = fs.statSync(file);
-    stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
-  } catch {
+    st = fs.statSync(file, { throwIfNoEntry: false }); // no audit is common: no exception for it
+  } catch { /* unreadable: no audit */ }
+  if (!st) {
     cache.delete(file);
     return NO_AUDIT;
   }
+  const stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
   const hit = cache.get(file);
   if (hit && hit.stamp === stamp) return hit.trust;
   const latest = readLatestAudit(stateDir);

@@ -61,6 +61,9 @@ export function roleFolders(opts: Pick<LoadRolesOptions, 'workspaceFolder' | 'ho
 export function listRoleFiles(dir: string): string[] {
   let entries: fs.Dirent[];
   try {
+    // Most of the folders roles are looked for in do not exist: asked without an exception first (an
+    // error's stack costs more than the call, and a hook call looks in a dozen of them).
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
     entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

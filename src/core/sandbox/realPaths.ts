@@ -42,12 +42,14 @@ export class RealPaths {
     if (parent === abs) return realpath(abs); // the root
     const realParent = this.of(parent);
     if (realParent === undefined) return undefined;
-    let link: boolean;
+    let st: fs.Stats | undefined;
     try {
-      link = fs.lstatSync(abs).isSymbolicLink();
+      // Most governance paths are missing: asked without an exception (its stack costs more than the call).
+      st = fs.lstatSync(abs, { throwIfNoEntry: false });
     } catch {
       return undefined;
     }
-    return link ? realpath(abs) : path.join(realParent, path.basename(abs));
+    if (!st) return undefined;
+    return st.isSymbolicLink() ? realpath(abs) : path.join(realParent, path.basename(abs));
   }
 }

@@ -14,7 +14,10 @@ export interface RuntimeRole {
 
 export function readRuntimeRole(dir: string): RuntimeRole | undefined {
   try {
-    const data = JSON.parse(fs.readFileSync(path.join(dir, RUNTIME_FILE), 'utf8')) as Partial<RuntimeRole>;
+    const file = path.join(dir, RUNTIME_FILE);
+    // Usually missing (no switch was asked for): asked without an exception, on every governed call.
+    if (!fs.existsSync(file)) return undefined;
+    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<RuntimeRole>;
     return typeof data.role === 'string' && data.role ? { role: data.role, ts: String(data.ts ?? ''), by: String(data.by ?? '') } : undefined;
   } catch {
     return undefined; // missing or unreadable: no runtime switch

@@ -136,7 +136,7 @@ function ensureFile(file: string): void {
 /** Whether Copilot's usage reaches Alfred: a receiver wrote the marker and Copilot's settings point at it. */
 export function copilotExportOn(env: NodeJS.ProcessEnv = process.env): boolean {
   try {
-    return fs.statSync(path.join(usageHome(env), EXPORT_MARKER_FILE)).isFile();
+    return fs.statSync(path.join(usageHome(env), EXPORT_MARKER_FILE), { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }
