@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { loadRoles, roleFolders } from '../../../src/core/roles/loader';
+import { listRoleFiles, loadRoles, roleFolders } from '../../../src/core/roles/loader';
 import { errorsFor, fixture, roleToml, SECURITY_AUDITOR } from './helpers';
 
 test('the security-auditor example inherits reviewer and its own keys win', () => {
@@ -224,4 +224,20 @@ test('a broken built-in folder does not take the loader down', () => {
   // Without the built-in coder, a role with no parent still gets the coder's documented limits.
   assert.deepEqual(loaded.roles.get('x')!.limits, { maxContextTokens: 200000, maxShellInvocations: 100, maxCostUsd: 5, warnAtPercent: 80, blockAtPercent: 100 });
   assert.equal(errorsFor(loaded, 'coder')[0].key, 'role.name');
+});
+
+test('role folders that are missing, a file, or under a file list nothing; a symlinked folder lists its roles', () => {
+  const f = fixture();
+  const dir = path.join(f.root, 'roles-here');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'b.toml'), roleToml('b', ''));
+  fs.writeFileSync(path.join(dir, 'a.TOML'), roleToml('a', ''));
+  fs.writeFileSync(path.join(dir, 'notes.md'), 'not a role');
+  fs.symlinkSync(dir, path.join(f.root, 'linked'));
+  fs.writeFileSync(path.join(f.root, 'a-file'), '');
+  assert.deepEqual(listRoleFiles(dir), [path.join(dir, 'a.TOML'), path.join(dir, 'b.toml')]);
+  assert.deepEqual(listRoleFiles(path.join(f.root, 'linked')), [path.join(f.root, 'linked', 'a.TOML'), path.join(f.root, 'linked', 'b.toml')]);
+  assert.deepEqual(listRoleFiles(path.join(f.root, 'missing')), []);
+  assert.deepEqual(listRoleFiles(path.join(f.root, 'a-file')), []);
+  assert.deepEqual(listRoleFiles(path.join(f.root, 'a-file', 'roles')), []);
 });

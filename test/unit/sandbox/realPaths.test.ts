@@ -13,7 +13,7 @@ const realOrUndefined = (p: string): string | undefined => {
   }
 };
 
-test('each path resolves as realpath does: symlinked folders and files, links in a chain, dangling and missing paths', { skip: process.platform === 'win32' }, () => {
+test('each path resolves as realpath does: symlinked folders and files, links in a chain, dangling and missing paths, a path under a file', { skip: process.platform === 'win32' }, () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-real-'));
   const ws = path.join(root, 'ws');
   fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
@@ -30,6 +30,7 @@ test('each path resolves as realpath does: symlinked folders and files, links in
     path.join(ws, '.github', 'deep', 'settings.json'), path.join(ws, 'AGENTS.md'), path.join(ws, 'chain', 'deep'),
     path.join(ws, 'dangling'), path.join(ws, 'missing', 'file'), path.join(root, 'ws-link', '.vscode', 'settings.json'),
     path.join(root, 'ws-link', '.github', 'deep'), '/', path.join(ws, '.vscode', '..', 'AGENTS.md'),
+    path.join(ws, '.vscode', 'settings.json', 'under-a-file'),
   ];
   const real = new RealPaths('linux');
   for (const p of paths) assert.equal(real.of(p), realOrUndefined(p), p);
