@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { PricingOptions } from '../core/harness';
 import type { ModelPrice } from '../core/budget/prices';
+import { capLowerOnly } from '../core/budget/workspaceLimits';
+import { workspacePricing } from '../core/budget/workspacePricing';
 import { offeredId } from '../core/providers/catalog';
 import { readProviders } from './providers/providerSettings';
 
@@ -22,16 +24,27 @@ export function roleSettings(): { user: string | undefined; workspace: string | 
   };
 }
 
-/** Alfred's settings, read fresh each time (they can change at any moment). */
+/** A setting as the user set it (else its default), and as a workspace set it. */
+export function bySource<T>(c: vscode.WorkspaceConfiguration, key: string): { user: T | undefined; workspace: T | undefined } {
+  const i = c.inspect<T>(key);
+  return { user: i?.globalValue ?? i?.defaultValue, workspace: i?.workspaceFolderValue ?? i?.workspaceValue };
+}
+
+/**
+ * Alfred's settings, read fresh each time (they can change at any moment). Prices from a workspace
+ * may raise what calls are charged, never lower it (workspacePricing).
+ */
 export function readSettings(): AlfredSettings {
   const c = vscode.workspace.getConfiguration('alfred');
+  const fallback = bySource<ModelPrice>(c, 'fallbackPrice');
+  const prices = bySource<Record<string, ModelPrice>>(c, 'prices');
+  const model = bySource<string>(c, 'model');
   return {
     role: c.get<string>('role') || undefined,
-    pricing: {
-      fallback: c.get<ModelPrice>('fallbackPrice'),
-      overrides: { ...providerPrices(), ...c.get<Record<string, ModelPrice>>('prices') },
-      model: c.get<string>('model') || undefined,
-    },
+    pricing: workspacePricing(
+      { fallback: fallback.user, overrides: { ...providerPrices(), ...prices.user }, model: model.user || undefined },
+      { fallback: fallback.workspace, overrides: prices.workspace, model: model.workspace },
+    ),
     shellTimeoutSeconds: c.get<number>('shell.timeoutSeconds') ?? 120,
   };
 }
@@ -48,4 +61,10 @@ function providerPrices(): Record<string, ModelPrice> {
     for (const m of p.models) if (m.price) out[offeredId(p.name, m.id)] = m.price;
   }
   return out;
+}
+
+/** `alfred.dailyBudgetUsd` (0: no cap): a workspace may set one or lower the user's, never raise or remove it. */
+export function dailyBudgetCap(): number {
+  const cap = bySource<number>(vscode.workspace.getConfiguration('alfred'), 'dailyBudgetUsd');
+  return capLowerOnly(cap.user, cap.workspace);
 }

@@ -31,7 +31,8 @@ import { copilotReady, dashboardFrame, runCommand, startWorkbench, switchRoleFro
 let wb: Workbench;
 
 /** Prices of the scripted models, per million tokens (set by the last test). */
-const PRICE = { inputPerMTok: 2, cachedInputPerMTok: 0.5, outputPerMTok: 10 };
+/** Above the fallback price in every rate: a workspace's price may only raise what a model is charged. */
+const PRICE = { inputPerMTok: 4, cachedInputPerMTok: 3, outputPerMTok: 20 };
 
 before(async () => {
   // A free port for Alfred's OTLP receiver: the default one could be taken on a shared machine.
@@ -270,13 +271,13 @@ function cost(): number {
 
 /** Usage as Copilot's agent reports it for an extension's model (OpenAI's usage object). */
 const TURN_USAGE = { prompt_tokens: 12_000, completion_tokens: 400, total_tokens: 12_400, prompt_tokens_details: { cached_tokens: 10_000 } };
-/** 2,000 input at $2, 10,000 cached at $0.50, 400 output at $10 per million. */
-const TURN_COST = (2_000 * 2 + 10_000 * 0.5 + 400 * 10) / 1_000_000;
+/** 2,000 input at $4, 10,000 cached at $3, 400 output at $20 per million. */
+const TURN_COST = (2_000 * 4 + 10_000 * 3 + 400 * 20) / 1_000_000;
 
 test('one Copilot agent turn under a one-cent role: the cost moves by exactly the priced usage Copilot exported; the exhausted budget stops the next prompt and refuses a tool call', async () => {
   await withScreenshot(wb.page, 'copilot-usage', async () => {
     await priceScriptedModels();
-    // A fresh budget of $0.01; the turn costs $0.013.
+    // A fresh budget of $0.01; the turn costs $0.046.
     alfred('role', 'frugal');
     const usageBefore = JSON.parse(alfred('usage', '--json')) as UsageJson;
     writeScript(wb.workspace, [{ text: 'Counted.', copilotUsage: TURN_USAGE }]);

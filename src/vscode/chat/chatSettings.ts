@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import { lowerOnly } from '../../core/budget/workspaceLimits';
 import { parseProfiles, type Profile, type ProfileProblem } from '../../core/models/profiles';
+import { bySource, dailyBudgetCap } from '../settings';
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 20;
 
@@ -17,14 +19,15 @@ export interface ChatSettings {
 /** `@alfred`'s settings, read fresh for every turn (they can change at any moment). */
 export function readChatSettings(): ChatSettings {
   const c = vscode.workspace.getConfiguration('alfred');
-  const rounds = c.get<number>('maxToolRounds');
+  // A workspace may lower the limit, never raise it above the user's.
+  const rounds = bySource<number>(c, 'maxToolRounds');
   const { profiles, problems } = parseProfiles(c.get('profiles'));
   return {
-    maxToolRounds: typeof rounds === 'number' && rounds >= 1 ? Math.floor(rounds) : DEFAULT_MAX_TOOL_ROUNDS,
+    maxToolRounds: Math.max(1, Math.floor(lowerOnly(rounds.user, rounds.workspace, DEFAULT_MAX_TOOL_ROUNDS))),
     autopilot: c.get<boolean>('autopilot') ?? true,
     pinnedPacks: (c.get<unknown[]>('pinnedPacks') ?? []).filter((p): p is string => typeof p === 'string' && p.trim() !== ''),
     persona: c.get<string>('persona') ?? 'alfred',
-    dailyBudgetUsd: Math.max(0, c.get<number>('dailyBudgetUsd') ?? 0),
+    dailyBudgetUsd: dailyBudgetCap(),
     profiles,
     profileProblems: problems,
   };

@@ -1,4 +1,3 @@
-import * as vscode from 'vscode';
 import { addToDay, dailySpendStatus, spentToday, utcDayOf, type DaySpent } from '../../core/budget/dailySpend';
 import { eventsNewestFirst } from '../../core/events/read';
 import type { AlfredEvent } from '../../core/events/types';
@@ -7,6 +6,7 @@ import { readUsage } from '../../core/models/usageLog';
 import { summarizeUsage } from '../../core/usage/summary';
 import type { AgentUsageView, DailySpendView, FailoverView, PackView } from '../../protocol/dashboard';
 import { failoverView, packView } from '../chat/dashboardFeed';
+import { dailyBudgetCap } from '../settings';
 
 /**
  * Today's spend for the daily gauge: read from the log at each snapshot (only today's lines are
@@ -19,7 +19,7 @@ export class DailySpendTracker {
   view(harness: Harness | undefined): DailySpendView | null {
     if (!harness) return null;
     if (this.dir !== harness.stateDir || this.spent?.day !== utcDayOf(new Date())) this.reload(harness);
-    const cap = vscode.workspace.getConfiguration('alfred').get<number>('dailyBudgetUsd');
+    const cap = dailyBudgetCap();
     const s = dailySpendStatus(this.spent!, cap);
     return { day: s.day, spentUsd: s.usd, capUsd: s.capUsd, percent: s.percent, signal: s.signal, estimated: s.estimated };
   }

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { readUsage } from '../../../src/core/models/usageLog';
 import { readChatState, updateChatState } from '../../../src/core/turn/chatState';
-import { ask, messageText, requests, resetModel, RecordingStream, script, scriptedModel, setSetting } from '../chat';
+import { ask, messageText, requests, resetModel, RecordingStream, script, scriptedModel, setSetting, setUserSetting } from '../chat';
 import { alfred, freshSession, until, workspaceFile, writeRole } from '../helpers';
 
 const PAIR = [{ name: 'pair', chain: [{ vendor: 'scripted', id: 'scripted-a' }, { vendor: 'scripted', id: 'scripted-b' }] }];
@@ -16,7 +16,7 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
   });
   teardown(async () => {
     for (const key of ['profiles', 'prices', 'maxToolRounds', 'autopilot', 'pinnedPacks', 'dailyBudgetUsd', 'persona']) await setSetting(key, undefined);
-    await vscode.workspace.getConfiguration('alfred').update('autopilot', undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['autopilot', 'prices', 'maxToolRounds']) await setUserSetting(key, undefined);
   });
 
   test('a prompt: the answer streams, the request is priced (n/a for an unknown model) and recorded for the daily spend', async () => {
@@ -40,7 +40,7 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
 
   test('a priced model shows its cost; a reported usage replaces the counted one', async () => {
     const h = await freshSession('coder');
-    await setSetting('prices', { 'scripted-a': { inputPerMTok: 10, outputPerMTok: 20 } });
+    await setUserSetting('prices', { 'scripted-a': { inputPerMTok: 10, outputPerMTok: 20 } });
     await script([{ text: 'Priced.', usage: { inputTokens: 100, outputTokens: 10 } }]);
     const { out } = await ask('price me');
     const usage = readUsage(h.stateDir).records.at(-1)!;
@@ -48,9 +48,36 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
     assert.match(out.text, /100 tokens in, 10 out · cost \$0\.0012/);
   });
 
+  test('a repository\'s settings cannot lower a price or raise the round limit: the same request costs the same, the loop stops at the user\'s limit', async () => {
+    const h = await freshSession('coder');
+    await setUserSetting('prices', { 'scripted-a': { inputPerMTok: 10, outputPerMTok: 20 } });
+    await setUserSetting('maxToolRounds', 1);
+    // As a cloned repository's .vscode/settings.json would have them.
+    await setSetting('prices', { 'scripted-a': { inputPerMTok: 0, outputPerMTok: 0 } });
+    await setSetting('fallbackPrice', { inputPerMTok: 0, outputPerMTok: 0 });
+    await setSetting('maxToolRounds', 200);
+    try {
+      await script([
+        { text: 'Priced.', usage: { inputTokens: 100, outputTokens: 10 }, toolCalls: [{ name: 'ctx_tree', input: { depth: 1 }, callId: 't1' }] },
+        { toolCalls: [{ name: 'ctx_tree', input: { depth: 1 }, callId: 't2' }] },
+        { text: 'Never reached.' },
+      ]);
+      const reported = () => readUsage(h.stateDir).records.filter((r) => r.measured === 'reported');
+      const before = reported().length;
+      const { out, meta } = await ask('price me');
+      // 100 × $10 + 10 × $20 per million, as the user priced it; the workspace's $0 changed nothing.
+      assert.deepEqual(reported().slice(before).map((r) => r.costUsd), [0.0012]);
+      assert.equal(meta.stopped, 'rounds', 'stopped at the user\'s limit of 1, not the workspace\'s 200');
+      assert.match(out.text, /Stopped after 1 tool rounds/);
+      assert.equal((await requests()).length, 2);
+    } finally {
+      await setSetting('fallbackPrice', undefined);
+    }
+  });
+
   test('usage reported in Copilot\'s format (a `usage` data part): cached input priced as cached, recorded apart', async () => {
     const h = await freshSession('coder');
-    await setSetting('prices', { 'scripted-a': { inputPerMTok: 10, cachedInputPerMTok: 1, outputPerMTok: 20 } });
+    await setUserSetting('prices', { 'scripted-a': { inputPerMTok: 10, cachedInputPerMTok: 1, outputPerMTok: 20 } });
     await script([{ text: 'Cached.', copilotUsage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110, prompt_tokens_details: { cached_tokens: 80 } } }]);
     const { out } = await ask('price me with the cache');
     const usage = readUsage(h.stateDir).records.at(-1)!;
@@ -109,7 +136,7 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
     const api = await alfred();
     await until('the pennies role', () => api.harness()?.roles().roles.get('pennies'));
     const h = await freshSession('pennies');
-    await setSetting('prices', { 'scripted-a': { inputPerMTok: 1, outputPerMTok: 1 } });
+    await setUserSetting('prices', { 'scripted-a': { inputPerMTok: 1, outputPerMTok: 1 } });
     // Each request really costs $0.03 (reported); each is projected at its counted input plus 4,096 output tokens.
     await script(Array.from({ length: 10 }, (_, i) => ({ toolCalls: [{ name: 'ctx_session', input: { action: 'budget' }, callId: `s${i}` }], usage: { inputTokens: 30_000, outputTokens: 0 } })));
     const { out, meta } = await ask('Keep checking the budget');
@@ -130,7 +157,7 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
     const api = await alfred();
     await until('the pennies role', () => api.harness()?.roles().roles.get('pennies'));
     const h = await freshSession('pennies');
-    await setSetting('prices', { 'scripted-a': { inputPerMTok: 1, outputPerMTok: 1 } });
+    await setUserSetting('prices', { 'scripted-a': { inputPerMTok: 1, outputPerMTok: 1 } });
     // The first request reports $0.15 of usage, far above its projection.
     await script(Array.from({ length: 5 }, (_, i) => ({ toolCalls: [{ name: 'ctx_session', input: { action: 'budget' }, callId: `s${i}` }], usage: { inputTokens: 150_000, outputTokens: 0 } })));
     const { out, meta } = await ask('Keep checking the budget');
