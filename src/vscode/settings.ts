@@ -17,17 +17,14 @@ export interface AlfredSettings {
  * repository's `.vscode/settings.json` or a workspace file), which may lower authority, never raise it.
  */
 export function roleSettings(): { user: string | undefined; workspace: string | undefined } {
-  const inspected = vscode.workspace.getConfiguration('alfred').inspect<string>('role');
-  return {
-    user: inspected?.globalValue || undefined,
-    workspace: inspected?.workspaceFolderValue || inspected?.workspaceValue || undefined,
-  };
+  const role = bySource<string>(vscode.workspace.getConfiguration('alfred'), 'role');
+  return { user: role.user || undefined, workspace: role.workspace || undefined };
 }
 
-/** A setting as the user set it (else its default), and as a workspace set it. */
+/** A setting as the user set it (else its default), and as a workspace set it (a folder's, else the workspace's). */
 export function bySource<T>(c: vscode.WorkspaceConfiguration, key: string): { user: T | undefined; workspace: T | undefined } {
   const i = c.inspect<T>(key);
-  return { user: i?.globalValue ?? i?.defaultValue, workspace: i?.workspaceFolderValue ?? i?.workspaceValue };
+  return { user: i?.globalValue ?? i?.defaultValue, workspace: i?.workspaceFolderValue || i?.workspaceValue };
 }
 
 /**
