@@ -67,6 +67,8 @@ console.log(`
     Log:        ${logFile}
 
   Look for the shield in the status bar and the Alfred icon in the activity bar. Ctrl-C stops everything.
+  The Chat view (and @alfred in it) needs a language model: VS Code sends nothing until one is there.
+  Add one with "Alfred: Add Provider" (a local Ollama or LM Studio is offered when it answers).
 `);
 
 let stopping = false;
