@@ -20,6 +20,7 @@ import { TerminalObserver } from './terminals';
 import { registerMcpAudit } from './mcp';
 import { registerTools } from './tools';
 import { DashboardViewProvider } from './webviews/dashboardView';
+import { useNodeCrypto } from '../core/crypto/nodeCrypto';
 
 /**
  * Alfred's test seams: handed out only when the extension runs under its own integration tests
@@ -39,6 +40,8 @@ export interface AlfredTestApi {
 }
 
 export function activate(context: vscode.ExtensionContext): AlfredTestApi | undefined {
+  // The extension host stays: Node's native hashing and random ids (see core/crypto/nodeCrypto.ts).
+  useNodeCrypto();
   const host = new HarnessHost(context.extensionUri);
   try {
     // Hook files point at ~/.alfred/bin/alfred; keep it pointing at this installation.

@@ -4,13 +4,13 @@
  * completion record; accepted only when every required check passed on that same snapshot.
  * Used by "Alfred: Verify Completion", `alfred check`, `@alfred /done` and the Stop hook.
  */
-import { randomUUID } from 'node:crypto';
 import type { Actor, RecordEvents } from '../actor';
 import type { HarnessFingerprint, SessionConfiguration } from '../fingerprint/fingerprint';
 import { loadChecksFile, type ChecksProblem } from './checksFile';
 import { appendCompletion, environmentVersions, type CompletionRecord } from './record';
 import { runChecks, type CheckResult } from './runner';
 import { sameSnapshot, shortId, takeSnapshot, type Snapshot } from './snapshot';
+import { randomUuid } from '../crypto/random';
 
 /** What verifying uses of the harness: the workspace and state folders, Alfred's version, who acts now, the event log. */
 export interface CompletionHost {
@@ -66,7 +66,7 @@ export async function verifyCompletion(harness: CompletionHost, opts: VerifyOpti
     return { kind: 'no-checks', accepted: false, checksFile: config.path, reason };
   }
 
-  const id = randomUUID();
+  const id = randomUuid();
   const t0 = Date.now();
   const { role, session } = harness.actor();
   // Taken before the checks run: the configuration that was asked to decide.

@@ -3,11 +3,11 @@
  * `manifest.json` (files, time, reason) and one stored copy per file that existed. The newest
  * KEEP_UNPINNED unpinned backups are kept; pinned ones are kept forever.
  */
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { atomicWrite, renameRetrying, writeNewFile } from '../fs/atomicWrite';
 import type { WriteRequest } from './types';
+import { randomHex } from '../crypto/random';
 
 export const BACKUPS_DIR = 'backups';
 export const MANIFEST = 'manifest.json';
@@ -54,7 +54,7 @@ export function backupsDir(stateDir: string): string {
 
 /** Sortable by time: `20250102T030405678Z-1a2b3c`. */
 function newBackupId(now: Date): string {
-  return `${now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+  return `${now.toISOString().replace(/[-:.]/g, '')}-${randomHex(3)}`;
 }
 
 /**

@@ -1,10 +1,10 @@
 /** Step one of a configuration write: what would change, shown as diffs, before anything is touched. */
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { redactedDiff } from './diff';
 import { nodeConfigFs, type ConfigFs } from './fsOps';
 import { isEnvFile } from './redact';
 import type { PlannedFile, WritePlan, WriteRequest } from './types';
+import { randomUuid } from '../crypto/random';
 
 export interface PlanOptions {
   fs?: ConfigFs;
@@ -49,5 +49,5 @@ export function planWrite(req: WriteRequest, opts: PlanOptions = {}): WritePlan 
       removed: diff.removed,
     });
   }
-  return { id: randomUUID(), title: req.title?.trim() || req.reason, reason: req.reason, files, unchanged };
+  return { id: randomUuid(), title: req.title?.trim() || req.reason, reason: req.reason, files, unchanged };
 }

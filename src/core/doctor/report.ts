@@ -4,7 +4,6 @@
  * in force, the hook server, the sandbox, the state folder, where the ledger is kept). It needs no
  * language model, so the palette command and `alfred doctor` answer on a machine that has none.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -17,6 +16,7 @@ import type { SandboxStatus } from '../sandbox/status';
 import type { LedgerBackend } from '../state/ledgerBackend';
 import type { TeamLedger } from '../team/teamLedger';
 import { mcpCheck } from './mcp';
+import { sha256Hex } from '../crypto/sha256';
 
 export type CheckState = 'ok' | 'warn' | 'fail';
 
@@ -166,5 +166,5 @@ export function doctorText(report: DoctorReport): string {
 
 /** The resident hook server's socket (serverProtocol.ts), where the server puts it. */
 export function hookSocketFor(env: NodeJS.ProcessEnv = process.env): string {
-  return hookSocketPath(alfredHome(env), process.platform, (text) => createHash('sha256').update(text).digest('hex'));
+  return hookSocketPath(alfredHome(env), process.platform, sha256Hex);
 }

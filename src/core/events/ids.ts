@@ -1,12 +1,12 @@
+import { randomUuid } from '../crypto/random';
 /** Identifiers and timestamps for events and harness sessions. */
-import { randomUUID } from 'node:crypto';
 
 export function newEventId(): string {
-  return randomUUID();
+  return randomUuid();
 }
 
 export function newSessionId(): string {
-  return randomUUID();
+  return randomUuid();
 }
 
 /** ISO-8601 in UTC, the `ts` of every event. */

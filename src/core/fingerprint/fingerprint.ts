@@ -3,9 +3,9 @@
  * charge, as named components with stable keys, so two runs can be compared field by field
  * (issue 15). Pure: the files it hashes are read by `readFingerprintFiles` (files.ts).
  */
-import { createHash } from 'node:crypto';
 import { DEFAULT_MAX_REPEATED_CALLS } from '../policy/repetition';
 import type { Role } from '../roles/types';
+import { sha256Hasher, sha256Hex } from '../crypto/sha256';
 
 /** Unknown to the caller that built the fingerprint. */
 export const UNKNOWN = 'n/a';
@@ -84,16 +84,16 @@ function rolePolicyOf(role: RolePolicy): Omit<RolePolicy, 'name'> {
 
 function promptFilesHash(files: FingerprintFiles['promptFiles']): string {
   if (files.length === 0) return 'none';
-  const hash = createHash('sha256');
+  const hash = sha256Hasher();
   // Length-prefixed so that no path/content split can collide with another.
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     hash.update(`${Buffer.byteLength(f.path)}:${f.path}:${f.bytes.length}:`).update(f.bytes);
   }
-  return hash.digest('hex').slice(0, SHORT);
+  return hash.hex().slice(0, SHORT);
 }
 
 export function shortHash(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex').slice(0, SHORT);
+  return sha256Hex(data).slice(0, SHORT);
 }
 
 /** JSON with every object's keys sorted, so the same value always gives the same text. */

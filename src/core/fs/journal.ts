@@ -4,9 +4,9 @@
  * the same lines; a replay that fails leaves its file for the next, and only `done()` removes it.
  * What is sent must be idempotent (by id): a replay that succeeded but was not marked done is sent again.
  */
-import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { randomUuid } from '../crypto/random';
 
 export interface JournalBatch<T> {
   items: T[];
@@ -42,7 +42,7 @@ export class Journal<T> {
   /** Takes what is waiting (the current file and any replay a failed attempt left), oldest file first. */
   take(dir: string): JournalBatch<T> {
     try {
-      fs.renameSync(path.join(dir, this.file), path.join(dir, `${this.name}.${randomUUID()}.replay`));
+      fs.renameSync(path.join(dir, this.file), path.join(dir, `${this.name}.${randomUuid()}.replay`));
     } catch { /* nothing new, or another process took it */ }
     let names: string[] = [];
     try {

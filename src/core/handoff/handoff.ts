@@ -3,13 +3,13 @@
  * needs to pick the work up — branch, HEAD, changed files, the last command and its exit code,
  * pending operations, the next step. Kept in `<stateDir>/handoffs.jsonl`, newest last.
  */
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { changedFiles, gitState } from '../completion/git';
 import type { Actor } from '../actor';
 import { appendJsonLines, readJsonLines } from '../fs/jsonLines';
 import { describeOperation, lastCommand, openOperations } from '../operations/lifecycle';
 import { withLock } from '../state/lock';
+import { randomUuid } from '../crypto/random';
 
 export const HANDOFFS_FILE = 'handoffs.jsonl';
 const MAX_FILES = 200;
@@ -51,7 +51,7 @@ export async function writeHandoff(harness: HandoffHost, input: { nextStep: stri
   const changed = git ? (await changedFiles(harness.workspaceFolder, git)) ?? [] : [];
   const last = lastCommand(harness.stateDir);
   const handoff: Handoff = {
-    version: 1, id: randomUUID(), ts: new Date().toISOString(), by: input.by,
+    version: 1, id: randomUuid(), ts: new Date().toISOString(), by: input.by,
     ...harness.actor(),
     git: git !== undefined, ...(git?.branch ? { branch: git.branch } : {}), ...(git?.head ? { head: git.head } : {}),
     changedFiles: changed.slice(0, MAX_FILES),

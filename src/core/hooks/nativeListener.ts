@@ -4,22 +4,22 @@
  * server's one handler. It writes `<alfred home>/run/hook.tcp` once listening and removes it on close
  * while the file is still its own.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { atomicWrite } from '../fs/atomicWrite';
 import { fallbackAnswer, hasToken, MAX_HEADER_BYTES, nativeAnswer, parseNativeHeader, PORT_FILE, type NativeHeader } from './nativeProtocol';
 import { HOOK_PROTOCOL_VERSION, type HookRequest, type HookResponse } from './serverProtocol';
+import { randomHex } from '../crypto/random';
 
 /** A launcher sends its whole request at once; one that stalls before the end is dropped. */
 const REQUEST_TIMEOUT_MS = 10_000;
 
 export class NativeHookListener {
   private readonly server: net.Server;
-  private readonly token = randomBytes(32).toString('hex');
+  private readonly token = randomHex(32);
   /** Sent only by the server, so a process that took over a dead server's port cannot answer. */
-  private readonly proof = randomBytes(32).toString('hex');
+  private readonly proof = randomHex(32);
   private written: string | undefined;
   readonly portFile: string;
 

@@ -15,9 +15,9 @@
  * launcher must run the command line itself. The port, the token and the proof are in
  * `<alfred home>/run/hook.tcp` (0600): only its reader can ask, and only the server can answer.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { canonicalHookEvent } from './events';
 import { FORWARDED_ENV, MAX_REQUEST_BYTES, type ForwardedEnv } from './serverProtocol';
+import { useNodeCrypto } from '../crypto/nodeCrypto';
 
 export const NATIVE_MAGIC = 'alfred-hook 2 ';
 /** The port file's name in `<alfred home>/run`. */
@@ -44,7 +44,7 @@ export function hasToken(firstLine: string, token: string): boolean {
   if (!firstLine.startsWith(NATIVE_MAGIC)) return false;
   const given = Buffer.from(firstLine.slice(NATIVE_MAGIC.length));
   const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return given.length === expected.length && useNodeCrypto().timingSafeEqual(given, expected);
 }
 
 /**

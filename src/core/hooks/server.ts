@@ -7,7 +7,6 @@
  * fast path (nativeListener.ts); both listeners hand their requests to one handler, `serve`.
  * Requests run concurrently: the ledger lock serializes charges.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -19,6 +18,9 @@ import { HarnessCache, type OpenHarness } from './harnessCache';
 import { NativeHookListener } from './nativeListener';
 import { hookOptionsFromEnv, runHook } from './run';
 import { FORWARDED_ENV, HOOK_PROTOCOL_VERSION, hookSocketPath, MAX_REQUEST_BYTES, type HookRequest, type HookResponse } from './serverProtocol';
+import { randomHex } from '../crypto/random';
+import { sha256Hex } from '../crypto/sha256';
+import { useNodeCrypto } from '../crypto/nodeCrypto';
 
 export interface HookServerOptions {
   /**
@@ -34,7 +36,6 @@ export interface HookServerOptions {
 
 export type HookServerStart = { kind: 'listening'; server: HookServer } | { kind: 'busy'; socketPath: string };
 
-const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** Where the server of this environment's alfred home listens. */
 export function defaultHookSocketPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -60,7 +61,7 @@ export async function startHookServer(opts: HookServerOptions): Promise<HookServ
   if (fs.existsSync(socketPath) && (await answers(socketPath))) return { kind: 'busy', socketPath };
   // Bound under a name of its own, then linked into place: Node removes a socket's bound path when it
   // closes, which must never be the shared name once another server may own it.
-  const own = path.join(dir, `hook.${process.pid}.${randomBytes(4).toString('hex')}.sock`);
+  const own = path.join(dir, `hook.${process.pid}.${randomHex(4)}.sock`);
   await server.listen(own);
   try {
     for (let attempt = 0; ; attempt++) {
@@ -117,6 +118,8 @@ export class HookServer {
     this.server = net.createServer((socket) => this.accept(socket));
     this.harnesses = new HarnessCache(opts.openHarness);
     this.env = { ...(opts.env ?? process.env) };
+    // A server stays: Node's crypto is worth loading once (see crypto/nodeCrypto.ts).
+    useNodeCrypto();
   }
 
   /** True when listening; false when the address is in use. */

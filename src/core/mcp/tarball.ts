@@ -3,10 +3,10 @@
  * registry's `dist.integrity` (or `shasum`), gunzipped with a cap on the unpacked size, and its
  * entries listed with their mode and, for sources and package.json, their text.
  */
-import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { Parser } from 'tar/parse';
 import type { ReadEntry } from 'tar/read-entry';
+import { useNodeCrypto } from '../crypto/nodeCrypto';
 
 export interface TarFile {
   /** Inside the package, without npm's leading `package/` folder. */
@@ -32,10 +32,10 @@ export interface ReadTarballOptions {
 export function integrityProblem(bytes: Buffer, integrity: string | undefined, shasum: string | undefined): string | undefined {
   const sris = (integrity ?? '').split(/\s+/).filter(Boolean).map((s) => /^(sha512|sha384|sha256|sha1)-(.+)$/.exec(s)).filter((m) => m !== null);
   if (sris.length > 0) {
-    const ok = sris.some((m) => createHash(m[1]!).update(bytes).digest('base64') === m[2]);
+    const ok = sris.some((m) => useNodeCrypto().createHash(m[1]!).update(bytes).digest('base64') === m[2]);
     return ok ? undefined : `the tarball does not match its integrity ${sris[0]![0]}`;
   }
-  if (shasum) return createHash('sha1').update(bytes).digest('hex') === shasum.toLowerCase() ? undefined : `the tarball does not match its shasum ${shasum}`;
+  if (shasum) return useNodeCrypto().createHash('sha1').update(bytes).digest('hex') === shasum.toLowerCase() ? undefined : `the tarball does not match its shasum ${shasum}`;
   return 'the registry gives no integrity for the tarball';
 }
 

@@ -5,11 +5,11 @@
  * failed | unknown. A timeout, a closed window or a crash leaves `unknown`, never `failed`, and an
  * unknown operation is never re-run by Alfred: the user looks and reconciles it.
  */
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { atomicWrite } from '../fs/atomicWrite';
 import { appendJsonLines, readJsonLines, type CorruptLine } from '../fs/jsonLines';
 import { withLock } from '../state/lock';
+import { randomUuid } from '../crypto/random';
 
 export const OPERATIONS_FILE = 'operations.jsonl';
 /** Past this many lines the file is compacted to the latest state of each operation. */
@@ -93,7 +93,7 @@ export interface NewOperation {
 /** Persists a new operation as `pending`, with its arguments, before anything runs. */
 export async function createOperation(stateDir: string, op: NewOperation, pid = process.pid): Promise<Operation> {
   const ts = new Date().toISOString();
-  const operation: Operation = { id: randomUUID(), ...op, pid, state: 'pending', createdAt: ts, updatedAt: ts };
+  const operation: Operation = { id: randomUuid(), ...op, pid, state: 'pending', createdAt: ts, updatedAt: ts };
   await withLock(stateDir, () => {
     const { operations, lines } = readOperations(stateDir);
     if (lines >= COMPACT_AT_LINES) compact(stateDir, operations);

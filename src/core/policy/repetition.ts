@@ -6,8 +6,8 @@
  * cycle of two or three calls — more times in a row than the role allows is refused with a reason
  * the model can act on.
  */
-import { createHash } from 'node:crypto';
 import { inputShapeProblem } from './inputShape';
+import { sha256Hex } from '../crypto/sha256';
 
 /** `max_repeated_calls` when a role does not set it; 0 turns the guard off. */
 export const DEFAULT_MAX_REPEATED_CALLS = 12;
@@ -32,7 +32,7 @@ function canonical(value: unknown): unknown {
 export function callFingerprint(tool: string, input: unknown, refusedShape?: boolean): string {
   const refused = refusedShape ?? inputShapeProblem(input) !== undefined;
   const body = refused ? '(refused shape)' : JSON.stringify(canonical(input) ?? null);
-  return createHash('sha256').update(`${tool}\0${body}`).digest('hex').slice(0, 20);
+  return sha256Hex(`${tool}\0${body}`).slice(0, 20);
 }
 
 export interface Repetition {

@@ -7,11 +7,11 @@
  * to the executable's identity (inode, size, mtime), the kernel, the user and the exact probe
  * arguments, and lasts a day, so an upgrade, a reboot into another kernel or new flags probe again.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { atomicWrite } from '../fs/atomicWrite';
+import { sha256Hex } from '../crypto/sha256';
 
 export const PROBE_CACHE_FILE = 'sandbox-probe.json';
 const MAX_AGE_MS = 24 * 3600_000;
@@ -27,7 +27,7 @@ export function probeKey(file: string, args: readonly string[]): string | undefi
     const st = fs.statSync(file);
     const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
     const what = JSON.stringify([file, st.ino, st.size, Math.trunc(st.mtimeMs), os.release(), uid, args]);
-    return createHash('sha256').update(what).digest('hex');
+    return sha256Hex(what);
   } catch {
     return undefined;
   }

@@ -1,8 +1,8 @@
 /** Where the harness keeps its state: outside the workspace, where an agent's tools cannot write. */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { sha256Hex } from '../crypto/sha256';
 
 /** First 16 hex digits of the SHA-256 of the folder's real path (resolved path if it does not exist). */
 export function workspaceId(folder: string): string {
@@ -12,7 +12,7 @@ export function workspaceId(folder: string): string {
   } catch {
     real = path.resolve(folder);
   }
-  return createHash('sha256').update(real).digest('hex').slice(0, 16);
+  return sha256Hex(real).slice(0, 16);
 }
 
 /** `${ALFRED_HOME:-~/.alfred}`. */

@@ -1,10 +1,10 @@
+import { sha256Hex } from '../crypto/sha256';
 /**
  * One command, one charge, whoever observes it (DESIGN.md, Budget enforcement). A terminal command an
  * agent's hook already decided and charged (Copilot's `run_in_terminal`) is seen again when it ends in
  * the terminal; the ledger remembers the allowed commands' fingerprints, under the same lock as the
  * charge, so the terminal observer can tell them from commands a person typed, which are charged there.
  */
-import { createHash } from 'node:crypto';
 
 export interface TerminalClaim {
   /** commandFingerprint() of the command as the terminal will show it. */
@@ -19,7 +19,7 @@ const MAX_CLAIMS = 64;
 
 /** Whitespace-insensitive: terminals may trim or reflow the line they report. No command text is kept. */
 export function commandFingerprint(command: string): string {
-  return createHash('sha256').update(command.trim().replace(/\s+/g, ' ')).digest('hex').slice(0, 24);
+  return sha256Hex(command.trim().replace(/\s+/g, ' ')).slice(0, 24);
 }
 
 function fresh(claims: readonly TerminalClaim[] | undefined, now: number): TerminalClaim[] {

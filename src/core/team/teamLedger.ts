@@ -6,7 +6,6 @@
  * cannot be reached, the role's offline mode decides: refuse (`fail-closed`) or go on with the
  * charges kept in the local ledger (`local`), replayed once it is back.
  */
-import { randomUUID } from 'node:crypto';
 import type { Usage } from '../budget/types';
 import type { AlfredEvent } from '../events/types';
 import { budgetPeriod, budgetPeriodKeyOf, budgetsFor, teamBudgetStatus, type BudgetPeriod, type TeamBudgetStatus } from './budgets';
@@ -16,6 +15,7 @@ import { appendPending, hasPending, takePending, type PendingLine } from './pend
 import { periodStart, type Period } from './period';
 import type { PgStore, SpendRow, UsageByKey } from './pgStore';
 import type { TeamChargeRow, TeamEventRow } from './rows';
+import { randomUuid } from '../crypto/random';
 
 export interface TeamCall {
   role: string;
@@ -102,7 +102,7 @@ export class TeamLedger {
     const at = this.now();
     const budgets = this.budgetsOf(call.role);
     const periods = budgets.map((b) => budgetPeriod(this.team, b, at));
-    const charge = call.shell > 0 ? this.row(call.role, at, { id: randomUUID(), shell: call.shell, tool: call.tool, ...(call.model ? { model: call.model } : {}) }) : undefined;
+    const charge = call.shell > 0 ? this.row(call.role, at, { id: randomUuid(), shell: call.shell, tool: call.tool, ...(call.model ? { model: call.model } : {}) }) : undefined;
     if (!charge && budgets.length === 0) return { allowed: true, statuses: [] };
     try {
       await this.reconcile();

@@ -15,9 +15,9 @@
  * Bounded: at most `maxReadBytes` a call (`more` says there is more), and a line longer than
  * `maxLineBytes` is skipped (counted in `oversized`) rather than held in memory.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { sha256Hex } from '../crypto/sha256';
 
 export interface TailState {
   /** Device and inode of the file read, as decimal strings (inodes may exceed 2^53). */
@@ -202,7 +202,7 @@ export class FileTail {
 function sha256(fd: number, bytes: number): string {
   const buf = Buffer.allocUnsafe(bytes);
   const n = fs.readSync(fd, buf, 0, bytes, 0);
-  return createHash('sha256').update(buf.subarray(0, n)).digest('hex');
+  return sha256Hex(buf.subarray(0, n));
 }
 
 function headMatches(fd: number, size: number, h: NonNullable<TailState['head']>): boolean {
@@ -216,7 +216,7 @@ function head(fd: number, size: number): TailState['head'] {
   const lf = buf.subarray(0, n).indexOf(LF);
   const bytes = lf >= 0 ? lf + 1 : n === HEAD_MAX ? HEAD_MAX : 0;
   if (bytes === 0) return undefined;
-  return { bytes, sha256: createHash('sha256').update(buf.subarray(0, bytes)).digest('hex') };
+  return { bytes, sha256: sha256Hex(buf.subarray(0, bytes)) };
 }
 
 /** The position after the last newline: starting at the end must not cut a line being written. */

@@ -174,25 +174,6 @@ describe('decide: protected paths', () => {
   });
 });
 
-describe('decide: speed', () => {
-  it('decides with 50 patterns in well under 20 µs (median)', () => {
-    const allowed = Array.from({ length: 25 }, (_, i) => (i % 3 === 0 ? `tool_${i}_*` : i % 3 === 1 ? `exact_${i}` : `mcp_srv${i}_?x`));
-    const denied = Array.from({ length: 25 }, (_, i) => (i % 5 === 0 ? '@web' : `deny_${i}_*`));
-    const r = role('big', { allowed: [...allowed, '@read', 'execute/*'], denied });
-    const tools = ['read_file', 'execute/runInTerminal', 'mcp_srv2_ax', 'unknown_tool', 'fetch_webpage', 'Bash'];
-    for (let i = 0; i < 2000; i++) decide({ role: r, tool: tools[i % tools.length] as string });
-    const times: number[] = [];
-    for (let i = 0; i < 3000; i++) {
-      const start = process.hrtime.bigint();
-      decide({ role: r, tool: tools[i % tools.length] as string });
-      times.push(Number(process.hrtime.bigint() - start) / 1000);
-    }
-    times.sort((a, b) => a - b);
-    const median = times[Math.floor(times.length / 2)] as number;
-    assert.ok(median < 20, `median ${median.toFixed(2)} µs`);
-  });
-});
-
 describe('rolePermits', () => {
   it('applies tool lists and shell policy', () => {
     assert.equal(rolePermits(reviewer, 'ctx_read'), true);
