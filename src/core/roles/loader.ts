@@ -8,7 +8,7 @@ import {
 } from './types';
 
 export interface LoadRolesOptions {
-  /** The workspace folder; project roles are looked up from here toward the filesystem root. */
+  /** The workspace folder: project roles are its own `.alfred/roles` and `.lean-ctx/roles`. */
   workspaceFolder?: string;
   homeDir: string;
   /** The extension's `roles/` folder. */
@@ -35,22 +35,22 @@ const isProject = (source: RoleSource): boolean => source === 'project' || sourc
 
 /**
  * Every folder roles are read from, in lookup order (first match wins), whether it exists or not,
- * so the adapter can watch them for creation too. All `.alfred/roles` folders (nearest first) come
- * before all `.lean-ctx/roles` folders. The home folder is skipped on the walk up: its role folders
- * are the user's, not a project's.
+ * so the adapter can watch them for creation too: the workspace's `.alfred/roles`, its
+ * `.lean-ctx/roles`, the user's two, the built-ins. Folders above the workspace are not read, though
+ * lean-ctx walks up to them: nothing keeps an agent from writing there (the gate refuses edits
+ * outside the workspace, but a command may write anywhere the kernel sandbox does not hold), and a
+ * role file it planted there would shadow the user's role of that name or the parent a workspace
+ * role inherits from. The workspace's two folders are governance paths, created empty and held
+ * read-only by the sandbox (sandbox/mounts.ts), as the user's are.
  */
 export function roleFolders(opts: Pick<LoadRolesOptions, 'workspaceFolder' | 'homeDir' | 'builtinDir'>): RoleFolder[] {
   const home = path.resolve(opts.homeDir);
-  const up: string[] = [];
-  if (opts.workspaceFolder) {
-    for (let dir = path.resolve(opts.workspaceFolder); ; dir = path.dirname(dir)) {
-      if (dir !== home) up.push(dir);
-      if (path.dirname(dir) === dir) break;
-    }
-  }
+  const project = opts.workspaceFolder ? path.resolve(opts.workspaceFolder) : undefined;
+  // A workspace opened on the home folder itself: its role folders are the user's.
+  const own = project !== undefined && project !== home ? [project] : [];
   return [
-    ...up.map((d): RoleFolder => ({ dir: path.join(d, '.alfred', 'roles'), source: 'project' })),
-    ...up.map((d): RoleFolder => ({ dir: path.join(d, '.lean-ctx', 'roles'), source: 'project-lean-ctx' })),
+    ...own.map((d): RoleFolder => ({ dir: path.join(d, '.alfred', 'roles'), source: 'project' })),
+    ...own.map((d): RoleFolder => ({ dir: path.join(d, '.lean-ctx', 'roles'), source: 'project-lean-ctx' })),
     { dir: path.join(home, '.alfred', 'roles'), source: 'user' },
     { dir: path.join(home, '.lean-ctx', 'roles'), source: 'user-lean-ctx' },
     { dir: path.resolve(opts.builtinDir), source: 'builtin' },

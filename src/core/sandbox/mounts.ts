@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { GOVERNANCE_WORKSPACE_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths } from '../governance/agents';
+import { GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths } from '../governance/agents';
 import { outermost } from './pathSet';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
@@ -66,7 +66,7 @@ export function readOnlyPaths(opts: MountOptions): string[] {
     else found.push(...(glob.base ? [glob.base] : glob.matches.slice(0, MAX_LISTED_FILES)));
   }
 
-  for (const abs of alfredHomes(env, home)) ensureFolder(abs, 0o700);
+  for (const abs of createdHomeFolders(env, home)) ensureFolder(abs, 0o700);
   found.push(...governanceHomePaths(env, home));
   if (opts.stateDir) found.push(opts.stateDir);
   // Git runs what .git/config (core.fsmonitor, aliases) and .git/hooks name, later and outside the
@@ -119,9 +119,18 @@ function compiled(glob: string): (rel: string) => boolean {
   return match;
 }
 
-/** `~/.alfred` and `$ALFRED_HOME`: the one home folder the sandbox creates when missing, since Alfred's own files go there. */
-function alfredHomes(env: NodeJS.ProcessEnv, home: string): string[] {
-  return [path.join(home, '.alfred'), ...(env.ALFRED_HOME ? [path.resolve(env.ALFRED_HOME)] : [])];
+/**
+ * The home folders the sandbox creates when missing, as it does the workspace's governance folders
+ * (a missing folder cannot be mounted, and a command could create it with files of its own): Alfred's
+ * home and `$ALFRED_HOME`, where its own files go; `~/.lean-ctx`, whose `roles` the user's roles are
+ * read from (roles/loader.ts); and the governed agents' own folders, whose files (`~/.claude/settings.json`,
+ * `~/.copilot/hooks`) VS Code loads hooks from, and a hook runs outside any sandbox. Editors' user
+ * folders are mounted only when they exist: the running editor's does, and a missing one belongs to
+ * an editor not installed here.
+ */
+function createdHomeFolders(env: NodeJS.ProcessEnv, home: string): string[] {
+  const agents = [...new Set(GOVERNED_AGENTS.flatMap((a) => a.homePaths))];
+  return [path.join(home, '.alfred'), ...(env.ALFRED_HOME ? [path.resolve(env.ALFRED_HOME)] : []), ...['.lean-ctx', ...agents].map((p) => path.join(home, p))];
 }
 
 /** Creates a missing folder (with its parents); an existing file or folder is left as it is. */

@@ -157,27 +157,32 @@ test('lookup order: .alfred, then .lean-ctx, then ~/.alfred, then ~/.lean-ctx', 
   assert.equal(f.load().roles.has('shared'), false);
 });
 
-test('project folders are found walking up from a nested workspace folder, nearest first', () => {
+test('roles in folders above the workspace are not read: an agent could have written them there', () => {
   const f = fixture();
   const nested = path.join(f.ws, 'a', 'b');
   fs.mkdirSync(nested, { recursive: true });
-  f.write('ws/.alfred/roles/far.toml', roleToml('far', 'description = "ws"'));
-  f.write('ws/.alfred/roles/near.toml', roleToml('near', 'description = "ws"'));
-  f.write('ws/a/.alfred/roles/near.toml', roleToml('near', 'description = "a"'));
-  // Every .alfred folder up the tree comes before any .lean-ctx folder, even a nearer one.
-  f.write('ws/a/b/.lean-ctx/roles/far.toml', roleToml('far', 'description = "lean-ctx b"'));
+  f.write('home/.alfred/roles/strict.toml', roleToml('strict', 'description = "the user\'s"'));
+  // Above the workspace: a role of the user's name, and one a workspace role inherits from.
+  f.write('ws/a/.alfred/roles/strict.toml', roleToml('strict', 'description = "planted"'));
+  f.write('ws/.lean-ctx/roles/base.toml', roleToml('base', 'description = "planted base"'));
+  f.write('ws/a/b/.alfred/roles/child.toml', '[role]\nname = "child"\ninherits = "base"\n');
+  f.write('ws/a/b/.lean-ctx/roles/own.toml', roleToml('own', 'description = "lean-ctx b"'));
   const loaded = f.load({ workspaceFolder: nested });
-  assert.equal(loaded.roles.get('near')!.description, 'a');
-  assert.equal(loaded.roles.get('far')!.description, 'ws');
+  assert.equal(loaded.roles.get('strict')!.description, 'the user\'s');
+  assert.equal(loaded.roles.get('own')!.description, 'lean-ctx b');
+  assert.equal(loaded.roles.has('base'), false);
+  assert.equal(loaded.roles.has('child'), false, 'its parent is nowhere Alfred reads');
+  assert.match(loaded.problems.find((p) => p.role === 'child')!.message, /base/);
 });
 
-test('roleFolders lists every folder in lookup order and skips the home folder on the walk up', () => {
+test('roleFolders lists every folder in lookup order: the workspace\'s own, the user\'s, the built-ins', () => {
   const folders = roleFolders({ workspaceFolder: '/h/me/proj', homeDir: '/h/me', builtinDir: '/ext/roles' });
   assert.deepEqual(folders.map((x) => `${x.source} ${x.dir}`), [
-    'project /h/me/proj/.alfred/roles', 'project /h/.alfred/roles', 'project /.alfred/roles',
-    'project-lean-ctx /h/me/proj/.lean-ctx/roles', 'project-lean-ctx /h/.lean-ctx/roles', 'project-lean-ctx /.lean-ctx/roles',
+    'project /h/me/proj/.alfred/roles', 'project-lean-ctx /h/me/proj/.lean-ctx/roles',
     'user /h/me/.alfred/roles', 'user-lean-ctx /h/me/.lean-ctx/roles', 'builtin /ext/roles',
   ]);
+  // A workspace opened on the home folder: its role folders are the user's, listed once.
+  assert.deepEqual(roleFolders({ workspaceFolder: '/h/me', homeDir: '/h/me', builtinDir: '/ext/roles' }).map((x) => x.source), ['user', 'user-lean-ctx', 'builtin']);
 });
 
 test('an untrusted workspace ignores project role files and lists each with the reason', () => {

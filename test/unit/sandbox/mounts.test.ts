@@ -54,17 +54,20 @@ test('*.code-workspace files are found at any depth, but not in node_modules or 
   assert.deepEqual(rel(ws, ro).filter((p) => p.endsWith('.code-workspace')), ['a.code-workspace', 'x/y/z/b.code-workspace']);
 });
 
-test('home: the existing agent and editor folders, Alfred\'s home created when missing, the others not', () => {
+test('home: Alfred\'s, lean-ctx\'s and the agents\' folders created when missing, editors\' user folders mounted only when they exist', () => {
   const { root, ws, home } = layout([]);
   fs.mkdirSync(path.join(home, '.claude'));
+  fs.writeFileSync(path.join(home, '.claude', 'settings.json'), '{}');
   fs.mkdirSync(path.join(home, '.config', 'Code', 'User'), { recursive: true });
   const alfredHome = path.join(root, 'alfred-home');
   const state = path.join(alfredHome, 'state', 'abc');
   const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: { ALFRED_HOME: alfredHome }, home, stateDir: state });
   const homeSide = ro.filter((p) => !p.startsWith(`${ws}/`)).sort();
-  assert.deepEqual(homeSide, [alfredHome, path.join(home, '.alfred'), path.join(home, '.claude'), path.join(home, '.config', 'Code', 'User')].sort());
-  assert.equal(fs.existsSync(path.join(home, '.codex')), false, 'a missing agent folder is not created');
-  assert.equal(fs.statSync(alfredHome).mode & 0o777, 0o700);
+  const created = ['.alfred', '.lean-ctx', '.copilot', '.codex'].map((p) => path.join(home, p));
+  assert.deepEqual(homeSide, [alfredHome, ...created, path.join(home, '.claude'), path.join(home, '.config', 'Code', 'User')].sort());
+  for (const folder of [alfredHome, ...created]) assert.equal(fs.statSync(folder).mode & 0o777, 0o700, folder);
+  assert.equal(fs.readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8'), '{}', 'an existing folder is left as it is');
+  assert.equal(fs.existsSync(path.join(home, '.config', 'Code - Insiders')), false, 'a missing editor folder is not created');
 });
 
 test('a state folder outside Alfred\'s home is mounted too', () => {
