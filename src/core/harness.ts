@@ -18,10 +18,12 @@ import { EVENTS_FILE } from './events/format';
 import { readEvents, type ReadResult } from './events/read';
 import type { AlfredEvent, EventType } from './events/types';
 import { chargeModelUsage, type ModelChargeResult, type ModelUsage } from './models/charge';
+import { governanceHomePaths } from './governance/agents';
 import { decide } from './policy/gate';
 import { readMcpTrust } from './policy/mcpAuditFile';
 import type { GateDecision } from './policy/types';
 import type { ToolCall } from './policy/toolCall';
+import type { ProtectionOptions } from './policy/toolPaths';
 import { detectSandbox, planSandbox, type SandboxPlan } from './sandbox/index';
 import { sandboxStatus, type SandboxStatus } from './sandbox/status';
 import { chargeMeasured, type MeasuredCharge } from './usage/chargeMeasured';
@@ -257,8 +259,11 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     return { status, line: formatBudgetLine(status), session: ledger?.role === role.name ? ledger.session : undefined };
   }
 
-  private protectedPaths() {
-    return { globs: this.opts.protectedGlobs?.() ?? [], workspaceFolder: this.workspaceFolder, stateDir: this.stateDir };
+  private protectedPaths(): ProtectionOptions {
+    return {
+      globs: this.opts.protectedGlobs?.() ?? [], workspaceFolder: this.workspaceFolder, stateDir: this.stateDir,
+      home: { dir: this.homeDir, governancePaths: governanceHomePaths(this.env, this.homeDir) },
+    };
   }
 
   /** How a shell command of the active role runs so that protected paths hold (sandbox/index.ts). */

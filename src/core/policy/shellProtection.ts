@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import picomatch from 'picomatch';
+import { realTarget } from '../fs/realTarget';
 import { resolveWrite, shellWrites, type ShellWrite } from './shellWrites';
 import { CHECKS_FILE, GOVERNANCE_PATHS, isProtected, type ProtectedHit, type ProtectionOptions } from './toolPaths';
 
@@ -15,15 +16,17 @@ export interface ShellHit {
 
 /**
  * The first protected path `command` writes, run in `cwd` (default: the workspace folder). Writes
- * outside the workspace (a temporary file) are not this check's business, except the state folder.
+ * outside the workspace (a temporary file) are not this check's business, except the state folder
+ * and the governance paths in the home folder (Alfred's launcher, the agents' user settings).
  */
 export function firstProtectedShellWrite(command: string, options: ProtectionOptions, cwd?: string): ShellHit | undefined {
   const workspace = path.resolve(options.workspaceFolder);
   const base = cwd === undefined ? workspace : path.resolve(workspace, cwd);
   for (const write of shellWrites(command)) {
-    const abs = resolveWrite(write, base);
+    const abs = resolveWrite(write, base, options.home?.dir);
     const hit = isProtected(abs, options);
     if (hit && hit.kind !== 'outside-workspace') return { hit: { ...hit, path: write.target }, write };
+    if (hit && inHomeGovernance(abs, options)) return { hit: { path: write.target, kind: 'governance' }, write };
     if (write.tree) {
       const inside = anchors(options).find((a) => a.abs === abs || isUnder(a.abs, abs));
       if (inside) return { hit: { ...inside.hit, path: write.target }, write };
@@ -44,12 +47,24 @@ function anchors(options: ProtectionOptions): Anchor[] {
   if (options.stateDir) list.push({ abs: path.resolve(options.stateDir), hit: { path: options.stateDir, kind: 'state-folder' } });
   list.push({ abs: path.join(ws, CHECKS_FILE), hit: { path: CHECKS_FILE, kind: 'checks-file', relative: CHECKS_FILE } });
   for (const g of GOVERNANCE_PATHS) list.push({ abs: path.join(ws, g), hit: { path: g, kind: 'governance', relative: g } });
+  for (const g of options.home?.governancePaths ?? []) list.push({ abs: path.resolve(g), hit: { path: g, kind: 'governance' } });
   for (const glob of options.globs) {
     if (glob.trim() === '') continue;
     const { base } = picomatch.scan(glob.replace(/^\.\//, ''));
     list.push({ abs: path.join(ws, base), hit: { path: glob, kind: 'glob', glob } });
   }
   return list;
+}
+
+/** Whether `abs` (as named, or where its symlinks lead) is a governance path of the home folder or inside one. */
+function inHomeGovernance(abs: string, options: ProtectionOptions): boolean {
+  const paths = options.home?.governancePaths ?? [];
+  if (paths.length === 0) return false;
+  const targets = [abs, realTarget(abs) ?? abs];
+  return paths.some((g) => {
+    const roots = [path.resolve(g), realTarget(path.resolve(g)) ?? path.resolve(g)];
+    return roots.some((root) => targets.some((t) => t === root || isUnder(t, root)));
+  });
 }
 
 function isUnder(child: string, parent: string): boolean {

@@ -49,6 +49,12 @@ export interface ProtectionOptions {
   workspaceFolder: string;
   /** Alfred's state folder: always protected, wherever it is. */
   stateDir?: string;
+  /**
+   * The home folder `~` and `$HOME` stand for in a shell command, and the governance paths outside
+   * the workspace (governance/agents.ts governanceHomePaths: Alfred's home, the agents' and editors'
+   * user folders), which no shell command may write. Edit tools never write outside the workspace.
+   */
+  home?: { dir: string; governancePaths: readonly string[] };
 }
 
 export interface ProtectedHit {

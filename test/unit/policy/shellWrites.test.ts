@@ -77,6 +77,24 @@ describe('protected paths in shell commands', () => {
     assert.equal(hit('cp test/cart.test.js backup.js'), undefined, 'reading a protected file is fine');
   });
 
+  it('refuses visible writes to the home folder\'s governance paths, wherever the command names them from', () => {
+    const home = path.join(root, 'home');
+    fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
+    fs.symlinkSync(path.join(home, '.claude'), path.join(ws, 'claude-link'));
+    const governancePaths = ['.alfred', '.claude', '.copilot', '.config/Code/User'].map((p) => path.join(home, p));
+    const withHome = { ...options, home: { dir: home, governancePaths } };
+    const homeHit = (line: string) => firstProtectedShellWrite(line, withHome)?.hit;
+    assert.deepEqual(homeHit('printf "#!/bin/sh\\nexit 0\\n" > ~/.alfred/bin/alfred'), { path: '~/.alfred/bin/alfred', kind: 'governance' });
+    assert.equal(homeHit('echo \'{"disableAllHooks":true}\' > "$HOME/.claude/settings.json"')?.kind, 'governance');
+    assert.equal(homeHit('cp /dev/null ${HOME}/.config/Code/User/settings.json')?.kind, 'governance');
+    assert.equal(homeHit('mkdir -p ~/.copilot/hooks && tee ~/.copilot/hooks/x.json < h.json')?.kind, 'governance');
+    assert.equal(homeHit('rm -rf ~/.config')?.kind, 'governance', 'a folder above one');
+    assert.equal(homeHit('echo {} > claude-link/settings.json')?.kind, 'governance', 'through a symlink in the workspace');
+    // The rest of the home folder is the command's to write.
+    assert.equal(homeHit('mkdir -p ~/.cache/x && echo 1 > ~/.cache/x/y && npm config set x 1 > ~/.npmrc'), undefined);
+    assert.equal(homeHit('echo x > ~/.alfredx/notes'), undefined, 'a name that only starts like one');
+  });
+
   it('the gate refuses such a command with a protected-path reason', () => {
     const role: Role = {
       name: 'coder', source: 'builtin', path: '/roles/coder.toml', description: 'coder', shellPolicy: 'track', sandbox: 'auto', tools: { denied: [] }, failClosed: false,
