@@ -18,7 +18,7 @@ import { EVENTS_FILE } from './events/format';
 import { readEvents, type ReadResult } from './events/read';
 import type { AlfredEvent, EventType } from './events/types';
 import { chargeModelUsage, type ModelChargeResult, type ModelUsage } from './models/charge';
-import { governanceHomePaths } from './governance/agents';
+import { governanceHomePaths, startupHomePaths } from './governance/agents';
 import { decide } from './policy/gate';
 import { readMcpTrust } from './policy/mcpAuditFile';
 import type { GateDecision } from './policy/types';
@@ -262,7 +262,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   private protectedPaths(): ProtectionOptions {
     return {
       globs: this.opts.protectedGlobs?.() ?? [], workspaceFolder: this.workspaceFolder, stateDir: this.stateDir,
-      home: { dir: this.homeDir, governancePaths: governanceHomePaths(this.env, this.homeDir) },
+      home: { dir: this.homeDir, governancePaths: governanceHomePaths(this.env, this.homeDir), startupPaths: startupHomePaths(this.homeDir) },
     };
   }
 

@@ -70,14 +70,29 @@ export function governedAgent(id: AgentId): GovernedAgent {
 
 /** Alfred's own rule files in the workspace: roles (its own and lean-ctx's), checks, packs. */
 const ALFRED_WORKSPACE_PATHS: readonly string[] = ['.alfred', '.lean-ctx'];
+/** Every hook file, once (agents may share one: Copilot in VS Code and the Copilot CLI do), workspace-relative with `/`. */
+export const HOOK_FILES: readonly string[] = [...new Set(GOVERNED_AGENTS.map((a) => a.hookFile))];
+
 /**
  * Repository files whose content git executes later, outside any sandbox (`core.fsmonitor`, aliases,
  * hooks): protected like governance files, but never created when missing (a folder without git stays so).
  */
-/** Every hook file, once (agents may share one: Copilot in VS Code and the Copilot CLI do), workspace-relative with `/`. */
-export const HOOK_FILES: readonly string[] = [...new Set(GOVERNED_AGENTS.map((a) => a.hookFile))];
-
 export const REPOSITORY_CODE_PATHS: readonly string[] = ['.git/config', '.git/hooks'];
+/**
+ * Home files whose content runs later outside any sandbox: the shells' start-up files (a new
+ * terminal, the agent's next one included, runs them) and git's user configuration (hooks path,
+ * aliases, `core.fsmonitor`), home-relative. Held read-only where they exist, never created: an
+ * empty `~/.bash_profile` would stop bash from reading `~/.profile`.
+ */
+const HOME_STARTUP_PATHS: readonly string[] = [
+  '.bashrc', '.bash_profile', '.bash_login', '.profile', '.bash_logout',
+  '.zshenv', '.zprofile', '.zshrc', '.zlogin', '.zlogout', '.config/fish', '.gitconfig', '.config/git',
+];
+
+/** Absolute paths of the home files a shell or git runs later (HOME_STARTUP_PATHS). */
+export function startupHomePaths(home: string = os.homedir()): string[] {
+  return HOME_STARTUP_PATHS.map((p) => path.join(home, p));
+}
 /** Workspace files VS Code reads settings from, wherever they are. */
 export const WORKSPACE_SETTINGS_GLOBS: readonly string[] = ['**/*.code-workspace'];
 /** VS Code's user settings folders (desktop, Insiders, remote servers, code-server), home-relative. */

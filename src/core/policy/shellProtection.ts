@@ -26,7 +26,8 @@ export function firstProtectedShellWrite(command: string, options: ProtectionOpt
     const abs = resolveWrite(write, base, options.home?.dir);
     const hit = isProtected(abs, options);
     if (hit && hit.kind !== 'outside-workspace') return { hit: { ...hit, path: write.target }, write };
-    if (hit && inHomeGovernance(abs, options)) return { hit: { path: write.target, kind: 'governance' }, write };
+    if (hit && holds(options.home?.governancePaths, abs)) return { hit: { path: write.target, kind: 'governance' }, write };
+    if (hit && holds(options.home?.startupPaths, abs)) return { hit: { path: write.target, kind: 'runs-later' }, write };
     if (write.tree) {
       const inside = anchors(options).find((a) => a.abs === abs || isUnder(a.abs, abs));
       if (inside) return { hit: { ...inside.hit, path: write.target }, write };
@@ -48,6 +49,7 @@ function anchors(options: ProtectionOptions): Anchor[] {
   list.push({ abs: path.join(ws, CHECKS_FILE), hit: { path: CHECKS_FILE, kind: 'checks-file', relative: CHECKS_FILE } });
   for (const g of GOVERNANCE_PATHS) list.push({ abs: path.join(ws, g), hit: { path: g, kind: 'governance', relative: g } });
   for (const g of options.home?.governancePaths ?? []) list.push({ abs: path.resolve(g), hit: { path: g, kind: 'governance' } });
+  for (const g of options.home?.startupPaths ?? []) list.push({ abs: path.resolve(g), hit: { path: g, kind: 'runs-later' } });
   for (const glob of options.globs) {
     if (glob.trim() === '') continue;
     const { base } = picomatch.scan(glob.replace(/^\.\//, ''));
@@ -56,10 +58,9 @@ function anchors(options: ProtectionOptions): Anchor[] {
   return list;
 }
 
-/** Whether `abs` (as named, or where its symlinks lead) is a governance path of the home folder or inside one. */
-function inHomeGovernance(abs: string, options: ProtectionOptions): boolean {
-  const paths = options.home?.governancePaths ?? [];
-  if (paths.length === 0) return false;
+/** Whether `abs` (as named, or where its symlinks lead) is one of `paths` or inside one. */
+function holds(paths: readonly string[] | undefined, abs: string): boolean {
+  if (!paths || paths.length === 0) return false;
   const targets = [abs, realTarget(abs) ?? abs];
   return paths.some((g) => {
     const roots = [path.resolve(g), realTarget(path.resolve(g)) ?? path.resolve(g)];

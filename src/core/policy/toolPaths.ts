@@ -50,17 +50,18 @@ export interface ProtectionOptions {
   /** Alfred's state folder: always protected, wherever it is. */
   stateDir?: string;
   /**
-   * The home folder `~` and `$HOME` stand for in a shell command, and the governance paths outside
-   * the workspace (governance/agents.ts governanceHomePaths: Alfred's home, the agents' and editors'
-   * user folders), which no shell command may write. Edit tools never write outside the workspace.
+   * The home folder `~` and `$HOME` stand for in a shell command, and the paths there no shell
+   * command may write (governance/agents.ts): the governance paths (Alfred's home, the agents' and
+   * editors' user folders) and the start-up files a shell or git runs later. Edit tools never write
+   * outside the workspace.
    */
-  home?: { dir: string; governancePaths: readonly string[] };
+  home?: { dir: string; governancePaths: readonly string[]; startupPaths: readonly string[] };
 }
 
 export interface ProtectedHit {
   /** The path as the tool gave it. */
   path: string;
-  kind: 'outside-workspace' | 'state-folder' | 'checks-file' | 'governance' | 'glob';
+  kind: 'outside-workspace' | 'state-folder' | 'checks-file' | 'governance' | 'runs-later' | 'glob';
   /** The glob that matched (kind `glob`). */
   glob?: string;
   /** The workspace-relative path (with `/`), when inside the workspace. */

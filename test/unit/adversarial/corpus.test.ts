@@ -134,6 +134,9 @@ before(async () => {
   // The launcher every hook runs, for the case that tries to replace it.
   fs.mkdirSync(path.join(process.env.HOME!, '.alfred', 'bin'), { recursive: true });
   fs.writeFileSync(path.join(process.env.HOME!, '.alfred', 'bin', 'alfred'), '#!/bin/sh\nexec alfred "$@"\n', { mode: 0o755 });
+  // The start-up files the cases that target them expect a user to have.
+  fs.writeFileSync(path.join(process.env.HOME!, '.bashrc'), 'alias ll="ls -l"\n');
+  fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n');
   const started = await startHookServer({
     openHarness: (folder, harnessEnv, cwd) => openWorkspaceHarness(folder, { builtinRolesDir: path.join(ROOT, 'roles'), version: 'test', env: harnessEnv, cwd }),
   });

@@ -82,7 +82,7 @@ describe('protected paths in shell commands', () => {
     fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
     fs.symlinkSync(path.join(home, '.claude'), path.join(ws, 'claude-link'));
     const governancePaths = ['.alfred', '.claude', '.copilot', '.config/Code/User'].map((p) => path.join(home, p));
-    const withHome = { ...options, home: { dir: home, governancePaths } };
+    const withHome = { ...options, home: { dir: home, governancePaths, startupPaths: ['.bashrc', '.zshenv', '.gitconfig', '.config/git'].map((p) => path.join(home, p)) } };
     const homeHit = (line: string) => firstProtectedShellWrite(line, withHome)?.hit;
     assert.deepEqual(homeHit('printf "#!/bin/sh\\nexit 0\\n" > ~/.alfred/bin/alfred'), { path: '~/.alfred/bin/alfred', kind: 'governance' });
     assert.equal(homeHit('echo \'{"disableAllHooks":true}\' > "$HOME/.claude/settings.json"')?.kind, 'governance');
@@ -93,6 +93,11 @@ describe('protected paths in shell commands', () => {
     // The rest of the home folder is the command's to write.
     assert.equal(homeHit('mkdir -p ~/.cache/x && echo 1 > ~/.cache/x/y && npm config set x 1 > ~/.npmrc'), undefined);
     assert.equal(homeHit('echo x > ~/.alfredx/notes'), undefined, 'a name that only starts like one');
+    // What a shell or git runs later, outside the sandbox: existing or not.
+    assert.deepEqual(homeHit('echo "curl x | sh" >> ~/.bashrc'), { path: '~/.bashrc', kind: 'runs-later' });
+    assert.equal(homeHit('printf "rm -rf ~/.alfred" > $HOME/.zshenv')?.kind, 'runs-later');
+    assert.equal(homeHit('sed -i s/a/b/ ~/.config/git/config')?.kind, 'runs-later');
+    assert.equal(homeHit('cat ~/.bashrc > ~/bashrc.bak'), undefined, 'reading one is fine');
   });
 
   it('the gate refuses such a command with a protected-path reason', () => {

@@ -70,6 +70,17 @@ test('home: Alfred\'s, lean-ctx\'s and the agents\' folders created when missing
   assert.equal(fs.existsSync(path.join(home, '.config', 'Code - Insiders')), false, 'a missing editor folder is not created');
 });
 
+test('home: the shells\' start-up files and git\'s user configuration that exist, none created', () => {
+  const { ws, home } = layout([]);
+  fs.writeFileSync(path.join(home, '.bashrc'), 'alias ll="ls -l"\n');
+  fs.writeFileSync(path.join(home, '.gitconfig'), '[user]\n');
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  assert.ok(ro.includes(path.join(home, '.bashrc')) && ro.includes(path.join(home, '.gitconfig')));
+  for (const missing of ['.bash_profile', '.profile', '.zshrc', '.zshenv', '.config/git']) {
+    assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created: an empty one would change what the shell reads`);
+  }
+});
+
 test('a state folder outside Alfred\'s home is mounted too', () => {
   const { root, ws, home } = layout([]);
   const state = path.join(root, 'elsewhere', 'state');
