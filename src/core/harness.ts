@@ -18,7 +18,7 @@ import { EVENTS_FILE } from './events/format';
 import { readEvents, type ReadResult } from './events/read';
 import type { AlfredEvent, EventType } from './events/types';
 import { chargeModelUsage, type ModelChargeResult, type ModelUsage } from './models/charge';
-import { governanceHomePaths, startupHomePaths } from './governance/agents';
+import { governanceHomePaths, installationPaths, startupHomePaths } from './governance/agents';
 import { decide } from './policy/gate';
 import { readMcpTrust } from './policy/mcpAuditFile';
 import type { GateDecision } from './policy/types';
@@ -163,6 +163,11 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     return this.opts.env ?? process.env;
   }
 
+  /** The folder Alfred runs from: the one holding its built-in roles (the extension's, or the repository's). */
+  private get installation(): string {
+    return path.dirname(path.resolve(this.opts.builtinRolesDir));
+  }
+
   private get homeDir(): string {
     return this.opts.homeDir ?? os.homedir();
   }
@@ -262,7 +267,10 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   private protectedPaths(): ProtectionOptions {
     return {
       globs: this.opts.protectedGlobs?.() ?? [], workspaceFolder: this.workspaceFolder, stateDir: this.stateDir,
-      home: { dir: this.homeDir, governancePaths: governanceHomePaths(this.env, this.homeDir), startupPaths: startupHomePaths(this.homeDir) },
+      home: {
+        dir: this.homeDir, startupPaths: startupHomePaths(this.homeDir),
+        governancePaths: [...governanceHomePaths(this.env, this.homeDir), ...installationPaths(this.installation, this.workspaceFolder)],
+      },
     };
   }
 
@@ -270,7 +278,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   sandboxPlan(): SandboxPlan {
     return planSandbox({
       role: this.activeRole().role, workspaceFolder: this.workspaceFolder, protectedGlobs: this.opts.protectedGlobs?.() ?? [],
-      stateDir: this.stateDir, env: this.env, home: this.homeDir,
+      stateDir: this.stateDir, env: this.env, home: this.homeDir, installation: this.installation,
     });
   }
 

@@ -89,6 +89,19 @@ const HOME_STARTUP_PATHS: readonly string[] = [
   '.zshenv', '.zprofile', '.zshrc', '.zlogin', '.zlogout', '.config/fish', '.gitconfig', '.config/git',
 ];
 
+/**
+ * What of Alfred's own installation no agent may write: the built-in roles, the code that every hook
+ * call and the editor run (`dist/`), the packs and the manifest that names the code. The whole folder
+ * when it lies apart from the workspace (an installed extension); these four when one holds the
+ * other (Alfred's own repository opened as the workspace, the rest of which an agent may work on).
+ */
+export function installationPaths(installation: string, workspaceFolder: string): string[] {
+  const root = path.resolve(installation);
+  const ws = path.resolve(workspaceFolder);
+  const overlaps = root === ws || ws.startsWith(root + path.sep) || root.startsWith(ws + path.sep);
+  return overlaps ? ['roles', 'dist', 'packs', 'package.json'].map((p) => path.join(root, p)) : [root];
+}
+
 /** Absolute paths of the home files a shell or git runs later (HOME_STARTUP_PATHS). */
 export function startupHomePaths(home: string = os.homedir()): string[] {
   return HOME_STARTUP_PATHS.map((p) => path.join(home, p));

@@ -5,7 +5,6 @@
  */
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { realTarget } from '../fs/realTarget';
 import { resolveWrite, shellWrites, type ShellWrite } from './shellWrites';
 import { CHECKS_FILE, GOVERNANCE_PATHS, isProtected, type ProtectedHit, type ProtectionOptions } from './toolPaths';
 
@@ -26,8 +25,6 @@ export function firstProtectedShellWrite(command: string, options: ProtectionOpt
     const abs = resolveWrite(write, base, options.home?.dir);
     const hit = isProtected(abs, options);
     if (hit && hit.kind !== 'outside-workspace') return { hit: { ...hit, path: write.target }, write };
-    if (hit && holds(options.home?.governancePaths, abs)) return { hit: { path: write.target, kind: 'governance' }, write };
-    if (hit && holds(options.home?.startupPaths, abs)) return { hit: { path: write.target, kind: 'runs-later' }, write };
     if (write.tree) {
       const inside = anchors(options).find((a) => a.abs === abs || isUnder(a.abs, abs));
       if (inside) return { hit: { ...inside.hit, path: write.target }, write };
@@ -56,16 +53,6 @@ function anchors(options: ProtectionOptions): Anchor[] {
     list.push({ abs: path.join(ws, base), hit: { path: glob, kind: 'glob', glob } });
   }
   return list;
-}
-
-/** Whether `abs` (as named, or where its symlinks lead) is one of `paths` or inside one. */
-function holds(paths: readonly string[] | undefined, abs: string): boolean {
-  if (!paths || paths.length === 0) return false;
-  const targets = [abs, realTarget(abs) ?? abs];
-  return paths.some((g) => {
-    const roots = [path.resolve(g), realTarget(path.resolve(g)) ?? path.resolve(g)];
-    return roots.some((root) => targets.some((t) => t === root || isUnder(t, root)));
-  });
 }
 
 function isUnder(child: string, parent: string): boolean {

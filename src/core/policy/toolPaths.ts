@@ -50,10 +50,10 @@ export interface ProtectionOptions {
   /** Alfred's state folder: always protected, wherever it is. */
   stateDir?: string;
   /**
-   * The home folder `~` and `$HOME` stand for in a shell command, and the paths there no shell
-   * command may write (governance/agents.ts): the governance paths (Alfred's home, the agents' and
-   * editors' user folders) and the start-up files a shell or git runs later. Edit tools never write
-   * outside the workspace.
+   * The home folder `~` and `$HOME` stand for in a shell command, and absolute paths no tool may
+   * write, wherever they are (governance/agents.ts): governance paths (Alfred's home and its own
+   * installation, the agents' and editors' user folders) and the start-up files a shell or git runs
+   * later.
    */
   home?: { dir: string; governancePaths: readonly string[]; startupPaths: readonly string[] };
 }
@@ -138,6 +138,9 @@ function withAncestors(rel: string): string[] {
  */
 export function isProtected(p: string, options: ProtectionOptions): ProtectedHit | undefined {
   const hit = protectedByName(p, options);
+  if (hit && hit.kind !== 'outside-workspace') return hit;
+  const held = heldByPath(p, options);
+  if (held) return held;
   if (hit) return hit;
   const linked = hardLinkedProtected(path.resolve(options.workspaceFolder, p), options);
   return linked ? { ...linked, path: p, linkedTo: linked.path } : undefined;
@@ -175,6 +178,21 @@ function protectedByName(p: string, options: ProtectionOptions): ProtectedHit | 
       if (hit) return { path: p, kind: 'glob', glob: hit.glob, relative: rel };
     }
   }
+  return undefined;
+}
+
+/** A hit when `p` (as named, or where its symlinks lead) is one of options.home's absolute paths or inside one. */
+function heldByPath(p: string, options: ProtectionOptions): ProtectedHit | undefined {
+  const home = options.home;
+  if (!home) return undefined;
+  const abs = toAbsolute(p, path.resolve(options.workspaceFolder));
+  const targets = [abs, realTarget(abs) ?? abs];
+  const holds = (paths: readonly string[]) => paths.some((g) => {
+    const root = path.resolve(g);
+    return [root, realpath(root)].some((r) => targets.some((t) => relativeInside(r, t) !== undefined));
+  });
+  if (holds(home.governancePaths)) return { path: p, kind: 'governance' };
+  if (holds(home.startupPaths)) return { path: p, kind: 'runs-later' };
   return undefined;
 }
 

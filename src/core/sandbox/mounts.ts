@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, startupHomePaths } from '../governance/agents';
+import { GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, startupHomePaths } from '../governance/agents';
 import { outermost } from './pathSet';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
@@ -22,6 +22,8 @@ export interface MountOptions {
   stateDir?: string;
   env?: NodeJS.ProcessEnv;
   home?: string;
+  /** The folder Alfred runs from (governance/agents.ts installationPaths). */
+  installation?: string;
 }
 
 /**
@@ -69,6 +71,7 @@ export function readOnlyPaths(opts: MountOptions): string[] {
 
   for (const abs of createdHomeFolders(env, home)) ensureFolder(abs, 0o700);
   found.push(...governanceHomePaths(env, home), ...startupHomePaths(home));
+  if (opts.installation) found.push(...installationPaths(real.of(opts.installation) ?? path.resolve(opts.installation), ws));
   if (opts.stateDir) found.push(opts.stateDir);
   // Git runs what .git/config (core.fsmonitor, aliases) and .git/hooks name, later and outside the
   // sandbox, when the user or Alfred runs git: a command may not plant code there.

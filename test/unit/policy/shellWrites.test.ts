@@ -7,6 +7,7 @@ import { decide } from '../../../src/core/policy/gate';
 import { toolCall } from '../../../src/core/policy/toolCall';
 import { firstProtectedShellWrite } from '../../../src/core/policy/shellProtection';
 import { shellWrites } from '../../../src/core/policy/shellWrites';
+import { installationPaths } from '../../../src/core/governance/agents';
 import type { Role } from '../../../src/core/roles/types';
 
 const targets = (line: string): string[] => shellWrites(line).map((w) => w.target);
@@ -110,5 +111,33 @@ describe('protected paths in shell commands', () => {
     assert.equal(refused.code, 'protected-path');
     assert.match(refused.reason!, /test\/cart\.test\.js.*"test\/\*\*".*through rm/);
     assert.equal(decide({ role, call: toolCall('ctx_shell', { command: 'npm test' }), protectedPaths: options }).allowed, true);
+  });
+});
+
+describe('Alfred\'s installation in the gate', () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-install-')));
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const installation = path.join(root, 'ext');
+  const ws = path.join(root, 'ws');
+  fs.mkdirSync(path.join(installation, 'roles'), { recursive: true });
+  fs.mkdirSync(ws);
+  const role: Role = {
+    name: 'coder', source: 'builtin', path: '/roles/coder.toml', description: 'coder', shellPolicy: 'track', sandbox: 'auto', tools: { denied: [] }, failClosed: false,
+    limits: { maxContextTokens: 1000, maxShellInvocations: 10, maxCostUsd: 1, warnAtPercent: 80, blockAtPercent: 100 },
+  };
+  const protectedPaths = (workspaceFolder: string) => ({
+    globs: [], workspaceFolder, home: { dir: path.join(root, 'home'), governancePaths: installationPaths(installation, workspaceFolder), startupPaths: [] },
+  });
+
+  it('refuses a visible write to the built-in roles or the code, from the shell and from an edit tool of a workspace inside it', () => {
+    const shell = decide({ role, call: toolCall('Bash', { command: `echo '[limits]' > ${installation}/roles/coder.toml` }), protectedPaths: protectedPaths(ws) });
+    assert.equal(shell.code, 'protected-path');
+    assert.match(shell.reason!, /sets the rules agents work under/);
+    assert.equal(decide({ role, call: toolCall('Bash', { command: `rm -rf ${installation}` }), protectedPaths: protectedPaths(ws) }).code, 'protected-path');
+    // The repository opened as the workspace: roles/ and dist/ are held, src/ is not.
+    const edit = (file: string) => decide({ role, call: toolCall('create_file', { filePath: path.join(installation, file), content: 'x' }), protectedPaths: protectedPaths(installation) });
+    assert.equal(edit('roles/coder.toml').code, 'protected-path');
+    assert.equal(edit('dist/cli/alfred.cjs').code, 'protected-path');
+    assert.equal(edit('src/core/x.ts').allowed, true);
   });
 });

@@ -197,3 +197,28 @@ test('a command cannot plant code that git runs later outside the sandbox (.git/
   assert.equal(commit.status, 0, commit.stderr);
   assert.equal(commit.stdout.trim(), '1');
 });
+
+test('Alfred\'s own installation (built-in roles, the code hooks run, the manifest) is read-only to a command; a workspace inside it keeps its own files writable', kernel, () => {
+  const f = sandboxFixture();
+  const installation = path.join(f.root, 'extensions', 'alfred-harness.alfred-harness-0.1.0');
+  fs.mkdirSync(path.join(installation, 'roles'), { recursive: true });
+  fs.mkdirSync(path.join(installation, 'dist', 'cli'), { recursive: true });
+  fs.writeFileSync(path.join(installation, 'roles', 'coder.toml'), '[role]\nname = "coder"\n');
+  fs.writeFileSync(path.join(installation, 'dist', 'cli', 'alfred-hook.cjs'), 'exports.main = 1;\n');
+  const plan = planSandbox({ role: { name: 'coder', sandbox: 'auto' }, workspaceFolder: f.ws, protectedGlobs: [], stateDir: f.stateDir, env: f.env, home: f.home, installation });
+  const run = (p: typeof plan, command: string, cwd = f.ws) => {
+    if (p.kind !== 'sandboxed') throw new Error(p.kind);
+    const [file, ...args] = p.argv(command, cwd);
+    return spawnSync(file!, args, { cwd, env: f.env, encoding: 'utf8', timeout: 30_000 });
+  };
+  const node = JSON.stringify(process.execPath);
+  const loosen = `${node} -e "const f=require('fs'),d=process.argv[1];f.writeFileSync(d+'/roles/coder.toml','[limits]\\nmax_shell_invocations = 99999\\n');f.writeFileSync(d+'/dist/cli/alfred-hook.cjs','')" ${JSON.stringify(installation)}`;
+  assert.match(`${run(plan, loosen).stderr}`, /EROFS/);
+  assert.equal(fs.readFileSync(path.join(installation, 'roles', 'coder.toml'), 'utf8'), '[role]\nname = "coder"\n');
+  assert.equal(fs.readFileSync(path.join(installation, 'dist', 'cli', 'alfred-hook.cjs'), 'utf8'), 'exports.main = 1;\n');
+  // Alfred's own repository opened as the workspace: its roles and code are held, the rest is the agent's to change.
+  const repoPlan = planSandbox({ role: { name: 'coder', sandbox: 'auto' }, workspaceFolder: installation, protectedGlobs: [], stateDir: f.stateDir, env: f.env, home: f.home, installation });
+  assert.notEqual(run(repoPlan, `echo x > roles/coder.toml`, installation).status, 0);
+  assert.equal(run(repoPlan, `mkdir -p src && echo 1 > src/new.ts`, installation).status, 0);
+  assert.equal(fs.readFileSync(path.join(installation, 'src', 'new.ts'), 'utf8'), '1\n');
+});
