@@ -79,14 +79,17 @@ export const HOOK_FILES: readonly string[] = [...new Set(GOVERNED_AGENTS.map((a)
  */
 export const REPOSITORY_CODE_PATHS: readonly string[] = ['.git/config', '.git/hooks'];
 /**
- * Home files whose content runs later outside any sandbox: the shells' start-up files (a new
- * terminal, the agent's next one included, runs them) and git's user configuration (hooks path,
- * aliases, `core.fsmonitor`), home-relative. Held read-only where they exist, never created: an
- * empty `~/.bash_profile` would stop bash from reading `~/.profile`.
+ * Home files and folders whose content runs later, outside any sandbox, home-relative: the shells'
+ * start-up files (a new terminal, the agent's next one included, runs them), git's user
+ * configuration (hooks path, aliases, `core.fsmonitor`), and the editors' extensions and remote
+ * server (Copilot Chat, which runs the hooks, is one of those extensions). Held read-only where they
+ * exist, never created: an empty `~/.bash_profile` would stop bash from reading `~/.profile`.
  */
-const HOME_STARTUP_PATHS: readonly string[] = [
+const HOME_CODE_PATHS: readonly string[] = [
   '.bashrc', '.bash_profile', '.bash_login', '.profile', '.bash_logout',
   '.zshenv', '.zprofile', '.zshrc', '.zlogin', '.zlogout', '.config/fish', '.gitconfig', '.config/git',
+  '.vscode/extensions', '.vscode-insiders/extensions', '.vscode-oss/extensions', '.vscode-server', '.vscode-server-insiders',
+  '.local/share/code-server/extensions',
 ];
 
 /**
@@ -102,9 +105,9 @@ export function installationPaths(installation: string, workspaceFolder: string)
   return overlaps ? ['roles', 'dist', 'packs', 'package.json'].map((p) => path.join(root, p)) : [root];
 }
 
-/** Absolute paths of the home files a shell or git runs later (HOME_STARTUP_PATHS). */
-export function startupHomePaths(home: string = os.homedir()): string[] {
-  return HOME_STARTUP_PATHS.map((p) => path.join(home, p));
+/** Absolute paths of what runs later outside the sandbox (HOME_CODE_PATHS). */
+export function runsLaterHomePaths(home: string = os.homedir()): string[] {
+  return HOME_CODE_PATHS.map((p) => path.join(home, p));
 }
 /** Workspace files VS Code reads settings from, wherever they are. */
 export const WORKSPACE_SETTINGS_GLOBS: readonly string[] = ['**/*.code-workspace'];

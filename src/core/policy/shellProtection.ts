@@ -46,7 +46,7 @@ function anchors(options: ProtectionOptions): Anchor[] {
   list.push({ abs: path.join(ws, CHECKS_FILE), hit: { path: CHECKS_FILE, kind: 'checks-file', relative: CHECKS_FILE } });
   for (const g of GOVERNANCE_PATHS) list.push({ abs: path.join(ws, g), hit: { path: g, kind: 'governance', relative: g } });
   for (const g of options.home?.governancePaths ?? []) list.push({ abs: path.resolve(g), hit: { path: g, kind: 'governance' } });
-  for (const g of options.home?.startupPaths ?? []) list.push({ abs: path.resolve(g), hit: { path: g, kind: 'runs-later' } });
+  for (const g of options.home?.runsLaterPaths ?? []) list.push({ abs: path.resolve(g), hit: { path: g, kind: 'runs-later' } });
   for (const glob of options.globs) {
     if (glob.trim() === '') continue;
     const { base } = picomatch.scan(glob.replace(/^\.\//, ''));

@@ -52,10 +52,10 @@ export interface ProtectionOptions {
   /**
    * The home folder `~` and `$HOME` stand for in a shell command, and absolute paths no tool may
    * write, wherever they are (governance/agents.ts): governance paths (Alfred's home and its own
-   * installation, the agents' and editors' user folders) and the start-up files a shell or git runs
-   * later.
+   * installation, the agents' and editors' user folders) and what runs later outside the sandbox
+   * (the shells' start-up files, git's user configuration, the editors' extensions).
    */
-  home?: { dir: string; governancePaths: readonly string[]; startupPaths: readonly string[] };
+  home?: { dir: string; governancePaths: readonly string[]; runsLaterPaths: readonly string[] };
 }
 
 export interface ProtectedHit {
@@ -192,7 +192,7 @@ function heldByPath(p: string, options: ProtectionOptions): ProtectedHit | undef
     return [root, realpath(root)].some((r) => targets.some((t) => relativeInside(r, t) !== undefined));
   });
   if (holds(home.governancePaths)) return { path: p, kind: 'governance' };
-  if (holds(home.startupPaths)) return { path: p, kind: 'runs-later' };
+  if (holds(home.runsLaterPaths)) return { path: p, kind: 'runs-later' };
   return undefined;
 }
 

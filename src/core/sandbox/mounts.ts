@@ -1,8 +1,8 @@
 /**
  * What a sandboxed command may not write (DESIGN.md, Protected paths hold against any command): the
  * workspace's governance files, checks.toml's `protect` globs, `*.code-workspace` files, Alfred's home
- * (state folder and launcher), the agents' and VS Code's user settings, the shells' start-up files
- * and git's user configuration (run later, outside the sandbox). The mounts need real,
+ * (state folder and launcher), the agents' and VS Code's user settings, and what runs later outside
+ * the sandbox (the shells' start-up files, git's user configuration, the editors' extensions). The mounts need real,
  * existing paths: symlinks are resolved, and governance folders an agent could otherwise create
  * (git keeps no empty folder) are created empty first.
  */
@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, startupHomePaths } from '../governance/agents';
+import { GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterHomePaths } from '../governance/agents';
 import { outermost } from './pathSet';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
@@ -70,7 +70,7 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   }
 
   for (const abs of createdHomeFolders(env, home)) ensureFolder(abs, 0o700);
-  found.push(...governanceHomePaths(env, home), ...startupHomePaths(home));
+  found.push(...governanceHomePaths(env, home), ...runsLaterHomePaths(home));
   if (opts.installation) found.push(...installationPaths(real.of(opts.installation) ?? path.resolve(opts.installation), ws));
   if (opts.stateDir) found.push(opts.stateDir);
   // Git runs what .git/config (core.fsmonitor, aliases) and .git/hooks name, later and outside the

@@ -83,7 +83,7 @@ describe('protected paths in shell commands', () => {
     fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
     fs.symlinkSync(path.join(home, '.claude'), path.join(ws, 'claude-link'));
     const governancePaths = ['.alfred', '.claude', '.copilot', '.config/Code/User'].map((p) => path.join(home, p));
-    const withHome = { ...options, home: { dir: home, governancePaths, startupPaths: ['.bashrc', '.zshenv', '.gitconfig', '.config/git'].map((p) => path.join(home, p)) } };
+    const withHome = { ...options, home: { dir: home, governancePaths, runsLaterPaths: ['.bashrc', '.zshenv', '.gitconfig', '.config/git', '.vscode/extensions'].map((p) => path.join(home, p)) } };
     const homeHit = (line: string) => firstProtectedShellWrite(line, withHome)?.hit;
     assert.deepEqual(homeHit('printf "#!/bin/sh\\nexit 0\\n" > ~/.alfred/bin/alfred'), { path: '~/.alfred/bin/alfred', kind: 'governance' });
     assert.equal(homeHit('echo \'{"disableAllHooks":true}\' > "$HOME/.claude/settings.json"')?.kind, 'governance');
@@ -99,6 +99,7 @@ describe('protected paths in shell commands', () => {
     assert.equal(homeHit('printf "rm -rf ~/.alfred" > $HOME/.zshenv')?.kind, 'runs-later');
     assert.equal(homeHit('sed -i s/a/b/ ~/.config/git/config')?.kind, 'runs-later');
     assert.equal(homeHit('cat ~/.bashrc > ~/bashrc.bak'), undefined, 'reading one is fine');
+    assert.equal(homeHit('sed -i s/runHooks/skip/ ~/.vscode/extensions/github.copilot-chat-0.30.0/dist/extension.js')?.kind, 'runs-later', 'the extension that runs the hooks');
   });
 
   it('the gate refuses such a command with a protected-path reason', () => {
@@ -126,7 +127,7 @@ describe('Alfred\'s installation in the gate', () => {
     limits: { maxContextTokens: 1000, maxShellInvocations: 10, maxCostUsd: 1, warnAtPercent: 80, blockAtPercent: 100 },
   };
   const protectedPaths = (workspaceFolder: string) => ({
-    globs: [], workspaceFolder, home: { dir: path.join(root, 'home'), governancePaths: installationPaths(installation, workspaceFolder), startupPaths: [] },
+    globs: [], workspaceFolder, home: { dir: path.join(root, 'home'), governancePaths: installationPaths(installation, workspaceFolder), runsLaterPaths: [] },
   });
 
   it('refuses a visible write to the built-in roles or the code, from the shell and from an edit tool of a workspace inside it', () => {

@@ -70,13 +70,14 @@ test('home: Alfred\'s, lean-ctx\'s and the agents\' folders created when missing
   assert.equal(fs.existsSync(path.join(home, '.config', 'Code - Insiders')), false, 'a missing editor folder is not created');
 });
 
-test('home: the shells\' start-up files and git\'s user configuration that exist, none created', () => {
+test('home: what runs later outside the sandbox (start-up files, git\'s user configuration, the editor\'s extensions) where it exists, none created', () => {
   const { ws, home } = layout([]);
   fs.writeFileSync(path.join(home, '.bashrc'), 'alias ll="ls -l"\n');
   fs.writeFileSync(path.join(home, '.gitconfig'), '[user]\n');
+  fs.mkdirSync(path.join(home, '.vscode', 'extensions', 'github.copilot-chat-0.30.0'), { recursive: true });
   const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
-  assert.ok(ro.includes(path.join(home, '.bashrc')) && ro.includes(path.join(home, '.gitconfig')));
-  for (const missing of ['.bash_profile', '.profile', '.zshrc', '.zshenv', '.config/git']) {
+  for (const held of ['.bashrc', '.gitconfig', '.vscode/extensions']) assert.ok(ro.includes(path.join(home, held)), held);
+  for (const missing of ['.bash_profile', '.profile', '.zshrc', '.zshenv', '.config/git', '.vscode-server']) {
     assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created: an empty one would change what the shell reads`);
   }
 });
