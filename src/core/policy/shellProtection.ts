@@ -16,7 +16,8 @@ export interface ShellHit {
 /**
  * The first protected path `command` writes, run in `cwd` (default: the workspace folder). Writes
  * outside the workspace (a temporary file) are not this check's business, except the state folder
- * and the governance paths in the home folder (Alfred's launcher, the agents' user settings).
+ * and the paths of `options.home` (Alfred's home and installation, the agents' user settings, what
+ * runs later outside the sandbox).
  */
 export function firstProtectedShellWrite(command: string, options: ProtectionOptions, cwd?: string): ShellHit | undefined {
   const workspace = path.resolve(options.workspaceFolder);

@@ -1,10 +1,10 @@
 /**
  * What a sandboxed command may not write (DESIGN.md, Protected paths hold against any command): the
  * workspace's governance files, checks.toml's `protect` globs, `*.code-workspace` files, Alfred's home
- * (state folder and launcher), the agents' and VS Code's user settings, and what runs later outside
- * the sandbox (the shells' start-up files, git's user configuration, the editors' extensions). The mounts need real,
- * existing paths: symlinks are resolved, and governance folders an agent could otherwise create
- * (git keeps no empty folder) are created empty first.
+ * (state folder and launcher) and installation, the agents' and VS Code's user settings, and what
+ * runs later outside the sandbox (the shells' start-up files, git's user configuration, the editors'
+ * extensions). The mounts need real, existing paths: symlinks are resolved, and governance folders
+ * an agent could otherwise create (git keeps no empty folder) are created empty first.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
