@@ -11,6 +11,10 @@ import { installationPaths } from '../../../src/core/governance/agents';
 import type { Role } from '../../../src/core/roles/types';
 
 const targets = (line: string): string[] => shellWrites(line).map((w) => w.target);
+const role: Role = {
+  name: 'coder', source: 'builtin', path: '/roles/coder.toml', description: 'coder', shellPolicy: 'track', sandbox: 'auto', tools: { denied: [] }, failClosed: false,
+  limits: { maxContextTokens: 1000, maxShellInvocations: 10, maxCostUsd: 1, warnAtPercent: 80, blockAtPercent: 100 },
+};
 
 describe('shellWrites (best effort)', () => {
   it('finds redirection targets, not descriptors or /dev/null', () => {
@@ -103,10 +107,6 @@ describe('protected paths in shell commands', () => {
   });
 
   it('the gate refuses such a command with a protected-path reason', () => {
-    const role: Role = {
-      name: 'coder', source: 'builtin', path: '/roles/coder.toml', description: 'coder', shellPolicy: 'track', sandbox: 'auto', tools: { denied: [] }, failClosed: false,
-      limits: { maxContextTokens: 1000, maxShellInvocations: 10, maxCostUsd: 1, warnAtPercent: 80, blockAtPercent: 100 },
-    };
     const refused = decide({ role, call: toolCall('run_in_terminal', { command: 'rm test/cart.test.js' }), protectedPaths: options });
     assert.equal(refused.allowed, false);
     assert.equal(refused.code, 'protected-path');
@@ -122,10 +122,6 @@ describe('Alfred\'s installation in the gate', () => {
   const ws = path.join(root, 'ws');
   fs.mkdirSync(path.join(installation, 'roles'), { recursive: true });
   fs.mkdirSync(ws);
-  const role: Role = {
-    name: 'coder', source: 'builtin', path: '/roles/coder.toml', description: 'coder', shellPolicy: 'track', sandbox: 'auto', tools: { denied: [] }, failClosed: false,
-    limits: { maxContextTokens: 1000, maxShellInvocations: 10, maxCostUsd: 1, warnAtPercent: 80, blockAtPercent: 100 },
-  };
   const protectedPaths = (workspaceFolder: string) => ({
     globs: [], workspaceFolder, home: { dir: path.join(root, 'home'), governancePaths: installationPaths(installation, workspaceFolder), runsLaterPaths: [] },
   });
