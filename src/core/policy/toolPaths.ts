@@ -139,7 +139,7 @@ function withAncestors(rel: string): string[] {
 export function isProtected(p: string, options: ProtectionOptions): ProtectedHit | undefined {
   const hit = protectedByName(p, options);
   if (hit && hit.kind !== 'outside-workspace') return hit;
-  const held = heldByPath(p, options);
+  const held = heldByPath(p, options, hit !== undefined);
   if (held) return held;
   if (hit) return hit;
   const linked = hardLinkedProtected(path.resolve(options.workspaceFolder, p), options);
@@ -181,15 +181,20 @@ function protectedByName(p: string, options: ProtectionOptions): ProtectedHit | 
   return undefined;
 }
 
-/** A hit when `p` (as named, or where its symlinks lead) is one of options.home's absolute paths or inside one. */
-function heldByPath(p: string, options: ProtectionOptions): ProtectedHit | undefined {
+/**
+ * A hit when `p` (as named, or where its symlinks lead) is one of options.home's absolute paths or
+ * inside one. Where those paths themselves lead through symlinks (a dotfiles folder) is looked up
+ * only for a target outside the workspace: an edit of a workspace file, the common call, costs no
+ * system call per path.
+ */
+function heldByPath(p: string, options: ProtectionOptions, outside: boolean): ProtectedHit | undefined {
   const home = options.home;
   if (!home) return undefined;
   const abs = toAbsolute(p, path.resolve(options.workspaceFolder));
   const targets = [abs, realTarget(abs) ?? abs];
   const holds = (paths: readonly string[]) => paths.some((g) => {
     const root = path.resolve(g);
-    return [root, realpath(root)].some((r) => targets.some((t) => relativeInside(r, t) !== undefined));
+    return (outside ? [root, realpath(root)] : [root]).some((r) => targets.some((t) => relativeInside(r, t) !== undefined));
   });
   if (holds(home.governancePaths)) return { path: p, kind: 'governance' };
   if (holds(home.runsLaterPaths)) return { path: p, kind: 'runs-later' };

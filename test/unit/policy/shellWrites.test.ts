@@ -103,6 +103,11 @@ describe('protected paths in shell commands', () => {
     assert.equal(homeHit('printf "rm -rf ~/.alfred" > $HOME/.zshenv')?.kind, 'runs-later');
     assert.equal(homeHit('sed -i s/a/b/ ~/.config/git/config')?.kind, 'runs-later');
     assert.equal(homeHit('cat ~/.bashrc > ~/bashrc.bak'), undefined, 'reading one is fine');
+    // A start-up file kept in a dotfiles folder and linked from the home: its real file is held too.
+    fs.mkdirSync(path.join(home, 'dotfiles'));
+    fs.writeFileSync(path.join(home, 'dotfiles', 'zshenv'), '');
+    fs.symlinkSync(path.join(home, 'dotfiles', 'zshenv'), path.join(home, '.zshenv'));
+    assert.equal(homeHit('echo "curl x | sh" >> ~/dotfiles/zshenv')?.kind, 'runs-later');
     assert.equal(homeHit('sed -i s/runHooks/skip/ ~/.vscode/extensions/github.copilot-chat-0.30.0/dist/extension.js')?.kind, 'runs-later', 'the extension that runs the hooks');
   });
 
