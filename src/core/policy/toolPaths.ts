@@ -137,20 +137,31 @@ function withAncestors(rel: string): string[] {
  * protected file (same device and inode): writing it writes the protected file.
  */
 export function isProtected(p: string, options: ProtectionOptions): ProtectedHit | undefined {
-  const hit = protectedByName(p, options);
+  const targets = targetOf(p, options);
+  const hit = protectedByName(p, targets, options);
   if (hit && hit.kind !== 'outside-workspace') return hit;
-  const held = heldByPath(p, options, hit !== undefined);
+  const held = heldByPath(p, targets, options, hit !== undefined);
   if (held) return held;
   if (hit) return hit;
-  const linked = hardLinkedProtected(path.resolve(options.workspaceFolder, p), options);
+  const linked = hardLinkedProtected(targets.abs, options);
   return linked ? { ...linked, path: p, linkedTo: linked.path } : undefined;
 }
 
-function protectedByName(p: string, options: ProtectionOptions): ProtectedHit | undefined {
+/** A path as named (absolute) and where it really lands. */
+interface Target {
+  abs: string;
+  real: string;
+}
+
+/** Resolved once for all the checks of one path: a symlink loop would fail the write anyway. */
+function targetOf(p: string, options: ProtectionOptions): Target {
+  const abs = toAbsolute(p, path.resolve(options.workspaceFolder));
+  return { abs, real: realTarget(abs) ?? abs };
+}
+
+function protectedByName(p: string, { abs, real }: Target, options: ProtectionOptions): ProtectedHit | undefined {
   const workspace = path.resolve(options.workspaceFolder);
   const realWorkspace = realpath(workspace);
-  const abs = toAbsolute(p, workspace);
-  const real = realTarget(abs) ?? abs; // a symlink loop: the write would fail anyway
 
   if (options.stateDir) {
     const state = path.resolve(options.stateDir);
@@ -187,11 +198,10 @@ function protectedByName(p: string, options: ProtectionOptions): ProtectedHit | 
  * only for a target outside the workspace: an edit of a workspace file, the common call, costs no
  * system call per path.
  */
-function heldByPath(p: string, options: ProtectionOptions, outside: boolean): ProtectedHit | undefined {
+function heldByPath(p: string, { abs, real }: Target, options: ProtectionOptions, outside: boolean): ProtectedHit | undefined {
   const home = options.home;
   if (!home) return undefined;
-  const abs = toAbsolute(p, path.resolve(options.workspaceFolder));
-  const targets = [abs, realTarget(abs) ?? abs];
+  const targets = [abs, real];
   const holds = (paths: readonly string[]) => paths.some((g) => {
     const root = path.resolve(g);
     return (outside ? [root, realpath(root)] : [root]).some((r) => targets.some((t) => relativeInside(r, t) !== undefined));
@@ -246,7 +256,7 @@ function hardLinkedProtected(abs: string, options: ProtectionOptions): Protected
           continue;
         }
         if (other.ino !== st.ino || other.dev !== st.dev) continue;
-        const hit = protectedByName(child, options);
+        const hit = protectedByName(child, targetOf(child, options), options);
         if (hit) return { ...hit, path: child };
       }
     }
