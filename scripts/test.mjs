@@ -7,6 +7,7 @@
 // Usage: node scripts/test.mjs [static|setup|unit|integration|e2e ...]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ensureDebianPackages, InstallError } from './lib/install.mjs';
 import { runIntegration } from './lib/integration.mjs';
@@ -27,6 +28,18 @@ const stages = wanted.length ? wanted : ALL;
 // The browser stages need the private VS Code installed first, in a stage of its own.
 if (stages.some((s) => s === 'integration' || s === 'e2e') && !stages.includes('setup')) stages.splice(stages.findIndex((s) => s === 'integration' || s === 'e2e'), 0, 'setup');
 const runId = markRun();
+// The tests' temporary folders (workspaces, homes, state, browsers' profiles) go into one folder of
+// this run, removed at its end when every test passed (kept for its logs otherwise): a run used to
+// leave about a thousand of them in /tmp. Others may traverse it (PostgreSQL runs as its own user),
+// not list it.
+const runTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-test-'));
+fs.chmodSync(runTmp, 0o711);
+// tsx keeps its compile cache in <tmpdir>/tsx-<user>: linked, it lasts from run to run (without it the
+// unit stage took 290 s instead of 220).
+const tsxCache = `tsx-${process.geteuid?.() ?? os.userInfo().username}`;
+fs.mkdirSync(path.join(os.tmpdir(), tsxCache), { recursive: true, mode: 0o700 });
+fs.symlinkSync(path.join(os.tmpdir(), tsxCache), path.join(runTmp, tsxCache), 'junction');
+process.env.TMPDIR = runTmp;
 const results = [];
 const started = Date.now();
 let current = null;
@@ -79,12 +92,33 @@ const E2E_SLOWEST = [
   'workbench', // 105-150
 ];
 
+/**
+ * The unit files that take longest, slowest first, for the same reason: sorted by path, the
+ * PostgreSQL and trial files came last. Seconds of one run alone on this 2-core machine; the rest
+ * take under 7 s each.
+ */
+const UNIT_SLOWEST = [
+  'pgLedger', //    34: a real PostgreSQL, 40 processes on two machines
+  'pgBackend', //   21: the file-backend suite again on PostgreSQL
+  'crashHooks', //  19: hook processes killed at each point of a charge
+  'concurrency', // 16: 20 processes charging one budget
+  'runner', //      14: trials
+  'corpus', //      14: the adversarial corpus through alfred hook and the server
+  'runnerCli', //   13
+  'package', //     11: the production build and the VSIX
+  'audit', //        7
+  'nativeServer', // 7
+];
+
 /** `files` with those named in `first` (by their name before the first dot) at the front, in that order. */
 function slowestFirst(files, first) {
   const name = (f) => path.basename(f).split('.')[0];
   const front = first.flatMap((n) => files.filter((f) => name(f) === n));
   return [...front, ...files.filter((f) => !front.includes(f))];
 }
+
+/** Seconds each stage took (the setup's install: from its start in the background to its end). */
+const seconds = {};
 
 function record(stage, passed, failed, skipped = 0, reason) {
   results.push({ stage, passed, failed, skipped, reason });
@@ -131,7 +165,7 @@ const runners = {
   async unit() {
     // Some unit tests run the built `alfred` as agents do: build it once, fresh, before they start.
     if (await sh('node', ['build.mjs'], { limitMs: STAGE_LIMIT.unit }) !== 0) { record('unit', 0, 1, 0, 'the build failed'); return; }
-    await nodeTests('unit', listFiles(path.join(ROOT, 'test', 'unit'), '.test.ts'));
+    await nodeTests('unit', slowestFirst(listFiles(path.join(ROOT, 'test', 'unit'), '.test.ts'), UNIT_SLOWEST), {}, [], { inOrder: true });
   },
   async setup() {
     try {
@@ -179,6 +213,7 @@ function setupFailed(reason) {
 function installInBackground() {
   const env = { ...process.env };
   delete env[RUN_VARIABLE];
+  const since = Date.now();
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'lib', 'installChild.mjs')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], detached: true, env });
   setupChild = child;
   let err = '';
@@ -187,6 +222,7 @@ function installInBackground() {
     child.on('error', (e) => resolve(`the install could not start: ${e.message}`));
     child.on('close', (code, signal) => {
       setupChild = null;
+      seconds.setup = Math.round((Date.now() - since) / 1000);
       resolve(code === 0 ? undefined : err.trim().split('\n').at(-1) || `the install exited with ${code ?? signal}`);
     });
   });
@@ -215,9 +251,11 @@ async function finish(extra) {
   const left = await stopRun(runId);
   if (left > 0) console.log(`(stopped ${left} process${left === 1 ? '' : 'es'} the tests left running)`);
   const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
-  console.log('\n' + results.map((r) => `${r.stage}: ${r.passed} passed, ${r.failed} failed${r.reason ? ` — ${r.reason}` : ''}`).join('\n'));
+  const took = (stage) => (seconds[stage] === undefined ? '' : ` (${seconds[stage]} s)`);
+  console.log('\n' + results.map((r) => `${r.stage}: ${r.passed} passed, ${r.failed} failed${took(r.stage)}${r.reason ? ` — ${r.reason}` : ''}`).join('\n'));
   const failedStages = results.filter((r) => r.failed > 0).map((r) => r.stage);
-  if (failedStages.length) console.log(`failed: ${failedStages.join(', ')}`);
+  if (failedStages.length) console.log(`failed: ${failedStages.join(', ')}\n(the tests' temporary folders, their logs among them, are kept in ${runTmp})`);
+  else fs.rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
   console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
   console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
   process.exit(total.failed > 0 || total.passed === 0 ? 1 : 0);
@@ -245,7 +283,9 @@ for (const stage of stages) {
       record(stage, 0, 1, 0, 'not run: the set-up of the private VS Code failed');
       continue;
     }
+    const since = Date.now();
     await runners[stage]();
+    if (stage !== 'setup') seconds[stage] = Math.round((Date.now() - since) / 1000);
   } catch (err) {
     console.error(`✖ ${stage}: ${err?.stack ?? err}`);
     if (results.length === before) record(stage, 0, 1, 0, String(err?.message ?? err).split('\n')[0]);

@@ -84,6 +84,9 @@ async function send(prompt: string, answer: string): Promise<void> {
   await page.keyboard.type(prompt);
   await page.keyboard.press('Enter');
   await page.locator('.interactive-item-container.interactive-response').last().getByText(answer).waitFor({ timeout: 90_000 });
+  // The turn may go on after that answer (a Stop hook that blocks sends the agent back to the model):
+  // the next test's script must not be read by this turn's last request.
+  await page.locator('.interactive-item-container.interactive-response.chat-response-loading').waitFor({ state: 'detached', timeout: 90_000 });
 }
 
 /** A valid input for a tool, from the schema the model was offered: required strings, booleans and enums filled in. */
