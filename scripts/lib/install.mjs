@@ -162,7 +162,7 @@ export async function ensureCodeServer() {
     ensureDebianPackages();
     const node = ensureNode24();
     if (!installed(dir)) {
-      log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (first run only, about 4 minutes; output in ${installLog()})`);
+      log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (first run only, about 2 to 3 minutes; output in ${installLog()})`);
       const clean = npmFreeEnv();
       const env = { ...clean, PATH: `${node.binDir}${path.delimiter}${clean.PATH ?? ''}`, npm_config_nodedir: node.home };
       installInto(`code-server ${CODE_SERVER_VERSION}`, dir, `code-server@${CODE_SERVER_VERSION}`, env);
