@@ -73,7 +73,11 @@ function asUser(name: string, dir: string): (cmd: string, args: string[]) => [st
   return (cmd, args) => ['bwrap', ['--dev-bind', '/', '/', '--dev-bind', node, '/dev/null', '--', 'runuser', '-u', name, '--', cmd, ...args]];
 }
 
-export async function startPostgres(): Promise<PgServer> {
+/**
+ * `durable`: fsync and synchronous commits on, as a team's server runs (for the benchmark, whose file
+ * backend flushes its log on every call too); the tests throw their data away and run without.
+ */
+export async function startPostgres({ durable = false }: { durable?: boolean } = {}): Promise<PgServer> {
   const bin = pgBinDir();
   if (!bin) throw new Error('PostgreSQL is not installed (Debian package postgresql: run npm test once, or apt-get install postgresql)');
   const user = serverUser();
@@ -95,8 +99,9 @@ export async function startPostgres(): Promise<PgServer> {
     throw err;
   }
   const port = await freePort();
-  // Durability off: a test server's data is thrown away, and fsync would make every charge wait for the disk.
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  // Durability off for the tests: their data is thrown away, and fsync would make every charge wait for the disk.
+  const fast = durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${fast}`;
   const start = (): void => run(path.join(bin, 'pg_ctl'), ['start', '-D', data, '-w', '-t', '30', '-l', path.join(dir, 'server.log'), '-o', opts]);
   const halt = (): void => run(path.join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w']);
   let stopped = false;
