@@ -91,7 +91,7 @@ function listFiles(dir, suffix) {
 const E2E_SLOWEST = [
   'copilot', //   180-250: Copilot Chat's start, @alfred's turns, five agent turns
   'team', //      105-135: PostgreSQL, two windows
-  'dashboard', //  90-140
+  'dashboard', //  105 (with the MCP and Trials sections' tests, which share its workbench)
   'workbench', // 105-150
 ];
 
