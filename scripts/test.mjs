@@ -16,9 +16,10 @@ import { markRun, RUN_VARIABLE, stopRun } from './lib/processes.mjs';
 const ROOT = path.resolve(import.meta.dirname, '..');
 // setup first: it installs Debian's packages the unit tests need (bubblewrap, PostgreSQL) at once, then
 // the private VS Code in the background (minutes on a machine without the cache), while the static
-// checks run. The other stages wait for it: the browser stages need it, and the unit tests' many
-// fsyncs stall behind its hundreds of megabytes of writes (in parallel with it the unit stage took
-// 372 s on a fresh machine, 225-237 s alone).
+// checks run. The other stages wait for it: the browser stages need it, and the unit tests slowed
+// down far more beside it than its CPU explains (fresh runs: the unit stage took 372 s beside it,
+// 276-302 s after it; the install alone 128 s; the cause, perhaps its writes stalling the tests'
+// fsyncs, was not proven).
 const ALL = ['setup', 'static', 'unit', 'integration', 'e2e'];
 const WHILE_INSTALLING = ['static'];
 const MINUTE = 60_000;
@@ -38,7 +39,7 @@ const runId = markRun();
 const runTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-test-'));
 fs.chmodSync(runTmp, 0o711);
 // tsx keeps its compile cache in <tmpdir>/tsx-<user>: linked, it lasts from run to run (without it the
-// unit stage took 290 s instead of 220).
+// unit stage took 294 s instead of 237).
 const tsxCache = `tsx-${process.geteuid?.() ?? os.userInfo().username}`;
 fs.mkdirSync(path.join(os.tmpdir(), tsxCache), { recursive: true, mode: 0o700 });
 fs.symlinkSync(path.join(os.tmpdir(), tsxCache), path.join(runTmp, tsxCache), 'junction');

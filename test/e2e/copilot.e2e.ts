@@ -84,8 +84,8 @@ async function send(prompt: string, answer: string): Promise<void> {
   await page.keyboard.type(prompt);
   await page.keyboard.press('Enter');
   await page.locator('.interactive-item-container.interactive-response').last().getByText(answer).waitFor({ timeout: 90_000 });
-  // The turn may go on after that answer (a Stop hook that blocks sends the agent back to the model):
-  // the next test's script must not be read by this turn's last request.
+  // The turn can go on after that answer (one run showed a further request of the same turn taking the
+  // next test's script): the next test starts once the response is complete.
   await page.locator('.interactive-item-container.interactive-response.chat-response-loading').waitFor({ state: 'detached', timeout: 90_000 });
 }
 
