@@ -19,6 +19,7 @@ import { BudgetStatusBar } from './statusBar';
 import { TerminalObserver } from './terminals';
 import { registerMcpAudit } from './mcp';
 import { registerTools } from './tools';
+import { userSettingsFile } from './usage/copilotOtelSettings';
 import { DashboardViewProvider } from './webviews/dashboardView';
 import { useNodeCrypto } from '../core/crypto/nodeCrypto';
 
@@ -57,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): AlfredTestApi | unde
     new AuthorityRequests(host),
     ...registerCommands({ host, extension: context }),
     ...registerTools(host),
-    vscode.window.registerWebviewViewProvider(DashboardViewProvider.viewId, new DashboardViewProvider(context.extensionUri, host)),
+    vscode.window.registerWebviewViewProvider(DashboardViewProvider.viewId, new DashboardViewProvider(context.extensionUri, host, userSettingsFile(context))),
     registerChatParticipant(host, context.extensionUri),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, planDocuments),
     // `alfred hook` calls answered from here instead of a cold start of the command line.

@@ -3,6 +3,8 @@
  * from the palette, its diff confirmed, the hook file and the per-user launcher on disk, the dashboard's
  * Governance section saying so (and when a hook last ran); then a command typed into VS Code's own
  * terminal moves the shell count and shows up in the event feed; and the section's button stops it.
+ * The window has a provider of Alfred's own (a loopback endpoint), which the usage export's write to the
+ * user settings must leave in force.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,18 +13,28 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { isCopilotHookFileGoverning } from '../../src/core/hooks/install';
+import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
 import { STATUS_ITEM, dashboardFrame, runCommand, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 let dashboard: Frame;
+let model: FakeModelServer;
+const KEY = 'sk-e2e-0123456789abcdef';
 
 before(async () => {
-  wb = await startWorkbench();
+  model = await startFakeModelServer({ apiKey: KEY });
+  wb = await startWorkbench({
+    env: { ALFRED_E2E_KEY: KEY },
+    settings: { 'alfred.providers': [{ name: 'main', protocol: 'openai', baseUrl: `${model.url}/v1`, key: '$ALFRED_E2E_KEY', models: [{ id: 'fake-model' }] }] },
+  });
   await wb.page.locator('.activitybar [aria-label="Alfred"]').first().click();
   dashboard = await dashboardFrame(wb.page);
   await dashboard.getByText('Context tokens').waitFor();
 }, { timeout: WORKBENCH_START_LIMIT });
-after(async () => { await wb?.close(); });
+after(async () => {
+  await wb?.close();
+  await model?.close();
+});
 
 const hookFile = () => path.join(wb.workspace, '.github', 'hooks', 'alfred.json');
 const launcher = () => path.join(wb.env.HOME!, '.alfred', 'bin', 'alfred');
@@ -89,6 +101,19 @@ test('Govern Copilot from the palette: a confirmed diff, the hook file and the l
     await dashboard.locator('alfred-governance-status [data-agent="copilot"]', { hasText: 'Model spend not measured yet: reload the window' }).waitFor({ timeout: 15_000 });
     assert.equal((await dashboard.locator('vscode-button#govern-copilot').innerText()).trim(), 'Stop governing');
     assert.equal((await dashboard.locator('alfred-governance-status [data-agent="claude-code"] .state').innerText()).trim(), 'Not governed');
+  });
+});
+
+test('after that write to the user settings, Alfred\'s own provider is still in force: Alfred: Doctor lists it', async () => {
+  await withScreenshot(wb.page, 'providers-after-govern', async () => {
+    await runCommand(wb.page, 'Alfred: Doctor');
+    // As workbench.e2e.ts reads it: the end of the output first, then its top, where the providers are.
+    await wb.page.getByText(/✓\ssandbox:\s/).first().waitFor({ timeout: 30_000 });
+    await wb.page.locator('.panel .monaco-editor').last().click();
+    await wb.page.keyboard.press('Control+Home');
+    await wb.page.getByText(/✓\smain:\shttp:\/\/127\.0\.0\.1:\d+\/v1:\sreachable/).first().waitFor({ timeout: 10_000 });
+    assert.equal(await wb.page.getByText(/no\sprovider\sconfigured/).count(), 0);
+    await wb.page.keyboard.press('Escape');
   });
 });
 

@@ -1,10 +1,7 @@
-import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { governedAgent } from '../../core/governance/agents';
 import { copilotHookFile } from '../../core/hooks/install';
-import { COPILOT_OTEL_SETTINGS } from '../../core/usage/copilotOtelEdit';
 import { confirmAndWrite, type FileChange } from '../config/confirmAndWrite';
-import { syncUserSettings } from '../config/syncUserSettings';
 import { hookFilePath } from '../hooks/hookFiles';
 import { ensureLauncher } from '../hooks/launcher';
 import { otlpEndpoint, userSettingsFile, userSettingsWithExport } from '../usage/copilotOtelSettings';
@@ -47,11 +44,9 @@ export const governCopilot: AlfredCommand = {
       reason: exportAdded ? 'govern Copilot agent sessions and measure their model usage' : 'govern Copilot agent sessions',
       title: vscode.l10n.t('Govern Copilot agent sessions with Alfred\'s hooks'),
     });
-    if (written && exportEdit && exportAdded) {
-      const values = parseJsonc(exportEdit.newText) as Record<string, unknown>;
-      const keys = [COPILOT_OTEL_SETTINGS.enabled, COPILOT_OTEL_SETTINGS.exporterType, COPILOT_OTEL_SETTINGS.otlpEndpoint, COPILOT_OTEL_SETTINGS.captureContent, COPILOT_OTEL_SETTINGS.outfile];
-      await syncUserSettings(Object.fromEntries(keys.map((k) => [k, values[k]])));
-    }
+    // The export settings are left to the file: Copilot reads them only when it starts, and the
+    // dashboard reads the file too. Pushed into this window as well (config.update right after the
+    // write), code-server lost other user settings, Alfred's providers among them, until a reload.
     if (written) {
       const governed = vscode.l10n.t('Copilot agent sessions in this workspace now run under role {0}. Every tool call goes through Alfred.', harness.activeRole().role.name);
       if (exportAdded) {

@@ -24,7 +24,8 @@ import { TeamTracker } from './teamSection';
 export class DashboardViewProvider implements vscode.WebviewViewProvider {
   static readonly viewId = 'alfred.dashboard';
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly host: HarnessHost) {}
+  /** `userSettingsFile`: where Copilot's usage export settings are written (copilotOtelSettings.ts). */
+  constructor(private readonly extensionUri: vscode.Uri, private readonly host: HarnessHost, private readonly userSettingsFile?: string) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
     const webview = view.webview;
@@ -34,7 +35,7 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
 
     const ctx = (): SectionContext => ({ harness: this.host.current, trusted: vscode.workspace.isTrusted, spend, governance, team });
     const spend = new DailySpendTracker();
-    const governance = new GovernanceTracker();
+    const governance = new GovernanceTracker(this.userSettingsFile);
     const team = new TeamTracker(localizedSummary, () => refreshWhere((s) => s.name === 'team'));
     /** What each section last sent: a section whose state did not change sends nothing. */
     const sent = new Map<string, string>();

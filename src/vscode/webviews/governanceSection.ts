@@ -9,7 +9,7 @@ import type { AgentGovernanceView, GovernanceView, GovernedAgent } from '../../p
 import { activityOf, lastActivity, readGovernanceHealth, type Activity } from '../hooks/health';
 import { issueText, stateText } from '../hooks/healthText';
 import { sandboxText } from '../hooks/sandboxText';
-import { copilotOtelPointsAt, otlpEndpoint } from '../usage/copilotOtelSettings';
+import { copilotOtelPointsAt, otlpEndpoint, userSettingsWithExport } from '../usage/copilotOtelSettings';
 
 /** The command a row's button runs, from the one table of governed agents. */
 export function governanceCommand(agent: AgentId, govern: boolean): string {
@@ -36,11 +36,13 @@ export function agentView(row: AgentHealth): AgentGovernanceView {
  * marker is written when a window starts with the export pointed at Alfred (Copilot reads the settings
  * then): settings changed since wait for a reload.
  */
-function withSpendNote(view: AgentGovernanceView, harness: Harness): AgentGovernanceView {
+function withSpendNote(view: AgentGovernanceView, harness: Harness, settingsFile: string | undefined): AgentGovernanceView {
   if (view.id !== 'copilot' || view.state === 'not-governed') return view;
   if (copilotExportOn(harness.env)) return { ...view, notes: [...view.notes, vscode.l10n.t('Model spend measured: Copilot exports its usage to Alfred.')] };
   // A note, not a warning: the hooks govern either way; only the cost budget counts less.
-  const note = copilotOtelPointsAt(otlpEndpoint())
+  // The file as well as this window's settings: a write to it may not have reached them yet (governCopilot.ts).
+  const pointed = copilotOtelPointsAt(otlpEndpoint()) || (settingsFile !== undefined && userSettingsWithExport(settingsFile) === undefined);
+  const note = pointed
     ? vscode.l10n.t('Model spend not measured yet: reload the window, Copilot reads its usage export settings when it starts.')
     : vscode.l10n.t('Model spend not measured: Copilot\'s usage export to Alfred is off. Run "Alfred: Govern Copilot Agent Sessions" again to turn it on.');
   return { ...view, notes: [...view.notes, note] };
@@ -56,12 +58,15 @@ export class GovernanceTracker {
   private activity: Activity | undefined;
   private dir: string | undefined;
 
+  /** `settingsFile`: the user settings file Copilot's usage export is written to (copilotOtelSettings.ts). */
+  constructor(private readonly settingsFile?: string) {}
+
   view(harness: Harness | undefined): GovernanceView | null {
     if (!harness) return null;
     if (this.dir !== harness.stateDir) this.reload(harness);
     const rows = readGovernanceHealth(harness, { lastHook: this.lastHook ?? null, activity: this.activity ?? null });
     const sandbox = harness.sandboxStatus();
-    return { agents: rows.map(agentView).map((a) => withSpendNote(a, harness)), lastHook: this.lastHook ?? null, sandbox: { state: sandbox.state, text: sandboxText(sandbox) } };
+    return { agents: rows.map(agentView).map((a) => withSpendNote(a, harness, this.settingsFile)), lastHook: this.lastHook ?? null, sandbox: { state: sandbox.state, text: sandboxText(sandbox) } };
   }
 
   reload(harness: Harness): void {
