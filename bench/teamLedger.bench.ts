@@ -11,8 +11,9 @@
  *   decision: three round trips).
  * Target for team and personal: a median at most 2× the file backend's. Both is the sum of the two
  * features' costs and is reported beside them. The server flushes its commits to disk (fsync and
- * synchronous commits on, as a team's server runs): the file backend flushes its event log on every
- * call too, and a server that did not would be compared with an advantage.
+ * synchronous commits on), as a team's server runs. The file backend writes without flushing: what
+ * it wrote survives a killed process, but a power cut may lose its last lines (the ledger is then
+ * rebuilt from the log). So the database is held to a stricter durability than its baseline.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -74,8 +74,8 @@ function asUser(name: string, dir: string): (cmd: string, args: string[]) => [st
 }
 
 /**
- * `durable`: fsync and synchronous commits on, as a team's server runs (for the benchmark, whose file
- * backend flushes its log on every call too); the tests throw their data away and run without.
+ * `durable`: fsync and synchronous commits on, as a team's server runs (for the benchmark); the
+ * tests throw their data away and run without.
  */
 export async function startPostgres({ durable = false }: { durable?: boolean } = {}): Promise<PgServer> {
   const bin = pgBinDir();
