@@ -4,7 +4,7 @@
  * Governance section saying so (and when a hook last ran); then a command typed into VS Code's own
  * terminal moves the shell count and shows up in the event feed; and the section's button stops it.
  * The window has a provider of Alfred's own (a loopback endpoint), which the usage export's write to the
- * user settings must leave in force.
+ * user settings must leave in force; "Alfred: Add Provider" adds another where this remote window reads it.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -25,7 +25,8 @@ before(async () => {
   model = await startFakeModelServer({ apiKey: KEY });
   wb = await startWorkbench({
     env: { ALFRED_E2E_KEY: KEY },
-    settings: { 'alfred.providers': [{ name: 'main', protocol: 'openai', baseUrl: `${model.url}/v1`, key: '$ALFRED_E2E_KEY', models: [{ id: 'fake-model' }] }] },
+    // Machine-scoped: in a remote window such as code-server's, VS Code reads it from the machine's settings.
+    machineSettings: { 'alfred.providers': [{ name: 'main', protocol: 'openai', baseUrl: `${model.url}/v1`, key: '$ALFRED_E2E_KEY', models: [{ id: 'fake-model' }] }] },
   });
   await wb.page.locator('.activitybar [aria-label="Alfred"]').first().click();
   dashboard = await dashboardFrame(wb.page);
@@ -113,6 +114,36 @@ test('after that write to the user settings, Alfred\'s own provider is still in 
     await wb.page.keyboard.press('Control+Home');
     await wb.page.getByText(/✓\smain:\shttp:\/\/127\.0\.0\.1:\d+\/v1:\sreachable/).first().waitFor({ timeout: 10_000 });
     assert.equal(await wb.page.getByText(/no\sprovider\sconfigured/).count(), 0);
+    await wb.page.keyboard.press('Escape');
+  });
+});
+
+test('Alfred: Add Provider writes to the machine\'s settings in this remote window, and the new provider is in force', async () => {
+  await withScreenshot(wb.page, 'add-provider-remote', async () => {
+    await runCommand(wb.page, 'Alfred: Add Provider');
+    const input = wb.page.locator('.quick-input-widget input');
+    // The protocol, the base URL, the key as a reference, the name: each typed, then Enter.
+    for (const [placeholder, text] of [['Which protocol', 'openai'], ['', `${model.url}/v1`], ['', '$ALFRED_E2E_KEY'], ['', 'second']] as const) {
+      await input.waitFor({ state: 'visible' });
+      if (placeholder) await wb.page.locator('.quick-input-widget', { has: wb.page.locator(`input[placeholder^="${placeholder}"]`) }).waitFor();
+      await input.fill(text);
+      await wb.page.keyboard.press('Enter');
+      await wb.page.waitForTimeout(300);
+    }
+    const confirm = await webviewWith(wb.page, 'alfred-confirm alfred-diff-block');
+    assert.match(await confirm.locator('alfred-diff-block pre').first().innerText(), /Machine\/settings\.json/);
+    await confirm.locator('vscode-button#confirm').click();
+    const machine = path.join(wb.userDataDir, 'Machine', 'settings.json');
+    for (let i = 0; i < 50 && !fs.readFileSync(machine, 'utf8').includes('"second"'); i++) await wb.page.waitForTimeout(100);
+    const providers = (JSON.parse(fs.readFileSync(machine, 'utf8')) as { 'alfred.providers': Array<{ name: string }> })['alfred.providers'];
+    assert.deepEqual(providers.map((p) => p.name), ['main', 'second']);
+    assert.equal('alfred.providers' in (JSON.parse(fs.readFileSync(path.join(wb.userDataDir, 'User', 'settings.json'), 'utf8')) as object), false);
+    await runCommand(wb.page, 'Alfred: Doctor');
+    await wb.page.getByText(/✓\ssandbox:\s/).first().waitFor({ timeout: 30_000 });
+    await wb.page.locator('.panel .monaco-editor').last().click();
+    await wb.page.keyboard.press('Control+Home');
+    await wb.page.getByText(/✓\ssecond:\shttp:\/\/127\.0\.0\.1:\d+\/v1:\sreachable/).first().waitFor({ timeout: 10_000 });
+    await wb.page.getByText(/✓\smain:\shttp:\/\/127\.0\.0\.1:\d+\/v1:\sreachable/).first().waitFor({ timeout: 10_000 });
     await wb.page.keyboard.press('Escape');
   });
 });

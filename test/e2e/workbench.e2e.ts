@@ -27,10 +27,8 @@ before(async () => {
     // The bundled chat without a sign-in; Alfred's models are then the only ones it has.
     beforeLoad: (page, url) => enableBuiltinChat(page, url),
     env: { ALFRED_E2E_KEY: KEY },
-    settings: {
-      'alfred.providers': [provider('main', main), provider('backup', backup)],
-      'alfred.profiles': [{ name: 'two', chain: [{ id: 'alfred/main/fake-model' }, { id: 'alfred/backup/fake-model' }] }],
-    },
+    machineSettings: { 'alfred.providers': [provider('main', main), provider('backup', backup)] },
+    settings: { 'alfred.profiles': [{ name: 'two', chain: [{ id: 'alfred/main/fake-model' }, { id: 'alfred/backup/fake-model' }] }] },
   });
 }, { timeout: WORKBENCH_START_LIMIT });
 after(async () => {

@@ -2,13 +2,14 @@ import * as vscode from 'vscode';
 import { parseProviders } from '../../core/providers/config';
 import { parseKeyReference } from '../../core/providers/keys';
 import type { ProviderProtocol } from '../../core/providers/types';
-import { addProviderToUserSettings } from '../providers/addToSettings';
+import { addProviderToSettings } from '../providers/addToSettings';
 import { readProviders } from '../providers/providerSettings';
 import type { AlfredCommand } from './command';
 
 /**
  * Alfred: Add Provider — asks for an endpoint (protocol, base URL, key as a reference) and adds it to
- * `alfred.providers` in the user settings through the write pipeline (diff, confirm, backup). A literal
+ * `alfred.providers` through the write pipeline (diff, confirm, backup), in the user settings or, in a
+ * remote window, the remote machine's (providerSettingsFile.ts). A literal
  * key is refused as you type, with how to store it instead; the entry is checked as the settings
  * reader will check it before anything is written.
  */
@@ -41,6 +42,6 @@ export const addProvider: AlfredCommand = {
     if (!name) return false;
     const { providers, problems } = parseProviders([{ name, protocol: protocol.label as ProviderProtocol, baseUrl: baseUrl.trim(), ...(key.trim() ? { key: key.trim() } : {}), models: 'list' }]);
     if (!providers[0]) throw new Error(problems.map((p) => `${p.key}: ${p.message}`).join('; '));
-    return addProviderToUserSettings(host, extension, providers[0], { reason: `add the provider ${name}`, title: vscode.l10n.t('Add {0} to Alfred\'s providers', name) });
+    return addProviderToSettings(host, extension, providers[0], { reason: `add the provider ${name}`, title: vscode.l10n.t('Add {0} to Alfred\'s providers', name) });
   },
 };

@@ -6,11 +6,11 @@ import type { ProviderConfig } from '../../core/providers/types';
 import { confirmAndWrite } from '../config/confirmAndWrite';
 import { syncUserSettings } from '../config/syncUserSettings';
 import type { HarnessHost } from '../harnessHost';
-import { userSettingsFile } from '../usage/copilotOtelSettings';
+import { providerSettingsFile } from './providerSettingsFile';
 
-/** Adds a provider to `alfred.providers` in the user settings: diff, confirm, backup, write; true when written. */
-export async function addProviderToUserSettings(host: HarnessHost, extension: vscode.ExtensionContext, provider: ProviderConfig, request: { reason: string; title: string }): Promise<boolean> {
-  const file = userSettingsFile(extension);
+/** Adds a provider to `alfred.providers` where VS Code reads it (providerSettingsFile): diff, confirm, backup, write; true when written. */
+export async function addProviderToSettings(host: HarnessHost, extension: vscode.ExtensionContext, provider: ProviderConfig, request: { reason: string; title: string }): Promise<boolean> {
+  const file = providerSettingsFile(extension);
   let text: string | undefined;
   try {
     text = fs.readFileSync(file, 'utf8');

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { LOCAL_ENDPOINTS, localOffers, type ProbeResult } from '../../core/providers/localFirst';
 import { listModels } from '../../core/providers/stream';
 import type { HarnessHost } from '../harnessHost';
-import { addProviderToUserSettings } from './addToSettings';
+import { addProviderToSettings } from './addToSettings';
 import { readProviders } from './providerSettings';
 
 /** Probes answer fast on loopback; a port nobody listens on is refused at once. */
@@ -35,7 +35,7 @@ export async function offerLocalEndpoints(host: HarnessHost, extension: vscode.E
     const answer = await vscode.window.showInformationMessage(vscode.l10n.t('{0} answers on this machine at {1} ({2}). Local models keep your code here and cost nothing.', offer.endpoint.label, offer.endpoint.baseUrl, models), add, never);
     if (answer === never) await extension.globalState.update(DECLINED_KEY, [...declined, offer.endpoint.baseUrl]);
     if (answer !== add) continue;
-    await addProviderToUserSettings(host, extension, offer.suggested, {
+    await addProviderToSettings(host, extension, offer.suggested, {
       reason: `add the local model server ${offer.endpoint.label} as a provider`,
       title: vscode.l10n.t('Add {0} as Alfred\'s provider', offer.endpoint.label),
     });

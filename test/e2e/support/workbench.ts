@@ -34,6 +34,11 @@ export interface WorkbenchOptions {
   beforeLoad?: (page: Page, baseUrl: string) => Promise<void>;
   /** More user settings. */
   settings?: Record<string, unknown>;
+  /**
+   * The remote machine's settings (code-server's `Machine/settings.json`), where a machine-scoped
+   * setting such as `alfred.providers` belongs in a remote window: VS Code ignores its user value there.
+   */
+  machineSettings?: Record<string, unknown>;
   /** Files written into the workspace (relative paths) before VS Code opens it. */
   workspaceFiles?: Record<string, string>;
   /** More environment for code-server, hence the extension host (e.g. a provider's `$KEY`). */
@@ -60,6 +65,10 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false,
     ...options.settings,
   }));
+  if (options.machineSettings) {
+    fs.mkdirSync(path.join(sandbox.userDataDir, 'Machine'), { recursive: true });
+    fs.writeFileSync(path.join(sandbox.userDataDir, 'Machine', 'settings.json'), JSON.stringify(options.machineSettings));
+  }
   const port = await freePort();
   const cs = await startCodeServer(server, {
     port, folder: sandbox.workspace, userDataDir: sandbox.userDataDir, extensionsDir: sandbox.extensionsDir,
