@@ -45,8 +45,8 @@ export const governCopilot: AlfredCommand = {
       title: vscode.l10n.t('Govern Copilot agent sessions with Alfred\'s hooks'),
     });
     // The export settings are left to the file: Copilot reads them only when it starts, and the
-    // dashboard reads the file too. Pushed into this window as well (config.update right after the
-    // write), code-server lost other user settings, Alfred's providers among them, until a reload.
+    // dashboard reads the file too. Pushing them into this window as well (config.update) made
+    // code-server miss them at times, and reload its whole configuration for nothing.
     if (written) {
       const governed = vscode.l10n.t('Copilot agent sessions in this workspace now run under role {0}. Every tool call goes through Alfred.', harness.activeRole().role.name);
       if (exportAdded) {
