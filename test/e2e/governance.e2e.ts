@@ -25,7 +25,9 @@ before(async () => {
   model = await startFakeModelServer({ apiKey: KEY });
   wb = await startWorkbench({
     env: { ALFRED_E2E_KEY: KEY },
-    // Machine-scoped: in a remote window such as code-server's, VS Code reads it from the machine's settings.
+    // Machine-scoped: in a remote window such as code-server's, VS Code reads it from the machine's
+    // settings, and ignores a value left in the user settings (Doctor says so).
+    settings: { 'alfred.providers': [{ name: 'ignored', protocol: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: 'list' }] },
     machineSettings: { 'alfred.providers': [{ name: 'main', protocol: 'openai', baseUrl: `${model.url}/v1`, key: '$ALFRED_E2E_KEY', models: [{ id: 'fake-model' }] }] },
   });
   await wb.page.locator('.activitybar [aria-label="Alfred"]').first().click();
@@ -105,7 +107,7 @@ test('Govern Copilot from the palette: a confirmed diff, the hook file and the l
   });
 });
 
-test('after that write to the user settings, Alfred\'s own provider is still in force: Alfred: Doctor lists it', async () => {
+test('after that write to the user settings, Alfred\'s own provider is still in force: Alfred: Doctor lists it, and says the user value is ignored', async () => {
   await withScreenshot(wb.page, 'providers-after-govern', async () => {
     await runCommand(wb.page, 'Alfred: Doctor');
     // As workbench.e2e.ts reads it: the end of the output first, then its top, where the providers are.
@@ -114,6 +116,7 @@ test('after that write to the user settings, Alfred\'s own provider is still in 
     await wb.page.keyboard.press('Control+Home');
     await wb.page.getByText(/✓\smain:\shttp:\/\/127\.0\.0\.1:\d+\/v1:\sreachable/).first().waitFor({ timeout: 10_000 });
     assert.equal(await wb.page.getByText(/no\sprovider\sconfigured/).count(), 0);
+    await wb.page.getByText(/!\salfred\.providers:\sin\syour\suser\ssettings,\swhich\sVS\sCode\signores/).first().waitFor({ timeout: 10_000 });
     await wb.page.keyboard.press('Escape');
   });
 });
@@ -137,7 +140,8 @@ test('Alfred: Add Provider writes to the machine\'s settings in this remote wind
     for (let i = 0; i < 50 && !fs.readFileSync(machine, 'utf8').includes('"second"'); i++) await wb.page.waitForTimeout(100);
     const providers = (JSON.parse(fs.readFileSync(machine, 'utf8')) as { 'alfred.providers': Array<{ name: string }> })['alfred.providers'];
     assert.deepEqual(providers.map((p) => p.name), ['main', 'second']);
-    assert.equal('alfred.providers' in (JSON.parse(fs.readFileSync(path.join(wb.userDataDir, 'User', 'settings.json'), 'utf8')) as object), false);
+    const user = JSON.parse(fs.readFileSync(path.join(wb.userDataDir, 'User', 'settings.json'), 'utf8')) as { 'alfred.providers': Array<{ name: string }> };
+    assert.deepEqual(user['alfred.providers'].map((p) => p.name), ['ignored'], 'the user settings are left as they were');
     await runCommand(wb.page, 'Alfred: Doctor');
     await wb.page.getByText(/✓\ssandbox:\s/).first().waitFor({ timeout: 30_000 });
     await wb.page.locator('.panel .monaco-editor').last().click();

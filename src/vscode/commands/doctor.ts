@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { alfredChecks, doctorText, hookSocketFor } from '../../core/doctor/report';
 import { readGovernanceHealth } from '../hooks/health';
 import { providerChecks } from '../providers/providerChecks';
+import { userSettingsFile } from '../usage/copilotOtelSettings';
 import type { AlfredCommand } from './command';
 
 let channel: vscode.OutputChannel | undefined;
@@ -15,7 +16,7 @@ export const doctor: AlfredCommand = {
   async run({ host, extension }) {
     const harness = host.require();
     const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Alfred: probing providers…') }, async () => ({
-      providers: await providerChecks(),
+      providers: await providerChecks(userSettingsFile(extension)),
       alfred: await alfredChecks({ harness, governance: readGovernanceHealth(harness), hookSocket: hookSocketFor() }),
     }));
     if (!channel) {
