@@ -14,7 +14,7 @@ import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { isCopilotHookFileGoverning } from '../../src/core/hooks/install';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
-import { STATUS_ITEM, dashboardFrame, runCommand, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
+import { STATUS_ITEM, dashboardFrame, runCommand, runDoctor, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 let dashboard: Frame;
@@ -109,11 +109,7 @@ test('Govern Copilot from the palette: a confirmed diff, the hook file and the l
 
 test('after that write to the user settings, Alfred\'s own provider is still in force: Alfred: Doctor lists it, and says the user value is ignored', async () => {
   await withScreenshot(wb.page, 'providers-after-govern', async () => {
-    await runCommand(wb.page, 'Alfred: Doctor');
-    // As workbench.e2e.ts reads it: the end of the output first, then its top, where the providers are.
-    await wb.page.getByText(/✓\ssandbox:\s/).first().waitFor({ timeout: 30_000 });
-    await wb.page.locator('.panel .monaco-editor').last().click();
-    await wb.page.keyboard.press('Control+Home');
+    await runDoctor(wb.page);
     await wb.page.getByText(/✓\smain:\shttp:\/\/127\.0\.0\.1:\d+\/v1:\sreachable/).first().waitFor({ timeout: 10_000 });
     assert.equal(await wb.page.getByText(/no\sprovider\sconfigured/).count(), 0);
     await wb.page.getByText(/!\salfred\.providers:\sin\syour\suser\ssettings,\swhich\sVS\sCode\signores/).first().waitFor({ timeout: 10_000 });
@@ -142,10 +138,7 @@ test('Alfred: Add Provider writes to the machine\'s settings in this remote wind
     assert.deepEqual(providers.map((p) => p.name), ['main', 'second']);
     const user = JSON.parse(fs.readFileSync(path.join(wb.userDataDir, 'User', 'settings.json'), 'utf8')) as { 'alfred.providers': Array<{ name: string }> };
     assert.deepEqual(user['alfred.providers'].map((p) => p.name), ['ignored'], 'the user settings are left as they were');
-    await runCommand(wb.page, 'Alfred: Doctor');
-    await wb.page.getByText(/✓\ssandbox:\s/).first().waitFor({ timeout: 30_000 });
-    await wb.page.locator('.panel .monaco-editor').last().click();
-    await wb.page.keyboard.press('Control+Home');
+    await runDoctor(wb.page);
     await wb.page.getByText(/✓\ssecond:\shttp:\/\/127\.0\.0\.1:\d+\/v1:\sreachable/).first().waitFor({ timeout: 10_000 });
     await wb.page.getByText(/✓\smain:\shttp:\/\/127\.0\.0\.1:\d+\/v1:\sreachable/).first().waitFor({ timeout: 10_000 });
     await wb.page.keyboard.press('Escape');

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
 import {
-  STATUS_ITEM, WORKBENCH_START_LIMIT, dashboardFrame, openPalette, quickPickLabels, runCommand, startWorkbench, statusText, switchRoleFromPalette, withScreenshot, type Workbench,
+  STATUS_ITEM, WORKBENCH_START_LIMIT, dashboardFrame, openPalette, quickPickLabels, runCommand, runDoctor, startWorkbench, statusText, switchRoleFromPalette, withScreenshot, type Workbench,
 } from './support/workbench';
 
 let wb: Workbench;
@@ -185,13 +185,7 @@ test('/doctor lists both providers healthy, with no other model anywhere', async
 
 test('Alfred: Doctor from the palette answers in its output channel: the providers, and Alfred\'s own health', async () => {
   await withScreenshot(wb.page, 'alfred-doctor-palette', async () => {
-    await runCommand(wb.page, 'Alfred: Doctor');
-    // The output view shows the lines that fit: the end first; go to the top for the providers.
-    // (Long lines wrap: each view line is its own element, so only what fits one line is matched; the
-    // editor renders spaces as no-break spaces, which \s matches.)
-    await wb.page.getByText(/✓\ssandbox:\s/).first().waitFor({ timeout: 30_000 });
-    await wb.page.locator('.panel .monaco-editor').last().click();
-    await wb.page.keyboard.press('Control+Home');
+    await runDoctor(wb.page);
     await wb.page.getByText(/✓\smain:\shttp:\/\/127\.0\.0\.1:\d+\/v1:\sreachable/).first().waitFor({ timeout: 10_000 });
     await wb.page.getByText(/✓\sbackup:\shttp:\/\/127\.0\.0\.1:\d+\/v1:\sreachable/).first().waitFor({ timeout: 10_000 });
   });

@@ -134,6 +134,18 @@ export async function switchRoleFromPalette(page: Page, role: string): Promise<v
   await page.locator(STATUS_ITEM, { hasText: `${role} · ` }).waitFor({ timeout: 15_000 });
 }
 
+/**
+ * "Alfred: Doctor" from the palette, its output shown from the top, where the providers are. The view
+ * shows the end first, then goes to the top. (Long lines wrap: each view line is its own element, so
+ * only what fits one line can be matched; the editor renders spaces as no-break spaces, which \s matches.)
+ */
+export async function runDoctor(page: Page): Promise<void> {
+  await runCommand(page, 'Alfred: Doctor');
+  await page.getByText(/✓\ssandbox:\s/).first().waitFor({ timeout: 30_000 });
+  await page.locator('.panel .monaco-editor').last().click();
+  await page.keyboard.press('Control+Home');
+}
+
 export async function openPalette(page: Page, text: string): Promise<void> {
   await page.locator('.monaco-workbench').click({ position: { x: 600, y: 300 } }).catch(() => undefined);
   await page.keyboard.press('F1');
