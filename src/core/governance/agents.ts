@@ -111,10 +111,16 @@ export function runsLaterHomePaths(home: string = os.homedir()): string[] {
 }
 /** Workspace files VS Code reads settings from, wherever they are. */
 export const WORKSPACE_SETTINGS_GLOBS: readonly string[] = ['**/*.code-workspace'];
+/**
+ * code-server's machine settings, home-relative: its remote window reads machine-scoped settings such
+ * as `alfred.providers` there, not from the user settings (a remote server's are under
+ * `.vscode-server`, held whole). The folder appears only once such a setting was written.
+ */
+export const CODE_SERVER_MACHINE_FOLDER = '.local/share/code-server/Machine';
 /** VS Code's user settings folders (desktop, Insiders, remote servers, code-server), home-relative. */
 const EDITOR_USER_FOLDERS: readonly string[] = [
   '.config/Code/User', '.config/Code - Insiders/User', '.config/VSCodium/User', '.vscode-server/data/User',
-  '.local/share/code-server/User', 'Library/Application Support/Code/User', 'AppData/Roaming/Code/User',
+  '.local/share/code-server/User', CODE_SERVER_MACHINE_FOLDER, 'Library/Application Support/Code/User', 'AppData/Roaming/Code/User',
 ];
 
 function unique(list: readonly string[]): string[] {

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterHomePaths } from '../governance/agents';
+import { CODE_SERVER_MACHINE_FOLDER, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterHomePaths } from '../governance/agents';
 import { outermost } from './pathSet';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
@@ -130,11 +130,17 @@ function compiled(glob: string): (rel: string) => boolean {
  * read from (roles/loader.ts); and the governed agents' own folders, whose files (`~/.claude/settings.json`,
  * `~/.copilot/hooks`) VS Code loads hooks from, and a hook runs outside any sandbox. Editors' user
  * folders are mounted only when they exist: the running editor's does, and a missing one belongs to
- * an editor not installed here.
+ * an editor not installed here. code-server's machine settings folder is the exception: it is missing
+ * until a machine setting is written, so it is created where code-server is used.
  */
 function createdHomeFolders(env: NodeJS.ProcessEnv, home: string): string[] {
   const agents = [...new Set(GOVERNED_AGENTS.flatMap((a) => a.homePaths))];
-  return [path.join(home, '.alfred'), ...(env.ALFRED_HOME ? [path.resolve(env.ALFRED_HOME)] : []), ...['.lean-ctx', ...agents].map((p) => path.join(home, p))];
+  // code-server's machine settings folder, missing until a machine setting is written, where code-server is used.
+  const machine = path.join(home, CODE_SERVER_MACHINE_FOLDER);
+  return [
+    path.join(home, '.alfred'), ...(env.ALFRED_HOME ? [path.resolve(env.ALFRED_HOME)] : []), ...['.lean-ctx', ...agents].map((p) => path.join(home, p)),
+    ...(fs.existsSync(path.dirname(machine)) ? [machine] : []),
+  ];
 }
 
 /** Creates a missing folder (with its parents); an existing file or folder is left as it is. */

@@ -70,6 +70,18 @@ test('home: Alfred\'s, lean-ctx\'s and the agents\' folders created when missing
   assert.equal(fs.existsSync(path.join(home, '.config', 'Code - Insiders')), false, 'a missing editor folder is not created');
 });
 
+test('home: code-server\'s machine settings folder, where its window reads alfred.providers, is created and held where code-server is used, and only there', () => {
+  const { ws, home } = layout([]);
+  const machine = path.join(home, '.local', 'share', 'code-server', 'Machine');
+  assert.equal(readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home }).some((p) => p.includes('code-server')), false);
+  assert.equal(fs.existsSync(path.join(home, '.local', 'share', 'code-server')), false, 'nothing of code-server is made where it is not used');
+  fs.mkdirSync(path.join(home, '.local', 'share', 'code-server', 'User'), { recursive: true });
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  assert.ok(ro.includes(machine), 'missing, it would be the agent\'s to create with settings of its own');
+  assert.equal(fs.statSync(machine).isDirectory(), true);
+  assert.ok(ro.includes(path.join(home, '.local', 'share', 'code-server', 'User')));
+});
+
 test('home: what runs later outside the sandbox (start-up files, git\'s user configuration, the editor\'s extensions) where it exists, none created', () => {
   const { ws, home } = layout([]);
   fs.writeFileSync(path.join(home, '.bashrc'), 'alias ll="ls -l"\n');
