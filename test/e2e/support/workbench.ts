@@ -135,13 +135,21 @@ export async function switchRoleFromPalette(page: Page, role: string): Promise<v
 }
 
 /**
- * "Alfred: Doctor" from the palette, its output shown from the top, where the providers are. The view
- * shows the end first, then goes to the top. (Long lines wrap: each view line is its own element, so
- * only what fits one line can be matched; the editor renders spaces as no-break spaces, which \s matches.)
+ * "Alfred: Doctor" from the palette, its output shown from the top, where the providers are. The
+ * report is written at once, so any of its lines on screen means all of it is there. An earlier
+ * run's report stays on screen while the providers are probed, so the panel is hidden first: what
+ * shows then is this run's (read too early, a CI run found the older report). (Long lines wrap:
+ * each view line is its own element, so only what fits one line can be matched; the editor renders
+ * spaces as no-break spaces, which \s matches.)
  */
 export async function runDoctor(page: Page): Promise<void> {
+  const reportLine = page.locator('.panel .view-line').filter({ hasText: /^\s*[✓!✗]\s\S/ }).first();
+  if (await reportLine.isVisible()) {
+    await runCommand(page, 'View: Hide Panel');
+    await reportLine.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
   await runCommand(page, 'Alfred: Doctor');
-  await page.getByText(/✓\ssandbox:\s/).first().waitFor({ timeout: 30_000 });
+  await reportLine.waitFor({ timeout: 30_000 });
   await page.locator('.panel .monaco-editor').last().click();
   await page.keyboard.press('Control+Home');
 }
