@@ -19,7 +19,7 @@ import { BudgetStatusBar } from './statusBar';
 import { TerminalObserver } from './terminals';
 import { registerMcpAudit } from './mcp';
 import { registerTools } from './tools';
-import { userSettingsFile } from './usage/copilotOtelSettings';
+import { userSettingsFile } from './config/settingsFiles';
 import { DashboardViewProvider } from './webviews/dashboardView';
 import { useNodeCrypto } from '../core/crypto/nodeCrypto';
 
@@ -59,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): AlfredTestApi | unde
     ...registerCommands({ host, extension: context }),
     ...registerTools(host),
     vscode.window.registerWebviewViewProvider(DashboardViewProvider.viewId, new DashboardViewProvider(context.extensionUri, host, userSettingsFile(context))),
-    registerChatParticipant(host, context.extensionUri),
+    registerChatParticipant(host, context.extensionUri, userSettingsFile(context)),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, planDocuments),
     // `alfred hook` calls answered from here instead of a cold start of the command line.
     registerHookServer(context),
@@ -77,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): AlfredTestApi | unde
     context.subscriptions.push(new vscode.Disposable(() => clearTimeout(timer)));
   }
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { harness: () => host.current, prompts, chat: createChatHandler(host, context.extensionUri), writeConfig: (request) => confirmAndWrite(host, request), confirmations };
+  return { harness: () => host.current, prompts, chat: createChatHandler(host, context.extensionUri, userSettingsFile(context)), writeConfig: (request) => confirmAndWrite(host, request), confirmations };
 }
 
 export function deactivate(): void {}

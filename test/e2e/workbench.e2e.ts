@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
 import {
-  STATUS_ITEM, WORKBENCH_START_LIMIT, dashboardFrame, openPalette, quickPickLabels, runCommand, runDoctor, startWorkbench, statusText, switchRoleFromPalette, withScreenshot, type Workbench,
+  STATUS_ITEM, WORKBENCH_START_LIMIT, askInChat, dashboardFrame, openPalette, quickPickLabels, runCommand, runDoctor, startWorkbench, statusText, switchRoleFromPalette, withScreenshot, type Workbench,
 } from './support/workbench';
 
 let wb: Workbench;
@@ -28,7 +28,11 @@ before(async () => {
     beforeLoad: (page, url) => enableBuiltinChat(page, url),
     env: { ALFRED_E2E_KEY: KEY },
     machineSettings: { 'alfred.providers': [provider('main', main), provider('backup', backup)] },
-    settings: { 'alfred.profiles': [{ name: 'two', chain: [{ id: 'alfred/main/fake-model' }, { id: 'alfred/backup/fake-model' }] }] },
+    settings: {
+      'alfred.profiles': [{ name: 'two', chain: [{ id: 'alfred/main/fake-model' }, { id: 'alfred/backup/fake-model' }] }],
+      // Ignored by VS Code in this remote window (the setting is machine-scoped): /doctor says so.
+      'alfred.providers': [{ name: 'ignored', protocol: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: 'list' }],
+    },
   });
 }, { timeout: WORKBENCH_START_LIMIT });
 after(async () => {
@@ -139,28 +143,14 @@ function cli(...args: string[]): string {
   return execFileSync(process.execPath, [path.join(wb.extensionDir, 'dist', 'cli', 'alfred.mjs'), ...args, '--workspace', wb.workspace], { env: { ...process.env, ...wb.env } }).toString();
 }
 
-async function ask(prompt: string): Promise<import('playwright-core').Locator> {
-  const { page } = wb;
-  await page.locator('.interactive-input-editor .monaco-editor').last().click();
-  // @alfred is sticky: the input may already hold it.
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Backspace');
-  // A trailing space closes the slash-command suggestions, which would otherwise take the Enter.
-  await page.keyboard.type(`${prompt} `);
-  await page.keyboard.press('Enter');
-  const response = page.locator('.interactive-item-container.interactive-response').last();
-  await response.waitFor({ timeout: 60_000 });
-  return response;
-}
-
 test('@alfred answers on Alfred\'s own model, its key from $ALFRED_E2E_KEY, charged exactly the priced usage the endpoint reported', async () => {
   await withScreenshot(wb.page, 'alfred-own-model', async () => {
     const costBefore = (JSON.parse(cli('budget', '--json')) as { dimensions: { cost: { used: number } } }).dimensions.cost.used;
     await runCommand(wb.page, 'Chat: Open Chat');
     await wb.page.locator('.interactive-input-editor .monaco-editor.focused').waitFor({ timeout: 30_000 });
-    await (await ask('@alfred /profile two')).getByText(/Active profile: two/).waitFor({ timeout: 60_000 });
+    await (await askInChat(wb.page, '@alfred /profile two')).getByText(/Active profile: two/).waitFor({ timeout: 60_000 });
     main.script([{ text: ['Hello ', 'from the endpoint.'], usage: { inputTokens: 1200, outputTokens: 40, cachedInputTokens: 1000 } }]);
-    const response = await ask('@alfred hello');
+    const response = await askInChat(wb.page, '@alfred hello');
     await response.getByText('Hello from the endpoint.').waitFor({ timeout: 60_000 });
     const sent = main.requests.filter((r) => r.path.endsWith('/chat/completions'));
     assert.equal(sent.length, 1);
@@ -171,15 +161,17 @@ test('@alfred answers on Alfred\'s own model, its key from $ALFRED_E2E_KEY, char
   });
 });
 
-test('/doctor lists both providers healthy, with no other model anywhere', async () => {
+test('/doctor lists both providers healthy, with no other model anywhere, and says the user settings\' value is ignored', async () => {
   await withScreenshot(wb.page, 'alfred-doctor', async () => {
     main.script([{ text: ['ok'], usage: { inputTokens: 10, outputTokens: 1 } }]);
     backup.script([{ text: ['ok'], usage: { inputTokens: 10, outputTokens: 1 } }]);
-    const response = await ask('@alfred /doctor');
+    const response = await askInChat(wb.page, '@alfred /doctor');
     await response.getByText(/Alfred's providers:/).waitFor({ timeout: 60_000 });
     const text = await response.innerText();
     assert.match(text, /main`?: http:\/\/127\.0\.0\.1:\d+\/v1: reachable, 1 configured/);
     assert.match(text, /backup`?: http:\/\/127\.0\.0\.1:\d+\/v1: reachable, 1 configured/);
+    assert.match(text, /alfred\.providers`?: in your user settings, which VS Code ignores for this machine setting in a remote window/);
+    assert.doesNotMatch(text, /ignored`?: http/);
   });
 });
 
@@ -195,11 +187,11 @@ test('the main endpoint stops: two turns fail, the third runs on the next provid
   await withScreenshot(wb.page, 'alfred-failover', async () => {
     await main.stop();
     for (const attempt of [1, 2]) {
-      const failed = await ask(`@alfred are you there? ${attempt}`);
+      const failed = await askInChat(wb.page, `@alfred are you there? ${attempt}`);
       await failed.getByText(/The model alfred\/main\/fake-model failed/).waitFor({ timeout: 60_000 });
     }
     backup.script([{ text: ['From the backup.'], usage: { inputTokens: 300, outputTokens: 5 } }]);
-    const third = await ask('@alfred and now?');
+    const third = await askInChat(wb.page, '@alfred and now?');
     await third.getByText('From the backup.').waitFor({ timeout: 60_000 });
     await third.getByText(/Failover.*alfred\/main\/fake-model.*failed 2 times in a row, so this turn uses .*alfred\/backup\/fake-model/).waitFor({ timeout: 10_000 });
   });

@@ -9,7 +9,7 @@ import type { AlfredCommand } from './command';
 /**
  * Alfred: Add Provider — asks for an endpoint (protocol, base URL, key as a reference) and adds it to
  * `alfred.providers` through the write pipeline (diff, confirm, backup), in the user settings or, in a
- * remote window, the remote machine's (providerSettingsFile.ts). A literal
+ * remote window, the remote machine's (config/settingsFiles.ts). A literal
  * key is refused as you type, with how to store it instead; the entry is checked as the settings
  * reader will check it before anything is written.
  */

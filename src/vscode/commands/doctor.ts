@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { alfredChecks, doctorText, hookSocketFor } from '../../core/doctor/report';
 import { readGovernanceHealth } from '../hooks/health';
 import { providerChecks } from '../providers/providerChecks';
-import { userSettingsFile } from '../usage/copilotOtelSettings';
+import { userSettingsFile } from '../config/settingsFiles';
 import type { AlfredCommand } from './command';
 
 let channel: vscode.OutputChannel | undefined;

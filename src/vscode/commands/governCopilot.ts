@@ -4,7 +4,8 @@ import { copilotHookFile } from '../../core/hooks/install';
 import { confirmAndWrite, type FileChange } from '../config/confirmAndWrite';
 import { hookFilePath } from '../hooks/hookFiles';
 import { ensureLauncher } from '../hooks/launcher';
-import { otlpEndpoint, userSettingsFile, userSettingsWithExport } from '../usage/copilotOtelSettings';
+import { userSettingsFile } from '../config/settingsFiles';
+import { otlpEndpoint, userSettingsWithExport } from '../usage/copilotOtelSettings';
 import type { AlfredCommand } from './command';
 
 /**

@@ -1,16 +1,16 @@
 import * as fs from 'node:fs';
 import { parse as parseJsonc } from 'jsonc-parser';
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { withProviderAdded } from '../../core/providers/settingsEdit';
 import type { ProviderConfig } from '../../core/providers/types';
 import { confirmAndWrite } from '../config/confirmAndWrite';
 import { syncUserSettings } from '../config/syncUserSettings';
 import type { HarnessHost } from '../harnessHost';
-import { providerSettingsFile } from './providerSettingsFile';
+import { providerSettingsFile } from '../config/settingsFiles';
 
 /** Adds a provider to `alfred.providers` where VS Code reads it (providerSettingsFile): diff, confirm, backup, write; true when written. */
 export async function addProviderToSettings(host: HarnessHost, extension: vscode.ExtensionContext, provider: ProviderConfig, request: { reason: string; title: string }): Promise<boolean> {
-  const file = providerSettingsFile(extension);
+  const file = providerSettingsFile(extension, vscode.env.remoteName);
   let text: string | undefined;
   try {
     text = fs.readFileSync(file, 'utf8');

@@ -19,7 +19,7 @@ export function secretKey(name: string): Promise<string | undefined> {
 
 /**
  * `alfred.providers` left in the user settings (`userSettings`, that file) of a remote window, where
- * VS Code ignores a machine setting's user value (providerSettingsFile.ts): said, since nothing else
+ * VS Code ignores a machine setting's user value (config/settingsFiles.ts): said, since nothing else
  * would tell why those providers are missing.
  */
 function ignoredUserValue(userSettings: string | undefined): DoctorCheck[] {

@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { copilotOtelSettingsText, COPILOT_OTEL_SETTINGS, DEFAULT_OTLP_PORT } from '../../core/usage/copilotOtelEdit';
 
@@ -30,15 +29,6 @@ export function copilotOtelPointsAt(endpoint: string, env: NodeJS.ProcessEnv = p
 function sameEndpoint(a: string, b: string): boolean {
   const norm = (s: string) => s.trim().replace(/\/+$/, '').replace('//localhost:', '//127.0.0.1:');
   return norm(a) === norm(b);
-}
-
-/**
- * The user settings file. Copilot's OTel settings are application-scoped: VS Code keeps those in the
- * default profile's settings.json whatever profile is active, which is the `User` folder that holds
- * the extensions' global storage.
- */
-export function userSettingsFile(context: vscode.ExtensionContext): string {
-  return path.resolve(context.globalStorageUri.fsPath, '..', '..', 'settings.json');
 }
 
 /** The settings file's text with Copilot's export pointed at Alfred, or undefined when it already is. */

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { launchBrowser } from '../../../scripts/lib/browser.mjs';
 import { makeSandbox } from '../../../scripts/lib/sandbox.mjs';
 import { ensureCodeServer } from '../../../scripts/lib/install.mjs';
@@ -152,6 +152,20 @@ export async function runDoctor(page: Page): Promise<void> {
   await reportLine.waitFor({ timeout: 30_000 });
   await page.locator('.panel .monaco-editor').last().click();
   await page.keyboard.press('Control+Home');
+}
+
+/** Sends `prompt` from the Chat view's input, as a user types it; the response it starts. */
+export async function askInChat(page: Page, prompt: string): Promise<Locator> {
+  await page.locator('.interactive-input-editor .monaco-editor').last().click();
+  // @alfred is sticky: the input may already hold it.
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  // A trailing space closes the slash-command suggestions, which would otherwise take the Enter.
+  await page.keyboard.type(`${prompt} `);
+  await page.keyboard.press('Enter');
+  const response = page.locator('.interactive-item-container.interactive-response').last();
+  await response.waitFor({ timeout: 60_000 });
+  return response;
 }
 
 export async function openPalette(page: Page, text: string): Promise<void> {

@@ -5,6 +5,8 @@ import type { HarnessHost } from '../../harnessHost';
 export interface SlashContext {
   host: HarnessHost;
   extensionUri: vscode.Uri;
+  /** The user settings file (config/settingsFiles.ts). */
+  userSettingsFile: string;
   request: vscode.ChatRequest;
   context: vscode.ChatContext;
   stream: vscode.ChatResponseStream;

@@ -47,7 +47,7 @@ async function probe(harness: Harness, model: vscode.LanguageModelChat, token: v
  */
 export const doctorCommand: SlashCommand = {
   name: 'doctor',
-  async run({ host, request, stream, token }) {
+  async run({ host, userSettingsFile, request, stream, token }) {
     const harness = host.require();
     const settings = readChatSettings();
     const { profile, missing } = activeProfile(harness, settings.profiles);
@@ -79,7 +79,7 @@ export const doctorCommand: SlashCommand = {
       stream.markdown(`- ${c.probe!.ok ? '✅' : '⚠️'} \`${c.label}\` → ${m.name} (\`${m.vendor}/${m.family}/${m.id}\`) · ${vscode.l10n.t('max input {0} tokens', m.maxInputTokens)} · ${priceText} · ${probeText}\n`);
     }
     // Alfred's own providers: reachable, key present, models listed.
-    const providers = await providerChecks();
+    const providers = await providerChecks(userSettingsFile);
     if (providers.length > 0) {
       stream.markdown(`\n${vscode.l10n.t('Alfred\'s providers:')}\n\n`);
       for (const c of providers) stream.markdown(`- ${c.state === 'ok' ? '✅' : c.state === 'warn' ? '⚠️' : '❌'} \`${c.name}\`: ${c.detail}${c.ms !== undefined ? ` (${c.ms} ms)` : ''}\n`);
