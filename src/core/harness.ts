@@ -268,7 +268,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     return {
       globs: this.opts.protectedGlobs?.() ?? [], workspaceFolder: this.workspaceFolder, stateDir: this.stateDir,
       home: {
-        dir: this.homeDir, runsLaterPaths: runsLaterHomePaths(this.homeDir),
+        dir: this.homeDir, runsLaterPaths: runsLaterHomePaths(this.homeDir, { env: this.env, workspaceFolder: this.workspaceFolder }),
         governancePaths: [...governanceHomePaths(this.env, this.homeDir), ...installationPaths(this.installation, this.workspaceFolder)],
       },
     };

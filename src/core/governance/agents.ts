@@ -105,9 +105,36 @@ export function installationPaths(installation: string, workspaceFolder: string)
   return overlaps ? ['roles', 'dist', 'packs', 'package.json'].map((p) => path.join(root, p)) : [root];
 }
 
-/** Absolute paths of what runs later outside the sandbox (HOME_CODE_PATHS). */
-export function runsLaterHomePaths(home: string = os.homedir()): string[] {
-  return HOME_CODE_PATHS.map((p) => path.join(home, p));
+/** Whether `inner` is `outer` or lies inside it (resolved paths). */
+function within(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * The folders of the command search path (`PATH`) inside the home: `~/.local/bin`, `~/.cargo/bin`, a
+ * version manager's shims. A program put there runs in place of another of its name, outside the
+ * sandbox, whenever the user, an editor or Alfred runs that name: the acceptance checks run with this
+ * PATH, so a planted `npm` that exits 0 would pass them for the agent that planted it. Left out: the
+ * home itself and any folder that holds the workspace or lies in it (the agent's own work), relative
+ * entries (they name no fixed folder).
+ */
+export function commandSearchFolders(searchPath: string | undefined, home: string, workspaceFolder?: string): string[] {
+  const root = path.resolve(home);
+  const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
+  const folders = (searchPath ?? '').split(path.delimiter).filter((entry) => path.isAbsolute(entry)).map((entry) => path.resolve(entry));
+  return [...new Set(folders)].filter((dir) => dir !== root && within(dir, root) && !(ws !== undefined && (within(ws, dir) || within(dir, ws))));
+}
+
+/**
+ * Absolute paths of what runs later outside the sandbox: HOME_CODE_PATHS, and with `search` (the
+ * environment whose PATH commands are looked up in, and the workspace) the command search folders in
+ * the home.
+ */
+export function runsLaterHomePaths(home: string = os.homedir(), search?: { env: NodeJS.ProcessEnv; workspaceFolder: string }): string[] {
+  const fixed = HOME_CODE_PATHS.map((p) => path.join(home, p));
+  // A copy of Windows' environment keeps the variable's own spelling, `Path`.
+  return search ? [...fixed, ...commandSearchFolders(search.env.PATH ?? search.env.Path, home, search.workspaceFolder)] : fixed;
 }
 /** Workspace files VS Code reads settings from, wherever they are. */
 export const WORKSPACE_SETTINGS_GLOBS: readonly string[] = ['**/*.code-workspace'];

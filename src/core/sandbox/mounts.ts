@@ -70,7 +70,7 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   }
 
   for (const abs of createdHomeFolders(env, home)) ensureFolder(abs, 0o700);
-  found.push(...governanceHomePaths(env, home), ...runsLaterHomePaths(home));
+  found.push(...governanceHomePaths(env, home), ...runsLaterHomePaths(home, { env, workspaceFolder: ws }));
   if (opts.installation) found.push(...installationPaths(real.of(opts.installation) ?? path.resolve(opts.installation), ws));
   if (opts.stateDir) found.push(opts.stateDir);
   // Git runs what .git/config (core.fsmonitor, aliases) and .git/hooks name, later and outside the

@@ -117,6 +117,7 @@ const inProcess: Ask = async (event, stdin, _ws, role) => {
 };
 
 let server: HookServer | undefined;
+let savedPath: string | undefined;
 const throughServer: Ask = (event, stdin, ws, role) => new Promise((resolve, reject) => {
   const request: HookRequest = { v: 1, event, stdin, processCwd: ws, env: { ALFRED_ROLE: role } } as HookRequest;
   const socket = net.connect(server!.socketPath, () => socket.write(`${JSON.stringify(request)}\n`));
@@ -137,13 +138,21 @@ before(async () => {
   // The start-up files the cases that target them expect a user to have.
   fs.writeFileSync(path.join(process.env.HOME!, '.bashrc'), 'alias ll="ls -l"\n');
   fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n');
+  // A folder of the command search path in the home, where the cases that plant a program expect one.
+  const localBin = path.join(process.env.HOME!, '.local', 'bin');
+  fs.mkdirSync(localBin, { recursive: true });
+  savedPath = process.env.PATH;
+  process.env.PATH = `${localBin}${path.delimiter}${process.env.PATH ?? ''}`;
   const started = await startHookServer({
     openHarness: (folder, harnessEnv, cwd) => openWorkspaceHarness(folder, { builtinRolesDir: path.join(ROOT, 'roles'), version: 'test', env: harnessEnv, cwd }),
   });
   assert.equal(started.kind, 'listening');
   server = (started as { server: HookServer }).server;
 });
-after(async () => { await server?.close(); });
+after(async () => {
+  await server?.close();
+  if (savedPath !== undefined) process.env.PATH = savedPath;
+});
 
 for (const [pathName, ask] of [['alfred hook', inProcess], ['the hook server', throughServer]] as const) {
   describe(`adversarial corpus through ${pathName}`, () => {

@@ -94,6 +94,17 @@ test('home: what runs later outside the sandbox (start-up files, git\'s user con
   }
 });
 
+test('home: the folders of PATH in the home are held where they exist (a program put there would stand in for another), not the workspace\'s own', () => {
+  const { ws, home } = layout(['node_modules/.bin/']);
+  for (const dir of ['.local/bin', '.cargo/bin']) fs.mkdirSync(path.join(home, dir), { recursive: true });
+  const env = { PATH: [path.join(home, '.local', 'bin'), '/usr/bin', path.join(home, '.cargo', 'bin'), path.join(home, 'missing', 'bin'), path.join(ws, 'node_modules', '.bin'), home].join(path.delimiter) };
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env, home });
+  assert.ok(ro.includes(path.join(home, '.local', 'bin')));
+  assert.ok(ro.includes(path.join(home, '.cargo', 'bin')));
+  for (const free of ['/usr/bin', path.join(home, 'missing', 'bin'), path.join(ws, 'node_modules', '.bin'), home, ws]) assert.equal(ro.includes(free), false, free);
+  assert.equal(fs.existsSync(path.join(home, 'missing')), false, 'a missing folder of PATH is not created');
+});
+
 test('a state folder outside Alfred\'s home is mounted too', () => {
   const { root, ws, home } = layout([]);
   const state = path.join(root, 'elsewhere', 'state');
