@@ -144,10 +144,8 @@ export async function switchRoleFromPalette(page: Page, role: string): Promise<v
  */
 export async function runDoctor(page: Page): Promise<void> {
   const reportLine = page.locator('.panel .view-line').filter({ hasText: /^\s*[✓!✗]\s\S/ }).first();
-  if (await reportLine.isVisible()) {
-    await runCommand(page, 'View: Hide Panel');
-    await reportLine.waitFor({ state: 'hidden', timeout: 10_000 });
-  }
+  await runCommand(page, 'View: Hide Panel');
+  await reportLine.waitFor({ state: 'hidden', timeout: 10_000 });
   await runCommand(page, 'Alfred: Doctor');
   await reportLine.waitFor({ timeout: 30_000 });
   await page.locator('.panel .monaco-editor').last().click();
