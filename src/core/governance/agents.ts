@@ -90,7 +90,22 @@ const HOME_CODE_PATHS: readonly string[] = [
   '.zshenv', '.zprofile', '.zshrc', '.zlogin', '.zlogout', '.config/fish', '.gitconfig', '.config/git',
   '.vscode/extensions', '.vscode-insiders/extensions', '.vscode-oss/extensions', '.vscode-server', '.vscode-server-insiders',
   '.local/share/code-server/extensions',
+  // Package managers' user configuration names programs they run: yarn's `yarnPath`, pnpm's and bun's.
+  '.yarnrc', '.yarnrc.yml', '.config/pnpm', '.bunfig.toml',
 ];
+
+/**
+ * Home files and folders whose content names what a program run later executes, which an empty one
+ * does not change, home-relative: npm's user configuration (its `script-shell` or `node-options`
+ * would run the acceptance checks' `npm test` through a program of the agent's: measured, a failing
+ * suite then passes), ssh's (a `ProxyCommand` runs at the next `git push`; an `authorized_keys` line
+ * lets someone log in), the desktop's autostart entries and systemd's user units. Created empty when
+ * missing, so that a command cannot create them, and held read-only.
+ */
+export const HOME_CONFIG_PATHS: { readonly files: readonly string[]; readonly folders: readonly string[] } = {
+  files: ['.npmrc'],
+  folders: ['.ssh', '.config/autostart', '.config/systemd/user'],
+};
 
 /**
  * What of Alfred's own installation no agent may write: the built-in roles, the code that every hook
@@ -127,12 +142,12 @@ export function commandSearchFolders(searchPath: string | undefined, home: strin
 }
 
 /**
- * Absolute paths of what runs later outside the sandbox: HOME_CODE_PATHS, and with `search` (the
+ * Absolute paths of what runs later outside the sandbox: HOME_CODE_PATHS, HOME_CONFIG_PATHS, and with `search` (the
  * environment whose PATH commands are looked up in, and the workspace) the command search folders in
  * the home.
  */
 export function runsLaterHomePaths(home: string = os.homedir(), search?: { env: NodeJS.ProcessEnv; workspaceFolder: string }): string[] {
-  const fixed = HOME_CODE_PATHS.map((p) => path.join(home, p));
+  const fixed = [...HOME_CODE_PATHS, ...HOME_CONFIG_PATHS.files, ...HOME_CONFIG_PATHS.folders].map((p) => path.join(home, p));
   // A copy of Windows' environment keeps the variable's own spelling, `Path`.
   return search ? [...fixed, ...commandSearchFolders(search.env.PATH ?? search.env.Path, home, search.workspaceFolder)] : fixed;
 }

@@ -2,15 +2,16 @@
  * What a sandboxed command may not write (DESIGN.md, Protected paths hold against any command): the
  * workspace's governance files, checks.toml's `protect` globs, `*.code-workspace` files, Alfred's home
  * (state folder and launcher) and installation, the agents' and VS Code's user settings, and what
- * runs later outside the sandbox (the shells' start-up files, git's user configuration, the editors'
- * extensions). The mounts need real, existing paths: symlinks are resolved, and governance folders
- * an agent could otherwise create (git keeps no empty folder) are created empty first.
+ * runs later outside the sandbox (the shells' start-up files, git's and npm's user configuration, the
+ * editors' extensions, the folders of PATH in the home). The mounts need real, existing paths:
+ * symlinks are resolved, and governance folders and configuration an agent could otherwise create
+ * (git keeps no empty folder) are created empty first.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { CODE_SERVER_MACHINE_FOLDER, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterHomePaths } from '../governance/agents';
+import { CODE_SERVER_MACHINE_FOLDER, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterHomePaths } from '../governance/agents';
 import { outermost } from './pathSet';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
@@ -70,6 +71,8 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   }
 
   for (const abs of createdHomeFolders(env, home)) ensureFolder(abs, 0o700);
+  for (const rel of HOME_CONFIG_PATHS.folders) ensureFolder(path.join(home, rel), 0o700);
+  for (const rel of HOME_CONFIG_PATHS.files) ensureEmptyFile(path.join(home, rel));
   found.push(...governanceHomePaths(env, home), ...runsLaterHomePaths(home, { env, workspaceFolder: ws }));
   if (opts.installation) found.push(...installationPaths(real.of(opts.installation) ?? path.resolve(opts.installation), ws));
   if (opts.stateDir) found.push(opts.stateDir);
@@ -141,6 +144,20 @@ function createdHomeFolders(env: NodeJS.ProcessEnv, home: string): string[] {
     path.join(home, '.alfred'), ...(env.ALFRED_HOME ? [path.resolve(env.ALFRED_HOME)] : []), ...['.lean-ctx', ...agents].map((p) => path.join(home, p)),
     ...(fs.existsSync(path.dirname(machine)) ? [machine] : []),
   ];
+}
+
+/** Creates a missing file empty, readable by its owner only (its parents too); an existing one is left as it is. */
+function ensureEmptyFile(abs: string): void {
+  try {
+    fs.lstatSync(abs);
+  } catch {
+    try {
+      fs.mkdirSync(path.dirname(abs), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(abs, '', { flag: 'wx', mode: 0o600 });
+    } catch {
+      // made meanwhile, or a read-only home: left out of the mounts below when missing, not fatal
+    }
+  }
 }
 
 /** Creates a missing folder (with its parents); an existing file or folder is left as it is. */

@@ -138,6 +138,8 @@ before(async () => {
   // The start-up files the cases that target them expect a user to have.
   fs.writeFileSync(path.join(process.env.HOME!, '.bashrc'), 'alias ll="ls -l"\n');
   fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n');
+  fs.writeFileSync(path.join(process.env.HOME!, '.npmrc'), 'fund=false\n');
+  fs.mkdirSync(path.join(process.env.HOME!, '.ssh'), { mode: 0o700 });
   // A folder of the command search path in the home, where the cases that plant a program expect one.
   const localBin = path.join(process.env.HOME!, '.local', 'bin');
   fs.mkdirSync(localBin, { recursive: true });

@@ -64,7 +64,9 @@ test('home: Alfred\'s, lean-ctx\'s and the agents\' folders created when missing
   const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: { ALFRED_HOME: alfredHome }, home, stateDir: state });
   const homeSide = ro.filter((p) => !p.startsWith(`${ws}/`)).sort();
   const created = ['.alfred', '.lean-ctx', '.copilot', '.codex'].map((p) => path.join(home, p));
-  assert.deepEqual(homeSide, [alfredHome, ...created, path.join(home, '.claude'), path.join(home, '.config', 'Code', 'User')].sort());
+  // And the configuration created empty when missing (the test below).
+  const config = ['.npmrc', '.ssh', '.config/autostart', '.config/systemd/user'].map((p) => path.join(home, p));
+  assert.deepEqual(homeSide, [alfredHome, ...created, ...config, path.join(home, '.claude'), path.join(home, '.config', 'Code', 'User')].sort());
   for (const folder of [alfredHome, ...created]) assert.equal(fs.statSync(folder).mode & 0o777, 0o700, folder);
   assert.equal(fs.readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8'), '{}', 'an existing folder is left as it is');
   assert.equal(fs.existsSync(path.join(home, '.config', 'Code - Insiders')), false, 'a missing editor folder is not created');
@@ -103,6 +105,22 @@ test('home: the folders of PATH in the home are held where they exist (a program
   assert.ok(ro.includes(path.join(home, '.cargo', 'bin')));
   for (const free of ['/usr/bin', path.join(home, 'missing', 'bin'), path.join(ws, 'node_modules', '.bin'), home, ws]) assert.equal(ro.includes(free), false, free);
   assert.equal(fs.existsSync(path.join(home, 'missing')), false, 'a missing folder of PATH is not created');
+});
+
+test('home: npm\'s and ssh\'s configuration, autostart and systemd\'s user units are created empty when missing (owner only) and held; an existing one is kept as it is', () => {
+  const { ws, home } = layout([]);
+  fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
+  fs.writeFileSync(path.join(home, '.ssh', 'config'), 'Host x\n');
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  for (const held of ['.npmrc', '.ssh', '.config/autostart', '.config/systemd/user']) assert.ok(ro.includes(path.join(home, held)), held);
+  assert.equal(fs.readFileSync(path.join(home, '.npmrc'), 'utf8'), '');
+  assert.equal(fs.statSync(path.join(home, '.npmrc')).mode & 0o777, 0o600);
+  assert.equal(fs.statSync(path.join(home, '.config', 'autostart')).mode & 0o777, 0o700);
+  assert.equal(fs.readFileSync(path.join(home, '.ssh', 'config'), 'utf8'), 'Host x\n');
+  fs.writeFileSync(path.join(home, '.npmrc'), 'registry=https://registry.example/\n');
+  readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  assert.equal(fs.readFileSync(path.join(home, '.npmrc'), 'utf8'), 'registry=https://registry.example/\n');
+  for (const missing of ['.yarnrc', '.yarnrc.yml', '.bunfig.toml', '.config/pnpm']) assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created`);
 });
 
 test('a state folder outside Alfred\'s home is mounted too', () => {
