@@ -142,9 +142,9 @@ export function commandSearchFolders(searchPath: string | undefined, home: strin
 }
 
 /**
- * Absolute paths of what runs later outside the sandbox: HOME_CODE_PATHS, HOME_CONFIG_PATHS, and with `search` (the
- * environment whose PATH commands are looked up in, and the workspace) the command search folders in
- * the home.
+ * Absolute paths of what runs later outside the sandbox: HOME_CODE_PATHS, HOME_CONFIG_PATHS, and
+ * with `search` (the environment whose PATH commands are looked up in, and the workspace) the
+ * command search folders in the home.
  */
 export function runsLaterHomePaths(home: string = os.homedir(), search?: { env: NodeJS.ProcessEnv; workspaceFolder: string }): string[] {
   const fixed = [...HOME_CODE_PATHS, ...HOME_CONFIG_PATHS.files, ...HOME_CONFIG_PATHS.folders].map((p) => path.join(home, p));
