@@ -126,6 +126,8 @@ function within(inner: string, outer: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+let lastSearch: { key: string; folders: readonly string[] } | undefined;
+
 /**
  * The folders of the command search path (`PATH`) inside the home: `~/.local/bin`, `~/.cargo/bin`, a
  * version manager's shims. A program put there runs in place of another of its name, outside the
@@ -135,10 +137,15 @@ function within(inner: string, outer: string): boolean {
  * entries (they name no fixed folder).
  */
 export function commandSearchFolders(searchPath: string | undefined, home: string, workspaceFolder?: string): string[] {
+  // The gate asks on every call, with the same PATH: the last answer is kept.
+  const key = `${searchPath}\0${home}\0${workspaceFolder}`;
+  if (lastSearch?.key === key) return [...lastSearch.folders];
   const root = path.resolve(home);
   const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
-  const folders = (searchPath ?? '').split(path.delimiter).filter((entry) => path.isAbsolute(entry)).map((entry) => path.resolve(entry));
-  return [...new Set(folders)].filter((dir) => dir !== root && within(dir, root) && !(ws !== undefined && (within(ws, dir) || within(dir, ws))));
+  const entries = (searchPath ?? '').split(path.delimiter).filter((entry) => path.isAbsolute(entry)).map((entry) => path.resolve(entry));
+  const folders = [...new Set(entries)].filter((dir) => dir !== root && within(dir, root) && !(ws !== undefined && (within(ws, dir) || within(dir, ws))));
+  lastSearch = { key, folders };
+  return [...folders];
 }
 
 /**
