@@ -4,6 +4,7 @@
  * tools are refused on these paths, the shell sandbox mounts them read-only, and the dashboard reads
  * which agents are governed from the same rows. Only the user changes them (Alfred's commands or by hand).
  */
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -149,14 +150,32 @@ export function commandSearchFolders(searchPath: string | undefined, home: strin
 }
 
 /**
+ * The installations of Node among `folders` (command search folders): a `bin` folder beside
+ * `lib/node_modules`, with `node` in it, as nvm, fnm, n, Volta and asdf lay them out. The whole
+ * installation, not only its `bin`: npm's own code (`lib/node_modules/npm`, which `npm test` runs)
+ * and its global configuration (`etc/npmrc`, whose `script-shell` would run the checks' scripts
+ * through a program of the agent's) are there too. Nothing else is written there but `npm i -g`.
+ */
+export function nodeInstallations(folders: readonly string[]): string[] {
+  return folders.flatMap((dir) => {
+    if (path.basename(dir) !== 'bin') return [];
+    const prefix = path.dirname(dir);
+    const isNode = fs.existsSync(path.join(dir, 'node')) && fs.existsSync(path.join(prefix, 'lib', 'node_modules'));
+    return isNode ? [prefix] : [];
+  });
+}
+
+/**
  * Absolute paths of what runs later outside the sandbox: HOME_CODE_PATHS, HOME_CONFIG_PATHS, and
  * with `search` (the environment whose PATH commands are looked up in, and the workspace) the
- * command search folders in the home.
+ * command search folders in the home and the Node installations among them.
  */
 export function runsLaterHomePaths(home: string = os.homedir(), search?: { env: NodeJS.ProcessEnv; workspaceFolder: string }): string[] {
   const fixed = [...HOME_CODE_PATHS, ...HOME_CONFIG_PATHS.files, ...HOME_CONFIG_PATHS.folders].map((p) => path.join(home, p));
+  if (!search) return fixed;
   // A copy of Windows' environment keeps the variable's own spelling, `Path`.
-  return search ? [...fixed, ...commandSearchFolders(search.env.PATH ?? search.env.Path, home, search.workspaceFolder)] : fixed;
+  const folders = commandSearchFolders(search.env.PATH ?? search.env.Path, home, search.workspaceFolder);
+  return [...fixed, ...folders, ...nodeInstallations(folders)];
 }
 /** Workspace files VS Code reads settings from, wherever they are. */
 export const WORKSPACE_SETTINGS_GLOBS: readonly string[] = ['**/*.code-workspace'];

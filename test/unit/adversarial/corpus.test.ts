@@ -143,8 +143,15 @@ before(async () => {
   // A folder of the command search path in the home, where the cases that plant a program expect one.
   const localBin = path.join(process.env.HOME!, '.local', 'bin');
   fs.mkdirSync(localBin, { recursive: true });
+  // And nvm's Node, whose npm the checks run: its code and its global npmrc.
+  const nvm = path.join(process.env.HOME!, '.nvm', 'versions', 'node', 'v22.11.0');
+  for (const dir of ['bin', 'lib/node_modules/npm/bin', 'etc']) fs.mkdirSync(path.join(nvm, dir), { recursive: true });
+  fs.writeFileSync(path.join(nvm, 'bin', 'node'), '#!/bin/sh\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(nvm, 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'), 'require("../lib/cli.js")(process)\n');
+  fs.writeFileSync(path.join(nvm, 'etc', 'npmrc'), 'fund=false\n');
   savedPath = process.env.PATH;
-  process.env.PATH = `${localBin}${path.delimiter}${process.env.PATH ?? ''}`;
+  // After the system's folders: the cases' `node -e` must find the real Node first.
+  process.env.PATH = `${localBin}${path.delimiter}${process.env.PATH ?? ''}${path.delimiter}${path.join(nvm, 'bin')}`;
   const started = await startHookServer({
     openHarness: (folder, harnessEnv, cwd) => openWorkspaceHarness(folder, { builtinRolesDir: path.join(ROOT, 'roles'), version: 'test', env: harnessEnv, cwd }),
   });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { GOVERNED_AGENTS, commandSearchFolders, governedAgent, runsLaterHomePaths, type AgentId } from '../../../src/core/governance/agents';
+import { GOVERNED_AGENTS, commandSearchFolders, governedAgent, nodeInstallations, runsLaterHomePaths, type AgentId } from '../../../src/core/governance/agents';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
   contributes: { commands: Array<{ command: string }> };
@@ -46,4 +47,24 @@ test('the command search folders held are PATH\'s folders in the home, not the h
   assert.deepEqual(all.slice(0, runsLaterHomePaths(home).length), runsLaterHomePaths(home));
   assert.deepEqual(all.slice(runsLaterHomePaths(home).length), ['/home/ana/.local/bin', '/home/ana/.cargo/bin', '/home/ana/.nvm/versions/node/v22.11.0/bin']);
   assert.deepEqual(runsLaterHomePaths(home, { env: { Path: '/home/ana/bin' }, workspaceFolder: ws }).at(-1), '/home/ana/bin', 'a copy of Windows\' environment spells it Path');
+});
+
+test('a Node installation among the command search folders is held whole (npm\'s code and its global npmrc are beside its bin); another bin folder is not', () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-agents-'));
+  try {
+    const nvm = path.join(home, '.nvm', 'versions', 'node', 'v22.11.0');
+    fs.mkdirSync(path.join(nvm, 'bin'), { recursive: true });
+    fs.writeFileSync(path.join(nvm, 'bin', 'node'), '');
+    fs.mkdirSync(path.join(nvm, 'lib', 'node_modules', 'npm'), { recursive: true });
+    const local = path.join(home, '.local');
+    fs.mkdirSync(path.join(local, 'bin'), { recursive: true });
+    fs.writeFileSync(path.join(local, 'bin', 'node'), '', { mode: 0o755 }); // a node, but no lib/node_modules beside it
+    const onlyBin = path.join(home, 'tools', 'bin');
+    fs.mkdirSync(path.join(home, 'tools', 'lib', 'node_modules'), { recursive: true }); // node_modules, but no node
+    assert.deepEqual(nodeInstallations([path.join(nvm, 'bin'), path.join(local, 'bin'), onlyBin, path.join(home, '.cargo', 'bin')]), [nvm]);
+    const searchPath = [path.join(local, 'bin'), path.join(nvm, 'bin')].join(path.delimiter);
+    assert.deepEqual(runsLaterHomePaths(home, { env: { PATH: searchPath }, workspaceFolder: path.join(home, 'ws') }).slice(-3), [path.join(local, 'bin'), path.join(nvm, 'bin'), nvm]);
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
 });

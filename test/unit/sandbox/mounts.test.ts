@@ -123,6 +123,16 @@ test('home: npm\'s and ssh\'s configuration, autostart and systemd\'s user units
   for (const missing of ['.yarnrc', '.yarnrc.yml', '.bunfig.toml', '.config/pnpm']) assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created`);
 });
 
+test('home: a Node installation on PATH (nvm\'s) is held whole, so npm\'s code and global npmrc are too', () => {
+  const { ws, home } = layout([]);
+  const nvm = path.join(home, '.nvm', 'versions', 'node', 'v22.11.0');
+  for (const dir of ['bin', 'lib/node_modules/npm/bin', 'etc']) fs.mkdirSync(path.join(nvm, dir), { recursive: true });
+  fs.writeFileSync(path.join(nvm, 'bin', 'node'), '');
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: { PATH: `${path.join(nvm, 'bin')}${path.delimiter}/usr/bin` }, home });
+  assert.ok(ro.includes(nvm));
+  assert.equal(ro.includes(path.join(nvm, 'bin')), false, 'inside the installation, which is mounted whole');
+});
+
 test('a state folder outside Alfred\'s home is mounted too', () => {
   const { root, ws, home } = layout([]);
   const state = path.join(root, 'elsewhere', 'state');
