@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { relativeInside } from '../fs/relativeInside';
 
 export type AgentId = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
 
@@ -121,12 +122,6 @@ export function installationPaths(installation: string, workspaceFolder: string)
   return overlaps ? ['roles', 'dist', 'packs', 'package.json'].map((p) => path.join(root, p)) : [root];
 }
 
-/** Whether `inner` is `outer` or lies inside it (resolved paths). */
-function within(inner: string, outer: string): boolean {
-  const rel = path.relative(outer, inner);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
 let lastSearch: { key: string; folders: readonly string[] } | undefined;
 
 /**
@@ -144,7 +139,8 @@ export function commandSearchFolders(searchPath: string | undefined, home: strin
   const root = path.resolve(home);
   const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
   const entries = (searchPath ?? '').split(path.delimiter).filter((entry) => path.isAbsolute(entry)).map((entry) => path.resolve(entry));
-  const folders = [...new Set(entries)].filter((dir) => dir !== root && within(dir, root) && !(ws !== undefined && (within(ws, dir) || within(dir, ws))));
+  const inside = (inner: string, outer: string) => relativeInside(outer, inner) !== undefined;
+  const folders = [...new Set(entries)].filter((dir) => dir !== root && inside(dir, root) && !(ws !== undefined && (inside(ws, dir) || inside(dir, ws))));
   lastSearch = { key, folders };
   return [...folders];
 }

@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import picomatch from 'picomatch';
+import { relativeInside } from '../fs/relativeInside';
 import { resolveWrite, shellWrites, type ShellWrite } from './shellWrites';
 import { CHECKS_FILE, GOVERNANCE_PATHS, isProtected, type ProtectedHit, type ProtectionOptions } from './toolPaths';
 
@@ -57,6 +58,6 @@ function anchors(options: ProtectionOptions): Anchor[] {
 }
 
 function isUnder(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  const rel = relativeInside(parent, child);
+  return rel !== undefined && rel !== '';
 }

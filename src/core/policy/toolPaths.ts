@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
+import { relativeInside } from '../fs/relativeInside';
 import { realTarget } from '../fs/realTarget';
 import { GOVERNANCE_WORKSPACE_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS } from '../governance/agents';
 
@@ -110,15 +111,6 @@ function realpath(p: string): string {
   } catch {
     return p;
   }
-}
-
-
-/** Workspace-relative with `/`, or undefined when `target` is not inside `root`. */
-function relativeInside(root: string, target: string): string | undefined {
-  const rel = path.relative(root, target);
-  if (rel === '') return '';
-  const escapes = rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel);
-  return escapes ? undefined : rel.split(path.sep).join('/');
 }
 
 function same(a: string, b: string): boolean {

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { realTarget as resolveTarget } from '../../fs/realTarget';
+import { relativeInside } from '../../fs/relativeInside';
 import { ToolError } from './errors';
 
 /** Where `abs` really lands (see fs/realTarget.ts); a symlink loop is the model's error to hear about. */
@@ -41,15 +42,6 @@ export function realFolder(folder: string): string {
     return path.resolve(folder);
   }
 }
-
-/** `target` relative to `root` with `/`, or undefined when it is not inside `root`. */
-export function relativeInside(root: string, target: string): string | undefined {
-  const rel = path.relative(root, target);
-  if (rel === '') return '';
-  const escapes = rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel);
-  return escapes ? undefined : toPosix(rel);
-}
-
 
 /**
  * Resolves a workspace-relative (or absolute, inside the workspace) path; throws a ToolError
