@@ -137,6 +137,8 @@ export function commandSearchFolders(searchPath: string | undefined, home: strin
   const key = `${searchPath}\0${home}\0${workspaceFolder}`;
   if (lastSearch?.key === key) return [...lastSearch.folders];
   const root = path.resolve(home);
+  // A home at the file system's root (HOME=/ in some containers) would make every folder of PATH the home's.
+  if (path.dirname(root) === root) return [];
   const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
   const entries = (searchPath ?? '').split(path.delimiter).filter((entry) => path.isAbsolute(entry)).map((entry) => path.resolve(entry));
   const inside = (inner: string, outer: string) => relativeInside(outer, inner) !== undefined;

@@ -42,6 +42,7 @@ test('the command search folders held are PATH\'s folders in the home, not the h
   ].join(path.delimiter);
   assert.deepEqual(commandSearchFolders(searchPath, home, ws), ['/home/ana/.local/bin', '/home/ana/.cargo/bin', '/home/ana/.nvm/versions/node/v22.11.0/bin']);
   assert.deepEqual(commandSearchFolders(undefined, home, ws), []);
+  assert.deepEqual(commandSearchFolders(searchPath, '/', ws), [], 'a home at the root (HOME=/) holds no folder of PATH: they would all be the home\'s');
   // With the environment: what runs later is the fixed list and these.
   const all = runsLaterHomePaths(home, { env: { PATH: searchPath }, workspaceFolder: ws });
   assert.deepEqual(all.slice(0, runsLaterHomePaths(home).length), runsLaterHomePaths(home));
