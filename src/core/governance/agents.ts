@@ -94,6 +94,8 @@ const HOME_CODE_PATHS: readonly string[] = [
   '.local/share/code-server/extensions',
   // Package managers' user configuration names programs they run: yarn's `yarnPath`, pnpm's and bun's.
   '.yarnrc', '.yarnrc.yml', '.config/pnpm', '.bunfig.toml',
+  // A desktop session's start-up files set the environment the editor starts with, its PATH too.
+  '.pam_environment', '.xprofile', '.xsessionrc',
 ];
 
 /**
@@ -101,12 +103,13 @@ const HOME_CODE_PATHS: readonly string[] = [
  * does not change, home-relative: npm's user configuration (its `script-shell` or `node-options`
  * would run the acceptance checks' `npm test` through a program of the agent's: measured, a failing
  * suite then passes), ssh's (a `ProxyCommand` runs at the next `git push`; an `authorized_keys` line
- * lets someone log in), the desktop's autostart entries and systemd's user units. Created empty when
- * missing, so that a command cannot create them, and held read-only.
+ * lets someone log in), the desktop's autostart entries, systemd's user units and the environment it
+ * gives a session (`environment.d`: a PATH there reaches the editor, and the checks it runs). Created
+ * empty when missing, so that a command cannot create them, and held read-only.
  */
 export const HOME_CONFIG_PATHS: { readonly files: readonly string[]; readonly folders: readonly string[] } = {
   files: ['.npmrc'],
-  folders: ['.ssh', '.config/autostart', '.config/systemd/user'],
+  folders: ['.ssh', '.config/autostart', '.config/systemd/user', '.config/environment.d'],
 };
 
 /**

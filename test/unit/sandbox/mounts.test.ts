@@ -65,7 +65,7 @@ test('home: Alfred\'s, lean-ctx\'s and the agents\' folders created when missing
   const homeSide = ro.filter((p) => !p.startsWith(`${ws}/`)).sort();
   const created = ['.alfred', '.lean-ctx', '.copilot', '.codex'].map((p) => path.join(home, p));
   // And the configuration created empty when missing (the test below).
-  const config = ['.npmrc', '.ssh', '.config/autostart', '.config/systemd/user'].map((p) => path.join(home, p));
+  const config = ['.npmrc', '.ssh', '.config/autostart', '.config/systemd/user', '.config/environment.d'].map((p) => path.join(home, p));
   assert.deepEqual(homeSide, [alfredHome, ...created, ...config, path.join(home, '.claude'), path.join(home, '.config', 'Code', 'User')].sort());
   for (const folder of [alfredHome, ...created]) assert.equal(fs.statSync(folder).mode & 0o777, 0o700, folder);
   assert.equal(fs.readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8'), '{}', 'an existing folder is left as it is');
@@ -107,12 +107,12 @@ test('home: the folders of PATH in the home are held where they exist (a program
   assert.equal(fs.existsSync(path.join(home, 'missing')), false, 'a missing folder of PATH is not created');
 });
 
-test('home: npm\'s and ssh\'s configuration, autostart and systemd\'s user units are created empty when missing (owner only) and held; an existing one is kept as it is', () => {
+test('home: npm\'s and ssh\'s configuration, autostart, systemd\'s user units and session environment are created empty when missing (owner only) and held; an existing one is kept as it is', () => {
   const { ws, home } = layout([]);
   fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
   fs.writeFileSync(path.join(home, '.ssh', 'config'), 'Host x\n');
   const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
-  for (const held of ['.npmrc', '.ssh', '.config/autostart', '.config/systemd/user']) assert.ok(ro.includes(path.join(home, held)), held);
+  for (const held of ['.npmrc', '.ssh', '.config/autostart', '.config/systemd/user', '.config/environment.d']) assert.ok(ro.includes(path.join(home, held)), held);
   assert.equal(fs.readFileSync(path.join(home, '.npmrc'), 'utf8'), '');
   assert.equal(fs.statSync(path.join(home, '.npmrc')).mode & 0o777, 0o600);
   assert.equal(fs.statSync(path.join(home, '.config', 'autostart')).mode & 0o777, 0o700);
@@ -120,7 +120,7 @@ test('home: npm\'s and ssh\'s configuration, autostart and systemd\'s user units
   fs.writeFileSync(path.join(home, '.npmrc'), 'registry=https://registry.example/\n');
   readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
   assert.equal(fs.readFileSync(path.join(home, '.npmrc'), 'utf8'), 'registry=https://registry.example/\n');
-  for (const missing of ['.yarnrc', '.yarnrc.yml', '.bunfig.toml', '.config/pnpm']) assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created`);
+  for (const missing of ['.yarnrc', '.yarnrc.yml', '.bunfig.toml', '.config/pnpm', '.pam_environment', '.xprofile', '.xsessionrc']) assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created`);
 });
 
 test('home: a Node installation on PATH (nvm\'s) is held whole, so npm\'s code and global npmrc are too', () => {
