@@ -83,9 +83,10 @@ export const REPOSITORY_CODE_PATHS: readonly string[] = ['.git/config', '.git/ho
 /**
  * Home files and folders whose content runs later, outside any sandbox, home-relative: the shells'
  * start-up files (a new terminal, the agent's next one included, runs them), git's user
- * configuration (hooks path, aliases, `core.fsmonitor`), and the editors' extensions and remote
- * server (Copilot Chat, which runs the hooks, is one of those extensions). Held read-only where they
- * exist, never created: an empty `~/.bash_profile` would stop bash from reading `~/.profile`.
+ * configuration (hooks path, aliases, `core.fsmonitor`), the editors' extensions and remote server
+ * (Copilot Chat, which runs the hooks, is one of those extensions), and the rest listed below. Held
+ * read-only where they exist, never created: an empty `~/.bash_profile` would stop bash from reading
+ * `~/.profile`.
  */
 const HOME_CODE_PATHS: readonly string[] = [
   '.bashrc', '.bash_profile', '.bash_login', '.profile', '.bash_logout',
@@ -94,8 +95,11 @@ const HOME_CODE_PATHS: readonly string[] = [
   '.local/share/code-server/extensions',
   // Package managers' user configuration names programs they run: yarn's `yarnPath`, pnpm's and bun's.
   '.yarnrc', '.yarnrc.yml', '.config/pnpm', '.bunfig.toml',
-  // A desktop session's start-up files set the environment the editor starts with, its PATH too.
-  '.pam_environment', '.xprofile', '.xsessionrc',
+  // A desktop session's start-up files set the environment the editor starts with, its PATH too;
+  // its menu's launchers (`code.desktop` among them) say what a click runs.
+  '.pam_environment', '.xprofile', '.xsessionrc', '.local/share/applications',
+  // What some distributions' ~/.bashrc sources (Fedora's: every file in ~/.bashrc.d).
+  '.bashrc.d',
 ];
 
 /**

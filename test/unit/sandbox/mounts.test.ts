@@ -89,9 +89,10 @@ test('home: what runs later outside the sandbox (start-up files, git\'s user con
   fs.writeFileSync(path.join(home, '.bashrc'), 'alias ll="ls -l"\n');
   fs.writeFileSync(path.join(home, '.gitconfig'), '[user]\n');
   fs.mkdirSync(path.join(home, '.vscode', 'extensions', 'github.copilot-chat-0.30.0'), { recursive: true });
+  fs.mkdirSync(path.join(home, '.local', 'share', 'applications'), { recursive: true });
   const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
-  for (const held of ['.bashrc', '.gitconfig', '.vscode/extensions']) assert.ok(ro.includes(path.join(home, held)), held);
-  for (const missing of ['.bash_profile', '.profile', '.zshrc', '.zshenv', '.config/git', '.vscode-server']) {
+  for (const held of ['.bashrc', '.gitconfig', '.vscode/extensions', '.local/share/applications']) assert.ok(ro.includes(path.join(home, held)), held);
+  for (const missing of ['.bash_profile', '.profile', '.zshrc', '.zshenv', '.config/git', '.vscode-server', '.bashrc.d']) {
     assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created: an empty one would change what the shell reads`);
   }
 });
