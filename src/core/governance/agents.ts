@@ -156,7 +156,8 @@ export function commandSearchFolders(searchPath: string | undefined, home: strin
 
 /**
  * The installations of Node among `folders` (command search folders): a `bin` folder beside
- * `lib/node_modules`, with `node` in it, as nvm, fnm, n, Volta and asdf lay them out. The whole
+ * `lib/node_modules`, with `node` in it, as nvm, fnm and n lay them out (Volta's and asdf's PATH
+ * holds shims, not an installation, so theirs are not found this way). The whole
  * installation, not only its `bin`: npm's own code (`lib/node_modules/npm`, which `npm test` runs)
  * and its global configuration (`etc/npmrc`, whose `script-shell` would run the checks' scripts
  * through a program of the agent's) are there too. Nothing else is written there but `npm i -g`.
