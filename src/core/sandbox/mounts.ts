@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { CODE_SERVER_MACHINE_FOLDER, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterHomePaths } from '../governance/agents';
+import { BASHRC_D, CODE_SERVER_MACHINE_FOLDER, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterHomePaths } from '../governance/agents';
 import { outermost } from './pathSet';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
@@ -73,6 +73,7 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   for (const abs of createdHomeFolders(env, home)) ensureFolder(abs, 0o700);
   for (const rel of HOME_CONFIG_PATHS.folders) ensureFolder(path.join(home, rel), 0o700);
   for (const rel of HOME_CONFIG_PATHS.files) ensureEmptyFile(path.join(home, rel));
+  if (bashrcNames(home, BASHRC_D)) ensureFolder(path.join(home, BASHRC_D), 0o700);
   found.push(...governanceHomePaths(env, home), ...runsLaterHomePaths(home, { env, workspaceFolder: ws }));
   if (opts.installation) found.push(...installationPaths(real.of(opts.installation) ?? path.resolve(opts.installation), ws));
   if (opts.stateDir) found.push(opts.stateDir);
@@ -144,6 +145,15 @@ function createdHomeFolders(env: NodeJS.ProcessEnv, home: string): string[] {
     path.join(home, '.alfred'), ...(env.ALFRED_HOME ? [path.resolve(env.ALFRED_HOME)] : []), ...['.lean-ctx', ...agents].map((p) => path.join(home, p)),
     ...(fs.existsSync(path.dirname(machine)) ? [machine] : []),
   ];
+}
+
+/** Whether `~/.bashrc` names `rel` (it then sources it, as Fedora's sources `~/.bashrc.d`). */
+function bashrcNames(home: string, rel: string): boolean {
+  try {
+    return fs.readFileSync(path.join(home, '.bashrc'), 'utf8').includes(rel);
+  } catch {
+    return false;
+  }
 }
 
 /** Creates a missing file empty, readable by its owner only (its parents too); an existing one is left as it is. */

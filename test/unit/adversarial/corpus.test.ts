@@ -136,7 +136,9 @@ before(async () => {
   fs.mkdirSync(path.join(process.env.HOME!, '.alfred', 'bin'), { recursive: true });
   fs.writeFileSync(path.join(process.env.HOME!, '.alfred', 'bin', 'alfred'), '#!/bin/sh\nexec alfred "$@"\n', { mode: 0o755 });
   // The start-up files the cases that target them expect a user to have.
-  fs.writeFileSync(path.join(process.env.HOME!, '.bashrc'), 'alias ll="ls -l"\n');
+  // Fedora's, which sources every file in ~/.bashrc.d.
+  fs.writeFileSync(path.join(process.env.HOME!, '.bashrc'), 'alias ll="ls -l"\nif [ -d ~/.bashrc.d ]; then for rc in ~/.bashrc.d/*; do . "$rc"; done; fi\n');
+  fs.mkdirSync(path.join(process.env.HOME!, '.bashrc.d'));
   fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n');
   fs.writeFileSync(path.join(process.env.HOME!, '.npmrc'), 'fund=false\n');
   fs.mkdirSync(path.join(process.env.HOME!, '.ssh'), { mode: 0o700 });

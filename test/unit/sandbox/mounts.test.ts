@@ -134,6 +134,19 @@ test('home: a Node installation on PATH (nvm\'s) is held whole, so npm\'s code a
   assert.equal(ro.includes(path.join(nvm, 'bin')), false, 'inside the installation, which is mounted whole');
 });
 
+test('home: ~/.bashrc.d is made and held when ~/.bashrc sources it (Fedora\'s does) and it is missing; not made otherwise', () => {
+  const { ws, home } = layout([]);
+  readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  assert.equal(fs.existsSync(path.join(home, '.bashrc.d')), false, 'no ~/.bashrc');
+  fs.writeFileSync(path.join(home, '.bashrc'), 'alias ll="ls -l"\n');
+  readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  assert.equal(fs.existsSync(path.join(home, '.bashrc.d')), false, 'a ~/.bashrc that does not name it');
+  fs.writeFileSync(path.join(home, '.bashrc'), 'if [ -d ~/.bashrc.d ]; then\n  for rc in ~/.bashrc.d/*; do . "$rc"; done\nfi\n');
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  assert.ok(ro.includes(path.join(home, '.bashrc.d')));
+  assert.equal(fs.statSync(path.join(home, '.bashrc.d')).mode & 0o777, 0o700);
+});
+
 test('a state folder outside Alfred\'s home is mounted too', () => {
   const { root, ws, home } = layout([]);
   const state = path.join(root, 'elsewhere', 'state');
