@@ -73,7 +73,8 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   for (const abs of createdHomeFolders(env, home)) ensureFolder(abs, 0o700);
   for (const rel of HOME_CONFIG_PATHS.folders) ensureFolder(path.join(home, rel), 0o700);
   for (const rel of HOME_CONFIG_PATHS.files) ensureEmptyFile(path.join(home, rel));
-  if (bashrcNames(home, BASHRC_D)) ensureFolder(path.join(home, BASHRC_D), 0o700);
+  const bashrcD = path.join(home, BASHRC_D);
+  if (!fs.existsSync(bashrcD) && bashrcNames(home, BASHRC_D)) ensureFolder(bashrcD, 0o700);
   found.push(...governanceHomePaths(env, home), ...runsLaterHomePaths(home, { env, workspaceFolder: ws }));
   if (opts.installation) found.push(...installationPaths(real.of(opts.installation) ?? path.resolve(opts.installation), ws));
   if (opts.stateDir) found.push(opts.stateDir);
