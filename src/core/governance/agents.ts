@@ -186,7 +186,26 @@ export function runsLaterHomePaths(home: string = os.homedir(), search?: { env: 
   if (!search) return fixed;
   // A copy of Windows' environment keeps the variable's own spelling, `Path`.
   const folders = commandSearchFolders(search.env.PATH ?? search.env.Path, home, search.workspaceFolder);
-  return [...fixed, ...folders, ...nodeInstallations(folders)];
+  return [...fixed, ...relocatedConfiguration(search.env, home), ...folders, ...nodeInstallations(folders)];
+}
+
+/**
+ * The same configuration where the environment moves it (held where it exists, never created):
+ * `XDG_CONFIG_HOME` for the entries under `~/.config` (git, fish, pnpm, autostart, systemd's), and
+ * npm's and git's own variables for their user configuration. Relative values name no fixed file.
+ */
+function relocatedConfiguration(env: NodeJS.ProcessEnv, home: string): string[] {
+  const out: string[] = [];
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg && path.isAbsolute(xdg) && path.resolve(xdg) !== path.join(path.resolve(home), '.config')) {
+    const underConfig = [...HOME_CODE_PATHS, ...HOME_CONFIG_PATHS.folders].filter((p) => p.startsWith('.config/'));
+    out.push(...underConfig.map((p) => path.join(path.resolve(xdg), p.slice('.config/'.length))));
+  }
+  for (const name of ['NPM_CONFIG_USERCONFIG', 'npm_config_userconfig', 'GIT_CONFIG_GLOBAL']) {
+    const file = env[name];
+    if (file && path.isAbsolute(file)) out.push(path.resolve(file));
+  }
+  return out;
 }
 /** Workspace files VS Code reads settings from, wherever they are. */
 export const WORKSPACE_SETTINGS_GLOBS: readonly string[] = ['**/*.code-workspace'];

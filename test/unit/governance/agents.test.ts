@@ -69,3 +69,19 @@ test('a Node installation among the command search folders is held whole (npm\'s
     fs.rmSync(home, { recursive: true, force: true });
   }
 });
+
+test('configuration the environment moves is held where it is moved: XDG_CONFIG_HOME for what is under ~/.config, npm\'s and git\'s own variables', () => {
+  const home = '/home/ana';
+  const ws = '/home/ana/src/app';
+  const plain = runsLaterHomePaths(home, { env: {}, workspaceFolder: ws });
+  const moved = runsLaterHomePaths(home, {
+    env: { XDG_CONFIG_HOME: '/home/ana/.xdg', NPM_CONFIG_USERCONFIG: '/home/ana/dotfiles/npmrc', GIT_CONFIG_GLOBAL: 'gitconfig' },
+    workspaceFolder: ws,
+  });
+  assert.deepEqual(moved.slice(0, plain.length), plain);
+  assert.deepEqual(moved.slice(plain.length), [
+    '/home/ana/.xdg/fish', '/home/ana/.xdg/git', '/home/ana/.xdg/pnpm', '/home/ana/.xdg/autostart', '/home/ana/.xdg/systemd/user',
+    '/home/ana/.xdg/environment.d', '/home/ana/dotfiles/npmrc',
+  ]);
+  assert.deepEqual(runsLaterHomePaths(home, { env: { XDG_CONFIG_HOME: '/home/ana/.config/' }, workspaceFolder: ws }), plain, 'XDG_CONFIG_HOME at its default adds nothing');
+});

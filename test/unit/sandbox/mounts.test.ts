@@ -147,6 +147,18 @@ test('home: ~/.bashrc.d is made and held when ~/.bashrc sources it (Fedora\'s do
   assert.equal(fs.statSync(path.join(home, '.bashrc.d')).mode & 0o777, 0o700);
 });
 
+test('home: git\'s configuration where XDG_CONFIG_HOME moves it is held where it exists, and the moved npmrc of NPM_CONFIG_USERCONFIG', () => {
+  const { root, ws, home } = layout([]);
+  const xdg = path.join(root, 'xdg');
+  fs.mkdirSync(path.join(xdg, 'git'), { recursive: true });
+  fs.writeFileSync(path.join(xdg, 'git', 'config'), '[user]\n');
+  fs.writeFileSync(path.join(root, 'npmrc'), 'fund=false\n');
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: { XDG_CONFIG_HOME: xdg, NPM_CONFIG_USERCONFIG: path.join(root, 'npmrc') }, home });
+  assert.ok(ro.includes(path.join(xdg, 'git')));
+  assert.ok(ro.includes(path.join(root, 'npmrc')));
+  assert.equal(fs.existsSync(path.join(xdg, 'autostart')), false, 'a moved folder is not created');
+});
+
 test('a state folder outside Alfred\'s home is mounted too', () => {
   const { root, ws, home } = layout([]);
   const state = path.join(root, 'elsewhere', 'state');
