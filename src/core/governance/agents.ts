@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { relativeInside } from '../fs/relativeInside';
+import { startupSources } from './startupSources';
 
 export type AgentId = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
 
@@ -101,10 +102,44 @@ const HOME_CODE_PATHS: readonly string[] = [
   '.local/share/code-server/extensions',
   // Package managers' user configuration names programs they run: yarn's `yarnPath`, pnpm's and bun's.
   '.yarnrc', '.yarnrc.yml', '.config/pnpm', '.bunfig.toml',
+  // Maven's start script sources ~/.mavenrc; Go's `go env -w` writes ~/.config/go/env (GOFLAGS=-exec
+  // runs the test binaries through a program of its choosing); macOS keeps Python's user site here.
+  '.mavenrc', '.config/go', 'Library/Python',
   // A desktop session's start-up files set the environment the editor starts with, its PATH too;
   // its menu's launchers (`code.desktop` among them) say what a click runs.
   '.pam_environment', '.xprofile', '.xsessionrc', '.local/share/applications',
   BASHRC_D,
+];
+
+/** The shells' start-up files among HOME_CODE_PATHS: what they source is held too (startupSources.ts). */
+const STARTUP_FILES: readonly string[] = ['.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshenv', '.zprofile', '.zshrc', '.zlogin'];
+
+/**
+ * Toolchains' folders in the home that hold code the acceptance checks (or the user's next terminal)
+ * run, with the variable that moves each and what in it is held ('' the whole folder): held where
+ * they exist, never created.
+ * - Python's user site (`lib` under the user base): a `.pth` line in it runs at every start of
+ *   Python. Measured: a planted `import os; os._exit(0)` made a failing `python3 run_tests.py` pass
+ *   `alfred check`.
+ * - Cargo's configuration names programs cargo runs (`build.rustc-wrapper`; a target's `runner` runs
+ *   the tests), and `.profile` sources its `env`; rustup's toolchains are what ~/.cargo/bin's
+ *   proxies run.
+ * - Version managers: the runtimes they installed (what `npm test`, `pytest` or `bundle exec` run)
+ *   and the scripts the shells source (`nvm.sh`, `asdf.sh`, `sdkman-init.sh`).
+ * - Gradle's init scripts run in every build, and `gradle.properties` can add a Java agent to it.
+ */
+const TOOLCHAIN_FOLDERS: ReadonlyArray<{ folder: string; variable?: string; held: readonly string[] }> = [
+  { folder: '.local', variable: 'PYTHONUSERBASE', held: ['lib'] },
+  { folder: '.cargo', variable: 'CARGO_HOME', held: ['config.toml', 'config', 'env'] },
+  { folder: '.rustup', variable: 'RUSTUP_HOME', held: [''] },
+  { folder: '.nvm', variable: 'NVM_DIR', held: [''] },
+  { folder: '.local/share/fnm', variable: 'FNM_DIR', held: [''] },
+  { folder: '.volta', variable: 'VOLTA_HOME', held: ['tools'] },
+  { folder: '.pyenv', variable: 'PYENV_ROOT', held: [''] },
+  { folder: '.rbenv', variable: 'RBENV_ROOT', held: [''] },
+  { folder: '.asdf', variable: 'ASDF_DATA_DIR', held: [''] },
+  { folder: '.sdkman', variable: 'SDKMAN_DIR', held: [''] },
+  { folder: '.gradle', variable: 'GRADLE_USER_HOME', held: ['init.d', 'init.gradle', 'init.gradle.kts', 'gradle.properties'] },
 ];
 
 /**
@@ -177,33 +212,44 @@ export function nodeInstallations(folders: readonly string[]): string[] {
 }
 
 /**
- * Absolute paths of what runs later outside the sandbox: HOME_CODE_PATHS, HOME_CONFIG_PATHS, and
- * with `search` (the environment whose PATH commands are looked up in, and the workspace) the
- * command search folders in the home and the Node installations among them.
+ * Absolute paths of what runs later outside the sandbox: HOME_CODE_PATHS, HOME_CONFIG_PATHS, the
+ * toolchains' folders, and with `search` (the environment whose PATH commands are looked up in, and
+ * the workspace) what moved them there, what the shells' start-up files source, the command search
+ * folders in the home and the Node installations among them.
  */
 export function runsLaterHomePaths(home: string = os.homedir(), search?: { env: NodeJS.ProcessEnv; workspaceFolder: string }): string[] {
+  const toolchains = TOOLCHAIN_FOLDERS.flatMap(({ folder, held }) => held.map((p) => path.join(home, folder, p)));
   const fixed = [...HOME_CODE_PATHS, ...HOME_CONFIG_PATHS.files, ...HOME_CONFIG_PATHS.folders].map((p) => path.join(home, p));
-  if (!search) return fixed;
+  if (!search) return [...fixed, ...toolchains];
   // A copy of Windows' environment keeps the variable's own spelling, `Path`.
   const folders = commandSearchFolders(search.env.PATH ?? search.env.Path, home, search.workspaceFolder);
-  return [...fixed, ...relocatedConfiguration(search.env, home), ...folders, ...nodeInstallations(folders)];
+  return [
+    ...fixed, ...toolchains, ...relocatedConfiguration(search.env, home), ...startupSources(home, STARTUP_FILES, search.workspaceFolder),
+    ...folders, ...nodeInstallations(folders),
+  ];
 }
 
 /**
  * The same configuration where the environment moves it (held where it exists, never created):
- * `XDG_CONFIG_HOME` for the entries under `~/.config` (git, fish, pnpm, autostart, systemd's), and
- * npm's and git's own variables for their user configuration. Relative values name no fixed file.
+ * `XDG_CONFIG_HOME` for the entries under `~/.config` (git, fish, pnpm, go, autostart, systemd's),
+ * the toolchains' own variables for their folders, and npm's, git's and Go's variables for their user
+ * configuration files. Relative values name no fixed file.
  */
 function relocatedConfiguration(env: NodeJS.ProcessEnv, home: string): string[] {
   const out: string[] = [];
-  const xdg = env.XDG_CONFIG_HOME;
-  if (xdg && path.isAbsolute(xdg) && path.resolve(xdg) !== path.join(path.resolve(home), '.config')) {
+  const absolute = (value: string | undefined): string | undefined => (value && path.isAbsolute(value) ? path.resolve(value) : undefined);
+  const xdg = absolute(env.XDG_CONFIG_HOME);
+  if (xdg && xdg !== path.join(path.resolve(home), '.config')) {
     const underConfig = [...HOME_CODE_PATHS, ...HOME_CONFIG_PATHS.folders].filter((p) => p.startsWith('.config/'));
-    out.push(...underConfig.map((p) => path.join(path.resolve(xdg), p.slice('.config/'.length))));
+    out.push(...underConfig.map((p) => path.join(xdg, p.slice('.config/'.length))));
   }
-  for (const name of ['NPM_CONFIG_USERCONFIG', 'npm_config_userconfig', 'GIT_CONFIG_GLOBAL']) {
-    const file = env[name];
-    if (file && path.isAbsolute(file)) out.push(path.resolve(file));
+  for (const { variable, held } of TOOLCHAIN_FOLDERS) {
+    const moved = absolute(variable && env[variable]);
+    if (moved) out.push(...held.map((p) => path.join(moved, p)));
+  }
+  for (const name of ['NPM_CONFIG_USERCONFIG', 'npm_config_userconfig', 'GIT_CONFIG_GLOBAL', 'GOENV']) {
+    const file = absolute(env[name]);
+    if (file) out.push(file);
   }
   return out;
 }

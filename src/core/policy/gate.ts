@@ -161,7 +161,7 @@ function protectedReason(tool: string, hit: ProtectedHit, workspace: string): st
     case 'governance':
       return `${tool} may not write ${hit.path}: it sets the rules agents work under (roles, hooks, agent files, editor settings); only the user changes it, through Alfred's commands or by hand.`;
     case 'runs-later':
-      return `${tool} may not write ${hit.path}: it runs later outside the sandbox, or names what runs then (a new terminal, git, npm, ssh, the editor, or a command looked up on PATH, the acceptance checks' included); only the user changes it.`;
+      return `${tool} may not write ${hit.path}: it runs later outside the sandbox, or names what runs then (a new terminal, git, npm, ssh, Python, cargo, a version manager's runtimes, the editor, or a command looked up on PATH, the acceptance checks' included); only the user changes it.`;
     case 'glob':
       return `${tool} may not write ${hit.path}: it matches the protected path "${hit.glob}". Change other files, or ask the user to change this one.`;
   }

@@ -136,8 +136,15 @@ before(async () => {
   fs.mkdirSync(path.join(process.env.HOME!, '.alfred', 'bin'), { recursive: true });
   fs.writeFileSync(path.join(process.env.HOME!, '.alfred', 'bin', 'alfred'), '#!/bin/sh\nexec alfred "$@"\n', { mode: 0o755 });
   // The start-up files the cases that target them expect a user to have.
-  // Fedora's, which sources every file in ~/.bashrc.d.
-  fs.writeFileSync(path.join(process.env.HOME!, '.bashrc'), 'alias ll="ls -l"\nif [ -d ~/.bashrc.d ]; then for rc in ~/.bashrc.d/*; do . "$rc"; done; fi\n');
+  // Fedora's, which sources every file in ~/.bashrc.d, and lines an installer or the user added.
+  fs.writeFileSync(path.join(process.env.HOME!, '.bashrc'), 'alias ll="ls -l"\nif [ -d ~/.bashrc.d ]; then for rc in ~/.bashrc.d/*; do . "$rc"; done; fi\n'
+    + 'export NVM_DIR="$HOME/.nvm"\n[ -s "$NVM_DIR/nvm.sh" ] && \\. "$NVM_DIR/nvm.sh"\n. "$HOME/.config/shell/env.sh"\n');
+  fs.mkdirSync(path.join(process.env.HOME!, '.config', 'shell'), { recursive: true });
+  fs.writeFileSync(path.join(process.env.HOME!, '.config', 'shell', 'env.sh'), 'export EDITOR=vi\n');
+  // Python's user site and cargo's configuration, whose content the checks' python3 and cargo run.
+  fs.mkdirSync(path.join(process.env.HOME!, '.local', 'lib', 'python3.11', 'site-packages'), { recursive: true });
+  fs.mkdirSync(path.join(process.env.HOME!, '.cargo'));
+  fs.writeFileSync(path.join(process.env.HOME!, '.cargo', 'config.toml'), '[net]\nretry = 2\n');
   fs.mkdirSync(path.join(process.env.HOME!, '.bashrc.d'));
   fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n');
   fs.writeFileSync(path.join(process.env.HOME!, '.npmrc'), 'fund=false\n');
@@ -152,6 +159,7 @@ before(async () => {
   fs.writeFileSync(path.join(nvm, 'bin', 'node'), '#!/bin/sh\n', { mode: 0o755 });
   fs.writeFileSync(path.join(nvm, 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'), 'require("../lib/cli.js")(process)\n');
   fs.writeFileSync(path.join(nvm, 'etc', 'npmrc'), 'fund=false\n');
+  fs.writeFileSync(path.join(process.env.HOME!, '.nvm', 'nvm.sh'), 'nvm() { :; }\n');
   savedPath = process.env.PATH;
   // After the system's folders: the cases' `node -e` must find the real Node first.
   process.env.PATH = `${localBin}${path.delimiter}${process.env.PATH ?? ''}${path.delimiter}${path.join(nvm, 'bin')}`;

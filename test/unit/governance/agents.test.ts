@@ -80,8 +80,43 @@ test('configuration the environment moves is held where it is moved: XDG_CONFIG_
   });
   assert.deepEqual(moved.slice(0, plain.length), plain);
   assert.deepEqual(moved.slice(plain.length), [
-    '/home/ana/.xdg/fish', '/home/ana/.xdg/git', '/home/ana/.xdg/pnpm', '/home/ana/.xdg/autostart', '/home/ana/.xdg/systemd/user',
+    '/home/ana/.xdg/fish', '/home/ana/.xdg/git', '/home/ana/.xdg/pnpm', '/home/ana/.xdg/go', '/home/ana/.xdg/autostart', '/home/ana/.xdg/systemd/user',
     '/home/ana/.xdg/environment.d', '/home/ana/dotfiles/npmrc',
   ]);
   assert.deepEqual(runsLaterHomePaths(home, { env: { XDG_CONFIG_HOME: '/home/ana/.config/' }, workspaceFolder: ws }), plain, 'XDG_CONFIG_HOME at its default adds nothing');
+});
+
+test('toolchains\' code in the home is held, and where their own variables move it: Python\'s user site, cargo\'s configuration, the version managers\' runtimes, Go\'s env file', () => {
+  const home = '/home/ana';
+  const ws = '/home/ana/src/app';
+  const fixed = runsLaterHomePaths(home);
+  for (const p of ['.local/lib', '.cargo/config.toml', '.cargo/config', '.cargo/env', '.rustup', '.nvm', '.pyenv', '.rbenv', '.asdf', '.sdkman', '.volta/tools', '.config/go', '.mavenrc', '.gradle/init.d', '.gradle/gradle.properties']) {
+    assert.ok(fixed.includes(path.join(home, p)), `${p} is held`);
+  }
+  assert.ok(!fixed.includes(path.join(home, '.cargo')) && !fixed.includes(path.join(home, '.cargo', 'registry')), 'cargo\'s downloads stay writable: builds fetch there');
+  assert.ok(!fixed.includes(path.join(home, '.gradle')), 'Gradle\'s caches stay writable');
+  const plain = runsLaterHomePaths(home, { env: {}, workspaceFolder: ws });
+  const moved = runsLaterHomePaths(home, {
+    env: { PYTHONUSERBASE: '/opt/ana/py', CARGO_HOME: '/opt/ana/cargo', NVM_DIR: '/opt/ana/nvm/', GOENV: '/home/ana/dotfiles/go.env', RUSTUP_HOME: 'rustup' },
+    workspaceFolder: ws,
+  });
+  assert.deepEqual(moved.slice(0, plain.length), plain);
+  assert.deepEqual(moved.slice(plain.length), [
+    '/opt/ana/py/lib', '/opt/ana/cargo/config.toml', '/opt/ana/cargo/config', '/opt/ana/cargo/env', '/opt/ana/nvm', '/home/ana/dotfiles/go.env',
+  ], 'a relative value (RUSTUP_HOME=rustup) names no fixed folder');
+});
+
+test('what the shells\' start-up files source is held with them: an installer\'s line names it', () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-agents-'));
+  try {
+    const search = { env: {}, workspaceFolder: path.join(home, 'ws') };
+    const before = runsLaterHomePaths(home, search);
+    fs.writeFileSync(path.join(home, '.profile'), '[ -f "$HOME/.ghcup/env" ] && . "$HOME/.ghcup/env"\n');
+    fs.writeFileSync(path.join(home, '.zshrc'), 'source ~/.config/zsh/aliases.zsh\n. ~/ws/env.sh\n');
+    const after = runsLaterHomePaths(home, search);
+    assert.deepEqual(after.slice(0, before.length), before);
+    assert.deepEqual(after.slice(before.length), [path.join(home, '.ghcup', 'env'), path.join(home, '.config', 'zsh', 'aliases.zsh')], 'the workspace\'s own script is the agent\'s work');
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
 });

@@ -124,14 +124,18 @@ test('home: npm\'s and ssh\'s configuration, autostart, systemd\'s user units an
   for (const missing of ['.yarnrc', '.yarnrc.yml', '.bunfig.toml', '.config/pnpm', '.pam_environment', '.xprofile', '.xsessionrc']) assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created`);
 });
 
-test('home: a Node installation on PATH (nvm\'s) is held whole, so npm\'s code and global npmrc are too', () => {
+test('home: a Node installation on PATH is held whole, so npm\'s code and global npmrc are too: n\'s under N_PREFIX, nvm\'s within ~/.nvm', () => {
   const { ws, home } = layout([]);
+  const n = path.join(home, 'n');
   const nvm = path.join(home, '.nvm', 'versions', 'node', 'v22.11.0');
-  for (const dir of ['bin', 'lib/node_modules/npm/bin', 'etc']) fs.mkdirSync(path.join(nvm, dir), { recursive: true });
-  fs.writeFileSync(path.join(nvm, 'bin', 'node'), '');
-  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: { PATH: `${path.join(nvm, 'bin')}${path.delimiter}/usr/bin` }, home });
-  assert.ok(ro.includes(nvm));
-  assert.equal(ro.includes(path.join(nvm, 'bin')), false, 'inside the installation, which is mounted whole');
+  for (const prefix of [n, nvm]) {
+    for (const dir of ['bin', 'lib/node_modules/npm/bin', 'etc']) fs.mkdirSync(path.join(prefix, dir), { recursive: true });
+    fs.writeFileSync(path.join(prefix, 'bin', 'node'), '');
+  }
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: { PATH: [path.join(n, 'bin'), '/usr/bin', path.join(nvm, 'bin')].join(path.delimiter) }, home });
+  assert.ok(ro.includes(n));
+  assert.equal(ro.includes(path.join(n, 'bin')), false, 'inside the installation, which is mounted whole');
+  assert.ok(ro.includes(path.join(home, '.nvm')), 'nvm\'s folder whole: its nvm.sh runs in every new terminal');
 });
 
 test('home: ~/.bashrc.d is made and held when ~/.bashrc sources it (Fedora\'s does) and it is missing; not made otherwise', () => {
@@ -157,6 +161,19 @@ test('home: git\'s configuration where XDG_CONFIG_HOME moves it is held where it
   assert.ok(ro.includes(path.join(xdg, 'git')));
   assert.ok(ro.includes(path.join(root, 'npmrc')));
   assert.equal(fs.existsSync(path.join(xdg, 'autostart')), false, 'a moved folder is not created');
+});
+
+test('home: toolchains\' code where it exists, none created: Python\'s user site, cargo\'s configuration (not its downloads), a version manager\'s runtimes, and what a start-up file sources', () => {
+  const { ws, home } = layout([]);
+  for (const dir of ['.local/lib/python3.11/site-packages', '.cargo/registry', '.pyenv/versions/3.12.1/lib']) fs.mkdirSync(path.join(home, dir), { recursive: true });
+  fs.writeFileSync(path.join(home, '.cargo', 'config.toml'), '[build]\n');
+  fs.mkdirSync(path.join(home, 'tools'));
+  fs.writeFileSync(path.join(home, 'tools', 'env.sh'), 'export X=1\n');
+  fs.writeFileSync(path.join(home, '.bashrc'), '. ~/tools/env.sh\n. ~/missing/env.sh\n');
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  for (const held of ['.local/lib', '.cargo/config.toml', '.pyenv', 'tools/env.sh']) assert.ok(ro.includes(path.join(home, held)), held);
+  for (const free of ['.cargo', '.cargo/registry', 'tools']) assert.equal(ro.includes(path.join(home, free)), false, `${free} stays writable`);
+  for (const missing of ['.rustup', '.nvm', '.cargo/env', '.gradle', 'missing']) assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created`);
 });
 
 test('a state folder outside Alfred\'s home is mounted too', () => {

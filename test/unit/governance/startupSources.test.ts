@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { sourcedBy, startupSources } from '../../../src/core/governance/startupSources';
+
+const HOME = '/home/ana';
+
+test('the lines installers write into start-up files: each names the script it sources or the program it evaluates', () => {
+  const bashrc = [
+    '# ~/.bashrc',
+    'export NVM_DIR="$HOME/.nvm"',
+    '[ -s "$NVM_DIR/nvm.sh" ] && \\. "$NVM_DIR/nvm.sh"  # This loads nvm',
+    '[ -s "$NVM_DIR/bash_completion" ] && \\. "$NVM_DIR/bash_completion"',
+    '. "$HOME/.cargo/env"',
+    'export SDKMAN_DIR="$HOME/.sdkman"',
+    '[[ -s "$HOME/.sdkman/bin/sdkman-init.sh" ]] && source "$HOME/.sdkman/bin/sdkman-init.sh"',
+    'test -r /home/ana/.opam/opam-init/init.sh && . /home/ana/.opam/opam-init/init.sh > /dev/null 2> /dev/null || true',
+    'eval "$(/home/ana/miniconda3/bin/conda \'shell.bash\' \'hook\' 2> /dev/null)"',
+    'eval "$(~/.local/bin/mise activate bash)"',
+    'if [ -f ~/.bash_aliases ]; then . ~/.bash_aliases; fi',
+    'source "${XDG_CONFIG_HOME:-$HOME/.config}/shell/env"',
+    'source ${ZDOTDIR}/plugins.zsh',
+    'eval "$(pyenv init -)"',
+    '. /etc/bash_completion',
+    "source '$HOME/literal'",
+    '# . ~/commented-out.sh',
+    'echo ready. done',
+  ].join('\n');
+  assert.deepEqual(sourcedBy(bashrc, HOME), [
+    '/home/ana/.nvm/nvm.sh', '/home/ana/.nvm/bash_completion', '/home/ana/.cargo/env', '/home/ana/.sdkman/bin/sdkman-init.sh',
+    '/home/ana/.opam/opam-init/init.sh', '/home/ana/miniconda3/bin/conda', '/home/ana/.local/bin/mise', '/home/ana/.bash_aliases',
+    '/home/ana/.config/shell/env', '/etc/bash_completion',
+  ]);
+});
+
+test('a variable the file set from something only the running shell knows is not guessed at; a later assignment replaces an earlier one', () => {
+  assert.deepEqual(sourcedBy('D=$(pwd)\n. "$D/x.sh"\nD=~/tools\n. $D/y.sh\nD=`pwd`\n. $D/z.sh\n', HOME), ['/home/ana/tools/y.sh']);
+});
+
+test('startupSources: what the start-up files name inside the home and outside the workspace, read again when a file changes', () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-startup-'));
+  try {
+    const ws = path.join(home, 'src', 'app');
+    fs.writeFileSync(path.join(home, '.bashrc'), '. ~/.nvm/nvm.sh\n. /etc/profile.d/x.sh\n. ~/src/app/.envrc\nsource ~\n');
+    fs.mkdirSync(path.join(home, '.zshrc')); // a folder where a file is expected: skipped
+    assert.deepEqual(startupSources(home, ['.bashrc', '.zshrc', '.profile'], ws), [path.join(home, '.nvm', 'nvm.sh')]);
+    fs.writeFileSync(path.join(home, '.profile'), '. "$HOME/.cargo/env"\n');
+    assert.deepEqual(startupSources(home, ['.bashrc', '.zshrc', '.profile'], ws), [path.join(home, '.nvm', 'nvm.sh'), path.join(home, '.cargo', 'env')]);
+    fs.writeFileSync(path.join(home, '.bashrc'), '# nothing\n');
+    assert.deepEqual(startupSources(home, ['.bashrc', '.zshrc', '.profile'], ws), [path.join(home, '.cargo', 'env')], 'a changed file is read again');
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});
