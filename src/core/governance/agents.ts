@@ -148,12 +148,14 @@ const TOOLCHAIN_FOLDERS: ReadonlyArray<{ folder: string; variable?: string; held
  * would run the acceptance checks' `npm test` through a program of the agent's: measured, a failing
  * suite then passes), ssh's (a `ProxyCommand` runs at the next `git push`; an `authorized_keys` line
  * lets someone log in), the desktop's autostart entries, systemd's user units and the environment it
- * gives a session (`environment.d`: a PATH there reaches the editor, and the checks it runs). Created
- * empty when missing, so that a command cannot create them, and held read-only.
+ * gives a session (`environment.d`: a PATH there reaches the editor, and the checks it runs), and
+ * Python's user site's parent (`~/.local/lib`: Python adds `python3.N/site-packages` there to every
+ * run once it exists). Created empty when missing, so that a command cannot create them, and held
+ * read-only.
  */
 export const HOME_CONFIG_PATHS: { readonly files: readonly string[]; readonly folders: readonly string[] } = {
   files: ['.npmrc'],
-  folders: ['.ssh', '.config/autostart', '.config/systemd/user', '.config/environment.d'],
+  folders: ['.ssh', '.config/autostart', '.config/systemd/user', '.config/environment.d', '.local/lib'],
 };
 
 /**

@@ -65,7 +65,7 @@ test('home: Alfred\'s, lean-ctx\'s and the agents\' folders created when missing
   const homeSide = ro.filter((p) => !p.startsWith(`${ws}/`)).sort();
   const created = ['.alfred', '.lean-ctx', '.copilot', '.codex'].map((p) => path.join(home, p));
   // And the configuration created empty when missing (the test below).
-  const config = ['.npmrc', '.ssh', '.config/autostart', '.config/systemd/user', '.config/environment.d'].map((p) => path.join(home, p));
+  const config = ['.npmrc', '.ssh', '.config/autostart', '.config/systemd/user', '.config/environment.d', '.local/lib'].map((p) => path.join(home, p));
   assert.deepEqual(homeSide, [alfredHome, ...created, ...config, path.join(home, '.claude'), path.join(home, '.config', 'Code', 'User')].sort());
   for (const folder of [alfredHome, ...created]) assert.equal(fs.statSync(folder).mode & 0o777, 0o700, folder);
   assert.equal(fs.readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8'), '{}', 'an existing folder is left as it is');
@@ -113,7 +113,8 @@ test('home: npm\'s and ssh\'s configuration, autostart, systemd\'s user units an
   fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
   fs.writeFileSync(path.join(home, '.ssh', 'config'), 'Host x\n');
   const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
-  for (const held of ['.npmrc', '.ssh', '.config/autostart', '.config/systemd/user', '.config/environment.d']) assert.ok(ro.includes(path.join(home, held)), held);
+  for (const held of ['.npmrc', '.ssh', '.config/autostart', '.config/systemd/user', '.config/environment.d', '.local/lib']) assert.ok(ro.includes(path.join(home, held)), held);
+  assert.deepEqual(fs.readdirSync(path.join(home, '.local', 'lib')), [], 'Python\'s user site\'s parent, made empty: a command cannot make the site');
   assert.equal(fs.readFileSync(path.join(home, '.npmrc'), 'utf8'), '');
   assert.equal(fs.statSync(path.join(home, '.npmrc')).mode & 0o777, 0o600);
   assert.equal(fs.statSync(path.join(home, '.config', 'autostart')).mode & 0o777, 0o700);
