@@ -18,7 +18,7 @@ import { EVENTS_FILE } from './events/format';
 import { readEvents, type ReadResult } from './events/read';
 import type { AlfredEvent, EventType } from './events/types';
 import { chargeModelUsage, type ModelChargeResult, type ModelUsage } from './models/charge';
-import { governanceHomePaths, installationPaths, runsLaterHomePaths } from './governance/agents';
+import { governanceHomePaths, installationPaths, runsLaterPaths } from './governance/agents';
 import { decide } from './policy/gate';
 import { readMcpTrust } from './policy/mcpAuditFile';
 import type { GateDecision } from './policy/types';
@@ -268,7 +268,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     return {
       globs: this.opts.protectedGlobs?.() ?? [], workspaceFolder: this.workspaceFolder, stateDir: this.stateDir,
       home: {
-        dir: this.homeDir, runsLaterPaths: runsLaterHomePaths(this.homeDir, { env: this.env, workspaceFolder: this.workspaceFolder }),
+        dir: this.homeDir, runsLaterPaths: runsLaterPaths(this.homeDir, { env: this.env, workspaceFolder: this.workspaceFolder }),
         governancePaths: [...governanceHomePaths(this.env, this.homeDir), ...installationPaths(this.installation, this.workspaceFolder)],
       },
     };

@@ -173,53 +173,81 @@ export function installationPaths(installation: string, workspaceFolder: string)
 
 let lastSearch: { key: string; folders: readonly string[] } | undefined;
 
+/** The user whose folders of PATH outside the home count (default: this process's); none on Windows. */
+export interface SearchUser { uid: number }
+const currentUser = (): SearchUser | undefined => (typeof process.getuid === 'function' ? { uid: process.getuid() } : undefined);
+
+function ownedBy(dir: string, user: SearchUser): boolean {
+  try {
+    return fs.statSync(dir).uid === user.uid;
+  } catch {
+    return false; // missing: nothing to hold
+  }
+}
+
 /**
- * The folders of the command search path (`PATH`) inside the home: `~/.local/bin`, `~/.cargo/bin`, a
- * version manager's shims. A program put there runs in place of another of its name, outside the
- * sandbox, whenever the user, an editor or Alfred runs that name: the acceptance checks run with this
- * PATH, so a planted `npm` that exits 0 would pass them for the agent that planted it. Left out: the
- * home itself and any folder that holds the workspace or lies in it (the agent's own work), relative
- * entries (they name no fixed folder).
+ * The folders of the command search path (`PATH`) an agent could put a program in: those inside the
+ * home (`~/.local/bin`, `~/.cargo/bin`, a version manager's shims) and those elsewhere that the user
+ * owns (Homebrew's `/opt/homebrew/bin`, a `/usr/local/bin` handed to the user). A program put there
+ * runs in place of another of its name, outside the sandbox, whenever the user, an editor or Alfred
+ * runs that name: the acceptance checks run with this PATH, so a planted `npm` that exits 0 would
+ * pass them for the agent that planted it. Left out: the home itself and any folder that holds the
+ * workspace or lies in it (the agent's own work), relative entries (they name no fixed folder), and
+ * for root the folders outside the home: root owns the whole system, which holding PATH alone would
+ * not protect (README, Shell sandbox).
  */
-export function commandSearchFolders(searchPath: string | undefined, home: string, workspaceFolder?: string): string[] {
+export function commandSearchFolders(searchPath: string | undefined, home: string, workspaceFolder?: string, user: SearchUser | undefined = currentUser()): string[] {
   // The gate asks on every call, with the same PATH: the last answer is kept.
-  const key = `${searchPath}\0${home}\0${workspaceFolder}`;
+  const key = `${searchPath}\0${home}\0${workspaceFolder}\0${user?.uid}`;
   if (lastSearch?.key === key) return [...lastSearch.folders];
   const root = path.resolve(home);
   // A home at the file system's root (HOME=/ in some containers) would make every folder of PATH the home's.
-  if (path.dirname(root) === root) return [];
+  const homeCounts = path.dirname(root) !== root;
   const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
   const entries = (searchPath ?? '').split(path.delimiter).filter((entry) => path.isAbsolute(entry)).map((entry) => path.resolve(entry));
   const inside = (inner: string, outer: string) => relativeInside(outer, inner) !== undefined;
-  const folders = [...new Set(entries)].filter((dir) => dir !== root && inside(dir, root) && !(ws !== undefined && (inside(ws, dir) || inside(dir, ws))));
+  const agents = (dir: string): boolean => (homeCounts && dir !== root && inside(dir, root))
+    || (!inside(dir, root) && user !== undefined && user.uid !== 0 && path.dirname(dir) !== dir && ownedBy(dir, user));
+  const folders = [...new Set(entries)].filter((dir) => agents(dir) && !(ws !== undefined && (inside(ws, dir) || inside(dir, ws))));
   lastSearch = { key, folders };
   return [...folders];
 }
 
 /**
- * The installations of Node among `folders` (command search folders): a `bin` folder beside
- * `lib/node_modules`, with `node` in it, as nvm, fnm and n lay them out (Volta's and asdf's PATH
- * holds shims, not an installation, so theirs are not found this way). The whole
- * installation, not only its `bin`: npm's own code (`lib/node_modules/npm`, which `npm test` runs)
- * and its global configuration (`etc/npmrc`, whose `script-shell` would run the checks' scripts
- * through a program of the agent's) are there too. Nothing else is written there but `npm i -g`.
+ * The installations among `folders` (command search folders) a test run's tools come from: a `bin`
+ * folder with `node` beside `lib/node_modules` (nvm's, fnm's, n's, Homebrew's), or with `python3`
+ * beside a `lib/python3.N` (conda's, Homebrew's). Volta's and asdf's PATH holds shims, not an
+ * installation, so theirs are not found this way (their folders are held whole, TOOLCHAIN_FOLDERS).
+ * The whole installation, not only its `bin`: npm's own code (`lib/node_modules/npm`, which
+ * `npm test` runs), its global configuration (`etc/npmrc`, whose `script-shell` would run the checks'
+ * scripts through a program of the agent's), Python's `site-packages` (a `.pth` line there runs at
+ * every start of Python). Nothing else is written there but global installs.
  */
-export function nodeInstallations(folders: readonly string[]): string[] {
+export function toolInstallations(folders: readonly string[]): string[] {
   return folders.flatMap((dir) => {
     if (path.basename(dir) !== 'bin') return [];
     const prefix = path.dirname(dir);
     const isNode = fs.existsSync(path.join(dir, 'node')) && fs.existsSync(path.join(prefix, 'lib', 'node_modules'));
-    return isNode ? [prefix] : [];
+    return isNode || isPython(dir, prefix) ? [prefix] : [];
   });
+}
+
+function isPython(bin: string, prefix: string): boolean {
+  if (!fs.existsSync(path.join(bin, 'python3'))) return false;
+  try {
+    return fs.readdirSync(path.join(prefix, 'lib')).some((name) => /^python3\.\d+$/.test(name));
+  } catch {
+    return false;
+  }
 }
 
 /**
  * Absolute paths of what runs later outside the sandbox: HOME_CODE_PATHS, HOME_CONFIG_PATHS, the
  * toolchains' folders, and with `search` (the environment whose PATH commands are looked up in, and
  * the workspace) what moved them there, what the shells' start-up files source, the command search
- * folders in the home and the Node installations among them.
+ * folders an agent could write and the installations among them.
  */
-export function runsLaterHomePaths(home: string = os.homedir(), search?: { env: NodeJS.ProcessEnv; workspaceFolder: string }): string[] {
+export function runsLaterPaths(home: string = os.homedir(), search?: { env: NodeJS.ProcessEnv; workspaceFolder: string }): string[] {
   const toolchains = TOOLCHAIN_FOLDERS.flatMap(({ folder, held }) => held.map((p) => path.join(home, folder, p)));
   const fixed = [...HOME_CODE_PATHS, ...HOME_CONFIG_PATHS.files, ...HOME_CONFIG_PATHS.folders].map((p) => path.join(home, p));
   if (!search) return [...fixed, ...toolchains];
@@ -227,7 +255,7 @@ export function runsLaterHomePaths(home: string = os.homedir(), search?: { env: 
   const folders = commandSearchFolders(search.env.PATH ?? search.env.Path, home, search.workspaceFolder);
   return [
     ...fixed, ...toolchains, ...relocatedConfiguration(search.env, home), ...startupSources(home, STARTUP_FILES, search.workspaceFolder),
-    ...folders, ...nodeInstallations(folders),
+    ...folders, ...toolInstallations(folders),
   ];
 }
 

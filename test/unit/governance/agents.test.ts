@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { GOVERNED_AGENTS, commandSearchFolders, governedAgent, nodeInstallations, runsLaterHomePaths, type AgentId } from '../../../src/core/governance/agents';
+import { GOVERNED_AGENTS, commandSearchFolders, governedAgent, toolInstallations, runsLaterPaths, type AgentId } from '../../../src/core/governance/agents';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
   contributes: { commands: Array<{ command: string }> };
@@ -44,10 +44,10 @@ test('the command search folders held are PATH\'s folders in the home, not the h
   assert.deepEqual(commandSearchFolders(undefined, home, ws), []);
   assert.deepEqual(commandSearchFolders(searchPath, '/', ws), [], 'a home at the root (HOME=/) holds no folder of PATH: they would all be the home\'s');
   // With the environment: what runs later is the fixed list and these.
-  const all = runsLaterHomePaths(home, { env: { PATH: searchPath }, workspaceFolder: ws });
-  assert.deepEqual(all.slice(0, runsLaterHomePaths(home).length), runsLaterHomePaths(home));
-  assert.deepEqual(all.slice(runsLaterHomePaths(home).length), ['/home/ana/.local/bin', '/home/ana/.cargo/bin', '/home/ana/.nvm/versions/node/v22.11.0/bin']);
-  assert.deepEqual(runsLaterHomePaths(home, { env: { Path: '/home/ana/bin' }, workspaceFolder: ws }).at(-1), '/home/ana/bin', 'a copy of Windows\' environment spells it Path');
+  const all = runsLaterPaths(home, { env: { PATH: searchPath }, workspaceFolder: ws });
+  assert.deepEqual(all.slice(0, runsLaterPaths(home).length), runsLaterPaths(home));
+  assert.deepEqual(all.slice(runsLaterPaths(home).length), ['/home/ana/.local/bin', '/home/ana/.cargo/bin', '/home/ana/.nvm/versions/node/v22.11.0/bin']);
+  assert.deepEqual(runsLaterPaths(home, { env: { Path: '/home/ana/bin' }, workspaceFolder: ws }).at(-1), '/home/ana/bin', 'a copy of Windows\' environment spells it Path');
 });
 
 test('a Node installation among the command search folders is held whole (npm\'s code and its global npmrc are beside its bin); another bin folder is not', () => {
@@ -62,9 +62,9 @@ test('a Node installation among the command search folders is held whole (npm\'s
     fs.writeFileSync(path.join(local, 'bin', 'node'), '', { mode: 0o755 }); // a node, but no lib/node_modules beside it
     const onlyBin = path.join(home, 'tools', 'bin');
     fs.mkdirSync(path.join(home, 'tools', 'lib', 'node_modules'), { recursive: true }); // node_modules, but no node
-    assert.deepEqual(nodeInstallations([path.join(nvm, 'bin'), path.join(local, 'bin'), onlyBin, path.join(home, '.cargo', 'bin')]), [nvm]);
+    assert.deepEqual(toolInstallations([path.join(nvm, 'bin'), path.join(local, 'bin'), onlyBin, path.join(home, '.cargo', 'bin')]), [nvm]);
     const searchPath = [path.join(local, 'bin'), path.join(nvm, 'bin')].join(path.delimiter);
-    assert.deepEqual(runsLaterHomePaths(home, { env: { PATH: searchPath }, workspaceFolder: path.join(home, 'ws') }).slice(-3), [path.join(local, 'bin'), path.join(nvm, 'bin'), nvm]);
+    assert.deepEqual(runsLaterPaths(home, { env: { PATH: searchPath }, workspaceFolder: path.join(home, 'ws') }).slice(-3), [path.join(local, 'bin'), path.join(nvm, 'bin'), nvm]);
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }
@@ -73,8 +73,8 @@ test('a Node installation among the command search folders is held whole (npm\'s
 test('configuration the environment moves is held where it is moved: XDG_CONFIG_HOME for what is under ~/.config, npm\'s and git\'s own variables', () => {
   const home = '/home/ana';
   const ws = '/home/ana/src/app';
-  const plain = runsLaterHomePaths(home, { env: {}, workspaceFolder: ws });
-  const moved = runsLaterHomePaths(home, {
+  const plain = runsLaterPaths(home, { env: {}, workspaceFolder: ws });
+  const moved = runsLaterPaths(home, {
     env: { XDG_CONFIG_HOME: '/home/ana/.xdg', NPM_CONFIG_USERCONFIG: '/home/ana/dotfiles/npmrc', GIT_CONFIG_GLOBAL: 'gitconfig' },
     workspaceFolder: ws,
   });
@@ -83,20 +83,20 @@ test('configuration the environment moves is held where it is moved: XDG_CONFIG_
     '/home/ana/.xdg/fish', '/home/ana/.xdg/git', '/home/ana/.xdg/pnpm', '/home/ana/.xdg/go', '/home/ana/.xdg/autostart', '/home/ana/.xdg/systemd/user',
     '/home/ana/.xdg/environment.d', '/home/ana/dotfiles/npmrc',
   ]);
-  assert.deepEqual(runsLaterHomePaths(home, { env: { XDG_CONFIG_HOME: '/home/ana/.config/' }, workspaceFolder: ws }), plain, 'XDG_CONFIG_HOME at its default adds nothing');
+  assert.deepEqual(runsLaterPaths(home, { env: { XDG_CONFIG_HOME: '/home/ana/.config/' }, workspaceFolder: ws }), plain, 'XDG_CONFIG_HOME at its default adds nothing');
 });
 
 test('toolchains\' code in the home is held, and where their own variables move it: Python\'s user site, cargo\'s configuration, the version managers\' runtimes, Go\'s env file', () => {
   const home = '/home/ana';
   const ws = '/home/ana/src/app';
-  const fixed = runsLaterHomePaths(home);
+  const fixed = runsLaterPaths(home);
   for (const p of ['.local/lib', '.cargo/config.toml', '.cargo/config', '.cargo/env', '.rustup', '.nvm', '.pyenv', '.rbenv', '.asdf', '.sdkman', '.volta/tools', '.config/go', '.mavenrc', '.gradle/init.d', '.gradle/gradle.properties']) {
     assert.ok(fixed.includes(path.join(home, p)), `${p} is held`);
   }
   assert.ok(!fixed.includes(path.join(home, '.cargo')) && !fixed.includes(path.join(home, '.cargo', 'registry')), 'cargo\'s downloads stay writable: builds fetch there');
   assert.ok(!fixed.includes(path.join(home, '.gradle')), 'Gradle\'s caches stay writable');
-  const plain = runsLaterHomePaths(home, { env: {}, workspaceFolder: ws });
-  const moved = runsLaterHomePaths(home, {
+  const plain = runsLaterPaths(home, { env: {}, workspaceFolder: ws });
+  const moved = runsLaterPaths(home, {
     env: { PYTHONUSERBASE: '/opt/ana/py', CARGO_HOME: '/opt/ana/cargo', NVM_DIR: '/opt/ana/nvm/', GOENV: '/home/ana/dotfiles/go.env', RUSTUP_HOME: 'rustup' },
     workspaceFolder: ws,
   });
@@ -110,13 +110,39 @@ test('what the shells\' start-up files source is held with them: an installer\'s
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-agents-'));
   try {
     const search = { env: {}, workspaceFolder: path.join(home, 'ws') };
-    const before = runsLaterHomePaths(home, search);
+    const before = runsLaterPaths(home, search);
     fs.writeFileSync(path.join(home, '.profile'), '[ -f "$HOME/.ghcup/env" ] && . "$HOME/.ghcup/env"\n');
     fs.writeFileSync(path.join(home, '.zshrc'), 'source ~/.config/zsh/aliases.zsh\n. ~/ws/env.sh\n');
-    const after = runsLaterHomePaths(home, search);
+    const after = runsLaterPaths(home, search);
     assert.deepEqual(after.slice(0, before.length), before);
     assert.deepEqual(after.slice(before.length), [path.join(home, '.ghcup', 'env'), path.join(home, '.config', 'zsh', 'aliases.zsh')], 'the workspace\'s own script is the agent\'s work');
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('a folder of PATH outside the home counts when the user owns it (Homebrew\'s), and the installation it belongs to is held whole; a folder another user owns does not, nor any for root', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-agents-'));
+  try {
+    const home = path.join(root, 'home');
+    const brew = path.join(root, 'opt', 'homebrew');
+    const system = path.join(root, 'usr', 'bin');
+    for (const dir of [home, path.join(brew, 'bin'), path.join(brew, 'lib', 'python3.12', 'site-packages'), system]) fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(brew, 'bin', 'python3'), '');
+    // The tests may run as root, who owns everything: the user here is another uid, given the folders it owns.
+    const me = process.getuid!() === 0 ? 4242 : process.getuid!();
+    if (process.getuid!() === 0) {
+      fs.chownSync(path.join(brew, 'bin'), me, me);
+      fs.chownSync(system, 0, 0);
+    }
+    const searchPath = [path.join(brew, 'bin'), system, '/'].join(path.delimiter);
+    const ws = path.join(home, 'ws');
+    assert.deepEqual(commandSearchFolders(searchPath, home, ws, { uid: me }), [path.join(brew, 'bin')]);
+    assert.deepEqual(toolInstallations([path.join(brew, 'bin')]), [brew], 'python3 beside lib/python3.12: its site-packages too');
+    assert.deepEqual(commandSearchFolders(searchPath, home, ws, { uid: 0 }), [], 'root: no folder outside the home');
+    assert.deepEqual(commandSearchFolders(searchPath, home, ws, undefined), [], 'no user (Windows): none');
+    assert.deepEqual(commandSearchFolders(searchPath, home, path.join(brew, 'bin', 'ws'), { uid: me }), [], 'a folder that holds the workspace is the agent\'s work');
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
   }
 });
