@@ -18,15 +18,15 @@ const SOURCED = /(?:^|[\s;&|({])(?:source|\\?\.)\s+("[^"]*"|'[^']*'|[^\s;&|)]+)/
 // `eval "$(x …)"`: x runs at every start.
 const EVALUATED = /\beval\s+"?\$\(\s*("[^"]*"|'[^']*'|[^\s;&|)"']+)/g;
 
-const unquoted = (word: string): string => (/^(["']).*\1$/.test(word) ? word.slice(1, -1) : word);
-
 /**
  * A word with `~/`, `$HOME`, `${HOME}`, `$VAR`, `${VAR}` and `${VAR:-default}` expanded from `vars`;
  * undefined when something is left that only the running shell would know.
  */
 function expand(word: string, home: string, vars: ReadonlyMap<string, string>): string | undefined {
-  let text = unquoted(word);
-  if (word.startsWith("'")) return text.includes('$') ? undefined : text;
+  if (/^'[^']*'$/.test(word)) return word.includes('$') ? undefined : word.slice(1, -1);
+  // Double quotes may close and open within a word (`"$HOME/.config/bash/"*.sh`); single ones are not read.
+  if (word.includes("'")) return undefined;
+  let text = word.replaceAll('"', '');
   if (text === '~' || text.startsWith('~/')) text = home + text.slice(1);
   let unknown = false;
   const value = (name: string): string | undefined => (name === 'HOME' ? home : vars.get(name));
@@ -40,9 +40,26 @@ function expand(word: string, home: string, vars: ReadonlyMap<string, string>): 
   return unknown || text.includes('$') || text.includes('`') ? undefined : text;
 }
 
-/** The absolute paths one start-up file's text sources or evaluates. */
+const GLOB = /[*?[]/;
+// `for f in ~/.bashrc.d/*.sh; do`: a later `. "$f"` sources every file the words name.
+const LOOP = /\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+([^;]*?)\s*(?:;|$)/;
+const LOOP_VARIABLE = /^"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?$/;
+
+/** What a loop's word names: the folder of a glob (`~/.bashrc.d/*` → `~/.bashrc.d`), or the file itself. */
+function loopPath(word: string, home: string, vars: ReadonlyMap<string, string>): string | undefined {
+  const p = expand(word, home, vars);
+  if (p === undefined || !path.isAbsolute(p)) return undefined;
+  const glob = p.search(GLOB);
+  return glob === -1 ? path.resolve(p) : path.resolve(p.slice(0, p.lastIndexOf('/', glob) + 1) || '/');
+}
+
+/**
+ * The absolute paths one start-up file's text sources or evaluates: files, and the folders whose
+ * every file a loop sources.
+ */
 export function sourcedBy(text: string, home: string): string[] {
   const vars = new Map<string, string>();
+  const loops = new Map<string, string[]>();
   const out: string[] = [];
   for (const line of text.split('\n')) {
     const code = line.trimStart();
@@ -53,50 +70,81 @@ export function sourcedBy(text: string, home: string): string[] {
       if (v === undefined) vars.delete(assigned[1]!);
       else vars.set(assigned[1]!, v);
     }
+    const loop = LOOP.exec(code);
+    if (loop) {
+      // Words from a command's output (`$(ls …)`) are known only to the running shell.
+      const words = /[`()]/.test(loop[2]!) ? [] : loop[2]!.split(/\s+/).filter(Boolean);
+      loops.set(loop[1]!, words.map((w) => loopPath(w, home, vars)).filter((p): p is string => p !== undefined));
+    }
     for (const pattern of [SOURCED, EVALUATED]) {
       for (const m of code.matchAll(pattern)) {
+        const looped = pattern === SOURCED ? LOOP_VARIABLE.exec(m[1]!) : null;
+        if (looped && loops.has(looped[1]!)) {
+          out.push(...loops.get(looped[1]!)!);
+          continue;
+        }
         const p = expand(m[1]!, home, vars);
-        if (p !== undefined && path.isAbsolute(p)) out.push(path.resolve(p));
+        if (p !== undefined && path.isAbsolute(p) && !GLOB.test(p)) out.push(path.resolve(p));
       }
     }
   }
   return out;
 }
 
-let last: { key: string; paths: readonly string[] } | undefined;
+/** How deep sourced files are followed: a start-up file, what it sources, and what that sources. */
+const MAX_DEPTH = 3;
+
+/** A file's identity and size and time, '-' when it is missing or not a file. */
+function stampOf(file: string): string {
+  try {
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    return st?.isFile() && st.size <= MAX_BYTES ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-';
+  } catch {
+    return '-';
+  }
+}
+
+let last: { key: string; stamps: ReadonlyArray<readonly [string, string]>; paths: readonly string[] } | undefined;
 
 /**
- * What the start-up files `files` (home-relative) source or evaluate, inside the home and outside
- * the workspace (a script of the project's is the agent's own work), whether or not it exists. Kept
- * while the start-up files are unchanged: the hook server asks on every shell call.
+ * What the start-up files `files` (home-relative) source or evaluate, and what those source in
+ * turn, inside the home and outside the workspace (a script of the project's is the agent's own
+ * work), whether or not it exists. Kept while every file it read (or found missing) is unchanged:
+ * the hook server asks on every shell call.
  */
 export function startupSources(home: string, files: readonly string[], workspaceFolder?: string): string[] {
   const root = path.resolve(home);
-  const found: string[] = [];
-  const stamps: string[] = [root, String(workspaceFolder)];
-  for (const rel of files) {
-    const file = path.join(root, rel);
-    try {
-      const st = fs.statSync(file, { throwIfNoEntry: false });
-      if (!st?.isFile() || st.size > MAX_BYTES) continue;
-      found.push(file);
-      stamps.push(`${file}:${st.ino}:${st.size}:${st.mtimeMs}`);
-    } catch {
-      // unreadable: nothing it names is known
-    }
-  }
-  const key = stamps.join('\0');
-  if (last?.key === key) return [...last.paths];
+  const key = `${root}\0${workspaceFolder}\0${files.join('\0')}`;
+  if (last?.key === key && last.stamps.every(([file, stamp]) => stampOf(file) === stamp)) return [...last.paths];
   const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
-  const named = found.flatMap((file) => {
-    try {
-      return sourcedBy(fs.readFileSync(file, 'utf8'), root);
-    } catch {
-      return [];
+  const counts = (p: string) => p !== root && relativeInside(root, p) !== undefined
+    && !(ws !== undefined && (relativeInside(ws, p) !== undefined || relativeInside(p, ws) !== undefined));
+  const stamps: Array<readonly [string, string]> = [];
+  const paths = new Set<string>();
+  let level = files.map((rel) => path.join(root, rel));
+  const seen = new Set(level);
+  for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const file of level) {
+      const stamp = stampOf(file);
+      stamps.push([file, stamp]);
+      if (stamp === '-') continue;
+      let named: string[];
+      try {
+        named = sourcedBy(fs.readFileSync(file, 'utf8'), root);
+      } catch {
+        continue; // unreadable: nothing it names is known
+      }
+      for (const p of named.filter(counts)) {
+        paths.add(p);
+        if (!seen.has(p)) {
+          seen.add(p);
+          next.push(p);
+        }
+      }
     }
-  });
-  const paths = [...new Set(named)].filter((p) => p !== root && relativeInside(root, p) !== undefined
-    && !(ws !== undefined && (relativeInside(ws, p) !== undefined || relativeInside(p, ws) !== undefined)));
-  last = { key, paths };
+    level = next;
+  }
+  last = { key, stamps, paths: [...paths] };
   return [...paths];
 }

@@ -54,3 +54,34 @@ test('startupSources: what the start-up files name inside the home and outside t
     fs.rmSync(home, { recursive: true, force: true });
   }
 });
+
+test('a loop that sources what its words name: the folder of a glob, or each file named', () => {
+  const text = [
+    'if [ -d ~/.bashrc.d ]; then',
+    '  for rc in ~/.bashrc.d/*; do',
+    '    if [ -f "$rc" ]; then . "$rc"; fi',
+    '  done',
+    'fi',
+    'for f in "$HOME/.config/bash/"*.sh ~/.bash_local; do source "${f}"; done',
+    'for x in $(ls ~/.other); do . "$x"; done',
+    '. ~/.config/*.sh',
+  ].join('\n');
+  assert.deepEqual(sourcedBy(text, HOME), ['/home/ana/.bashrc.d', '/home/ana/.config/bash', '/home/ana/.bash_local'], 'a loop over a command\'s output, or a glob sourced outside a loop, names nothing known');
+});
+
+test('startupSources follows what a sourced file sources in turn, and reads it again when it changes', () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-startup-'));
+  try {
+    fs.writeFileSync(path.join(home, '.bashrc'), '[ -f ~/.bash_aliases ] && . ~/.bash_aliases\n');
+    fs.writeFileSync(path.join(home, '.bash_aliases'), 'source ~/.aliases/git.sh\n');
+    const files = ['.bashrc'];
+    assert.deepEqual(startupSources(home, files), [path.join(home, '.bash_aliases'), path.join(home, '.aliases', 'git.sh')]);
+    fs.mkdirSync(path.join(home, '.aliases'));
+    fs.writeFileSync(path.join(home, '.aliases', 'git.sh'), '. ~/.aliases/deeper.sh\n');
+    assert.deepEqual(startupSources(home, files), [path.join(home, '.bash_aliases'), path.join(home, '.aliases', 'git.sh'), path.join(home, '.aliases', 'deeper.sh')], 'a named file made since is read');
+    fs.writeFileSync(path.join(home, '.bash_aliases'), '# none\n');
+    assert.deepEqual(startupSources(home, files), [path.join(home, '.bash_aliases')], 'a sourced file changed since is read again');
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});
