@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { relativeInside } from '../fs/relativeInside';
-import { startupSources } from './startupSources';
+import { startupSources, type Sourced } from './startupSources';
 
 export type AgentId = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
 
@@ -113,6 +113,11 @@ const HOME_CODE_PATHS: readonly string[] = [
 
 /** The shells' start-up files among HOME_CODE_PATHS: what they source is held too (startupSources.ts). */
 const STARTUP_FILES: readonly string[] = ['.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshenv', '.zprofile', '.zshrc', '.zlogin'];
+
+/** What the shells' start-up files in `home` source or evaluate (startupSources.ts). */
+export function startupSourced(home: string, workspaceFolder?: string): Sourced[] {
+  return startupSources(home, STARTUP_FILES, workspaceFolder);
+}
 
 /**
  * Toolchains' folders in the home that hold code the acceptance checks (or the user's next terminal)
@@ -254,7 +259,7 @@ export function runsLaterPaths(home: string = os.homedir(), search?: { env: Node
   // A copy of Windows' environment keeps the variable's own spelling, `Path`.
   const folders = commandSearchFolders(search.env.PATH ?? search.env.Path, home, search.workspaceFolder);
   return [
-    ...fixed, ...toolchains, ...relocatedConfiguration(search.env, home), ...startupSources(home, STARTUP_FILES, search.workspaceFolder),
+    ...fixed, ...toolchains, ...relocatedConfiguration(search.env, home), ...startupSourced(home, search.workspaceFolder).map((s) => s.path),
     ...folders, ...toolInstallations(folders),
   ];
 }

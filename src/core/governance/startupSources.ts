@@ -46,21 +46,27 @@ const LOOP = /\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+([^;]*?)\s*(?:;|$)/;
 const LOOP_VARIABLE = /^"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?$/;
 
 /** What a loop's word names: the folder of a glob (`~/.bashrc.d/*` → `~/.bashrc.d`), or the file itself. */
-function loopPath(word: string, home: string, vars: ReadonlyMap<string, string>): string | undefined {
+function loopPath(word: string, home: string, vars: ReadonlyMap<string, string>): Sourced | undefined {
   const p = expand(word, home, vars);
   if (p === undefined || !path.isAbsolute(p)) return undefined;
   const glob = p.search(GLOB);
-  return glob === -1 ? path.resolve(p) : path.resolve(p.slice(0, p.lastIndexOf('/', glob) + 1) || '/');
+  return glob === -1 ? { path: path.resolve(p), kind: 'file' } : { path: path.resolve(p.slice(0, p.lastIndexOf('/', glob) + 1) || '/'), kind: 'folder' };
 }
 
 /**
- * The absolute paths one start-up file's text sources or evaluates: files, and the folders whose
- * every file a loop sources.
+ * What a start-up file runs from elsewhere: a file it sources, a folder whose every file a loop
+ * sources, a program whose output it evaluates.
  */
-export function sourcedBy(text: string, home: string): string[] {
+export interface Sourced {
+  path: string;
+  kind: 'file' | 'folder' | 'program';
+}
+
+/** What one start-up file's text sources or evaluates, as absolute paths. */
+export function sourcedBy(text: string, home: string): Sourced[] {
   const vars = new Map<string, string>();
-  const loops = new Map<string, string[]>();
-  const out: string[] = [];
+  const loops = new Map<string, Sourced[]>();
+  const out: Sourced[] = [];
   for (const line of text.split('\n')) {
     const code = line.trimStart();
     if (code.startsWith('#')) continue;
@@ -74,7 +80,7 @@ export function sourcedBy(text: string, home: string): string[] {
     if (loop) {
       // Words from a command's output (`$(ls …)`) are known only to the running shell.
       const words = /[`()]/.test(loop[2]!) ? [] : loop[2]!.split(/\s+/).filter(Boolean);
-      loops.set(loop[1]!, words.map((w) => loopPath(w, home, vars)).filter((p): p is string => p !== undefined));
+      loops.set(loop[1]!, words.map((w) => loopPath(w, home, vars)).filter((p): p is Sourced => p !== undefined));
     }
     for (const pattern of [SOURCED, EVALUATED]) {
       for (const m of code.matchAll(pattern)) {
@@ -84,7 +90,7 @@ export function sourcedBy(text: string, home: string): string[] {
           continue;
         }
         const p = expand(m[1]!, home, vars);
-        if (p !== undefined && path.isAbsolute(p) && !GLOB.test(p)) out.push(path.resolve(p));
+        if (p !== undefined && path.isAbsolute(p) && !GLOB.test(p)) out.push({ path: path.resolve(p), kind: pattern === SOURCED ? 'file' : 'program' });
       }
     }
   }
@@ -104,23 +110,23 @@ function stampOf(file: string): string {
   }
 }
 
-let last: { key: string; stamps: ReadonlyArray<readonly [string, string]>; paths: readonly string[] } | undefined;
+let last: { key: string; stamps: ReadonlyArray<readonly [string, string]>; found: readonly Sourced[] } | undefined;
 
 /**
- * What the start-up files `files` (home-relative) source or evaluate, and what those source in
- * turn, inside the home and outside the workspace (a script of the project's is the agent's own
- * work), whether or not it exists. Kept while every file it read (or found missing) is unchanged:
- * the hook server asks on every shell call.
+ * What the start-up files `files` (home-relative) source or evaluate, and what the files they source
+ * source in turn, inside the home and outside the workspace (a script of the project's is the
+ * agent's own work), whether or not it exists; each path once. Kept while every file it read (or
+ * found missing) is unchanged: the hook server asks on every shell call.
  */
-export function startupSources(home: string, files: readonly string[], workspaceFolder?: string): string[] {
+export function startupSources(home: string, files: readonly string[], workspaceFolder?: string): Sourced[] {
   const root = path.resolve(home);
   const key = `${root}\0${workspaceFolder}\0${files.join('\0')}`;
-  if (last?.key === key && last.stamps.every(([file, stamp]) => stampOf(file) === stamp)) return [...last.paths];
+  if (last?.key === key && last.stamps.every(([file, stamp]) => stampOf(file) === stamp)) return [...last.found];
   const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
-  const counts = (p: string) => p !== root && relativeInside(root, p) !== undefined
+  const counts = ({ path: p }: Sourced) => p !== root && relativeInside(root, p) !== undefined
     && !(ws !== undefined && (relativeInside(ws, p) !== undefined || relativeInside(p, ws) !== undefined));
   const stamps: Array<readonly [string, string]> = [];
-  const paths = new Set<string>();
+  const found = new Map<string, Sourced>();
   let level = files.map((rel) => path.join(root, rel));
   const seen = new Set(level);
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
@@ -129,22 +135,22 @@ export function startupSources(home: string, files: readonly string[], workspace
       const stamp = stampOf(file);
       stamps.push([file, stamp]);
       if (stamp === '-') continue;
-      let named: string[];
+      let named: Sourced[];
       try {
         named = sourcedBy(fs.readFileSync(file, 'utf8'), root);
       } catch {
         continue; // unreadable: nothing it names is known
       }
-      for (const p of named.filter(counts)) {
-        paths.add(p);
-        if (!seen.has(p)) {
-          seen.add(p);
-          next.push(p);
+      for (const s of named.filter(counts)) {
+        if (!found.has(s.path)) found.set(s.path, s);
+        if (s.kind === 'file' && !seen.has(s.path)) {
+          seen.add(s.path);
+          next.push(s.path);
         }
       }
     }
     level = next;
   }
-  last = { key, stamps, paths: [...paths] };
-  return [...paths];
+  last = { key, stamps, found: [...found.values()] };
+  return [...found.values()];
 }

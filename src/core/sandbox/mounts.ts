@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { BASHRC_D, CODE_SERVER_MACHINE_FOLDER, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths } from '../governance/agents';
+import { BASHRC_D, CODE_SERVER_MACHINE_FOLDER, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced } from '../governance/agents';
 import { outermost } from './pathSet';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
@@ -75,6 +75,12 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   for (const rel of HOME_CONFIG_PATHS.files) ensureEmptyFile(path.join(home, rel));
   const bashrcD = path.join(home, BASHRC_D);
   if (!fs.existsSync(bashrcD) && bashrcNames(home, BASHRC_D)) ensureFolder(bashrcD, 0o700);
+  // What a start-up file sources and is missing, made empty so that a command cannot make it (sourcing
+  // an empty file does nothing); a program it evaluates is left alone: an empty one would fail there.
+  for (const s of startupSourced(home, ws)) {
+    if (s.kind === 'file') ensureEmptyFile(s.path);
+    else if (s.kind === 'folder') ensureFolder(s.path, 0o700);
+  }
   found.push(...governanceHomePaths(env, home), ...runsLaterPaths(home, { env, workspaceFolder: ws }));
   if (opts.installation) found.push(...installationPaths(real.of(opts.installation) ?? path.resolve(opts.installation), ws));
   if (opts.stateDir) found.push(opts.stateDir);

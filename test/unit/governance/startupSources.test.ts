@@ -3,7 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { sourcedBy, startupSources } from '../../../src/core/governance/startupSources';
+import { sourcedBy as sourced, startupSources as sources } from '../../../src/core/governance/startupSources';
+
+const sourcedBy = (text: string, home: string): string[] => sourced(text, home).map((s) => s.path);
+const startupSources = (home: string, files: readonly string[], ws?: string): string[] => sources(home, files, ws).map((s) => s.path);
 
 const HOME = '/home/ana';
 
@@ -84,4 +87,10 @@ test('startupSources follows what a sourced file sources in turn, and reads it a
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }
+});
+
+test('each path says how it runs: a file sourced, a folder a loop sources every file of, a program evaluated', () => {
+  assert.deepEqual(sourced('. ~/.cargo/env\nfor f in ~/.bashrc.d/*; do . "$f"; done\neval "$(~/.local/bin/mise activate bash)"\n', HOME), [
+    { path: '/home/ana/.cargo/env', kind: 'file' }, { path: '/home/ana/.bashrc.d', kind: 'folder' }, { path: '/home/ana/.local/bin/mise', kind: 'program' },
+  ]);
 });

@@ -170,11 +170,23 @@ test('home: toolchains\' code where it exists, none created: Python\'s user site
   fs.writeFileSync(path.join(home, '.cargo', 'config.toml'), '[build]\n');
   fs.mkdirSync(path.join(home, 'tools'));
   fs.writeFileSync(path.join(home, 'tools', 'env.sh'), 'export X=1\n');
-  fs.writeFileSync(path.join(home, '.bashrc'), '. ~/tools/env.sh\n. ~/missing/env.sh\n');
+  fs.writeFileSync(path.join(home, '.bashrc'), '. ~/tools/env.sh\n');
   const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
   for (const held of ['.local/lib', '.cargo/config.toml', '.pyenv', 'tools/env.sh']) assert.ok(ro.includes(path.join(home, held)), held);
   for (const free of ['.cargo', '.cargo/registry', 'tools']) assert.equal(ro.includes(path.join(home, free)), false, `${free} stays writable`);
-  for (const missing of ['.rustup', '.nvm', '.cargo/env', '.gradle', 'missing']) assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created`);
+  for (const missing of ['.rustup', '.nvm', '.cargo/env', '.gradle']) assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created`);
+});
+
+test('home: what a start-up file sources and is missing is made empty and held (a file 0600, a loop\'s folder 0700), so a command cannot make it; a program it evaluates is not made', () => {
+  const { ws, home } = layout([]);
+  fs.writeFileSync(path.join(home, '.bashrc'), '[ -f ~/.bash_local ] && . ~/.bash_local\nfor f in ~/.config/bash/*.sh; do . "$f"; done\neval "$(~/.local/bin/mise activate bash)"\n');
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  assert.ok(ro.includes(path.join(home, '.bash_local')));
+  assert.ok(ro.includes(path.join(home, '.config', 'bash')));
+  assert.equal(fs.readFileSync(path.join(home, '.bash_local'), 'utf8'), '');
+  assert.equal(fs.statSync(path.join(home, '.bash_local')).mode & 0o777, 0o600);
+  assert.equal(fs.statSync(path.join(home, '.config', 'bash')).mode & 0o777, 0o700);
+  assert.equal(fs.existsSync(path.join(home, '.local', 'bin', 'mise')), false, 'an empty program would fail at every start');
 });
 
 test('a state folder outside Alfred\'s home is mounted too', () => {
