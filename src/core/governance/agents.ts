@@ -122,7 +122,7 @@ export function startupSourced(home: string, workspaceFolder?: string): Sourced[
 /**
  * Toolchains' folders in the home that hold code the acceptance checks (or the user's next terminal)
  * run, with the variable that moves each and what in it is held ('' the whole folder): held where
- * they exist, never created.
+ * they exist, never created (but for the user site's default place, HOME_CONFIG_PATHS).
  * - Python's user site (`lib` under the user base): a `.pth` line in it runs at every start of
  *   Python. Measured: a planted `import os; os._exit(0)` made a failing `python3 run_tests.py` pass
  *   `alfred check`.
