@@ -253,15 +253,26 @@ function isPython(bin: string, prefix: string): boolean {
  * folders an agent could write and the installations among them.
  */
 export function runsLaterPaths(home: string = os.homedir(), search?: { env: NodeJS.ProcessEnv; workspaceFolder: string }): string[] {
-  const toolchains = TOOLCHAIN_FOLDERS.flatMap(({ folder, held }) => held.map((p) => path.join(home, folder, p)));
-  const fixed = [...HOME_CODE_PATHS, ...HOME_CONFIG_PATHS.files, ...HOME_CONFIG_PATHS.folders].map((p) => path.join(home, p));
-  if (!search) return [...fixed, ...toolchains];
+  const fixed = fixedPaths(home);
+  if (!search) return [...fixed];
   // A copy of Windows' environment keeps the variable's own spelling, `Path`.
   const folders = commandSearchFolders(search.env.PATH ?? search.env.Path, home, search.workspaceFolder);
   return [
-    ...fixed, ...toolchains, ...relocatedConfiguration(search.env, home), ...startupSourced(home, search.workspaceFolder).map((s) => s.path),
+    ...fixed, ...relocatedConfiguration(search.env, home), ...startupSourced(home, search.workspaceFolder).map((s) => s.path),
     ...folders, ...toolInstallations(folders),
   ];
+}
+
+let lastFixed: { home: string; paths: readonly string[] } | undefined;
+
+/** The lists' paths in `home`: the gate and the sandbox both ask on every shell call, a hook process once each. */
+function fixedPaths(home: string): readonly string[] {
+  if (lastFixed?.home !== home) {
+    const listed = [...HOME_CODE_PATHS, ...HOME_CONFIG_PATHS.files, ...HOME_CONFIG_PATHS.folders].map((p) => path.join(home, p));
+    const toolchains = TOOLCHAIN_FOLDERS.flatMap(({ folder, held }) => held.map((p) => path.join(home, folder, p)));
+    lastFixed = { home, paths: [...listed, ...toolchains] };
+  }
+  return lastFixed.paths;
 }
 
 /**
