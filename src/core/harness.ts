@@ -288,15 +288,15 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   }
 
   /**
-   * Why a shell call is refused under `sandbox = "required"`: it will not run in the kernel sandbox.
+   * Why a shell call is refused under `sandbox = "required"` (or `"strict"`): it will not run in the kernel sandbox.
    * `sandboxed` is the caller's word (a hook that rewrote the command); ctx_shell always runs in it when there is one.
    */
   private sandboxRefusal(role: Role, call: ToolCall, sandboxed: boolean | undefined): string | undefined {
-    if (role.sandbox !== 'required' || !call.newShell) return undefined;
+    if ((role.sandbox !== 'required' && role.sandbox !== 'strict') || !call.newShell) return undefined;
     const plan = this.sandboxPlan();
     if (plan.kind === 'refused') return plan.reason;
     if (sandboxed ?? (call.name === 'ctx_shell' && plan.kind === 'sandboxed')) return undefined;
-    return `${call.name} cannot be run in the kernel sandbox from here (this agent does not let Alfred rewrite its command), and role ${role.name} requires one (sandbox = "required"). Use ctx_shell, or ask the user to switch role.`;
+    return `${call.name} cannot be run in the kernel sandbox from here (this agent does not let Alfred rewrite its command), and role ${role.name} requires one (sandbox = "${role.sandbox}"). Use ctx_shell, or ask the user to switch role.`;
   }
 
   /** What the gate would decide now, with nothing charged or logged (for permission prompts). */

@@ -124,7 +124,10 @@ export async function teamCheck(team: TeamLedger | undefined, misconfigured: str
 
 function sandboxCheck(sandbox: SandboxStatus): DoctorCheck {
   switch (sandbox.state) {
-    case 'kernel': return { name: 'sandbox', state: 'ok', detail: `shell commands run in ${sandbox.kind ?? 'the kernel sandbox'}` };
+    case 'kernel': return {
+      name: 'sandbox', state: 'ok',
+      detail: `shell commands run in ${sandbox.kind ?? 'the kernel sandbox'}${sandbox.mode === 'strict' ? ', strict: they write only the workspace, the temporary folders and the download caches' : ''}`,
+    };
     case 'off': return { name: 'sandbox', state: 'warn', detail: `off for role ${sandbox.role}` };
     case 'refused': return { name: 'sandbox', state: 'fail', detail: `none here (${sandbox.why ?? 'unknown'}): shell calls are refused` };
     default: return { name: 'sandbox', state: 'warn', detail: `none here (${sandbox.why ?? 'unknown'}): protected paths are guarded by parsing only` };

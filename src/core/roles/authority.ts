@@ -10,8 +10,8 @@ import type { McpAction, Role } from './types';
 /** Tools no table lists, one per kind of name, so patterns such as `mcp_*` or `*` are compared too. */
 const PROBES = ['mcp_github_create_issue', 'mcp__github__create_issue', 'github-create_issue', 'some_unknown_tool'];
 const SHELL_RANK: Readonly<Record<Role['shellPolicy'], number>> = { deny: 0, compress: 1, track: 1 };
-/** Less sandbox, more authority: `off` lets shell commands write protected paths the parser cannot see. */
-const SANDBOX_RANK: Readonly<Record<Role['sandbox'], number>> = { required: 0, auto: 1, off: 2 };
+/** Less sandbox, more authority: `off` lets shell commands write protected paths the parser cannot see, `required` the home. */
+const SANDBOX_RANK: Readonly<Record<Role['sandbox'], number>> = { strict: 0, required: 1, auto: 2, off: 3 };
 /** Fewer questions, more authority: `allow` runs an unaudited server's tools without the user. */
 const MCP_RANK: Readonly<Record<McpAction, number>> = { deny: 0, ask: 1, allow: 2 };
 

@@ -8,7 +8,7 @@ import type { McpAction, McpRules, RoleLimits, RoleProblem, SandboxMode, ShellPo
 
 export const ROLE_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const SHELL_POLICIES: readonly ShellPolicy[] = ['track', 'compress', 'deny'];
-export const SANDBOX_MODES: readonly SandboxMode[] = ['required', 'auto', 'off'];
+export const SANDBOX_MODES: readonly SandboxMode[] = ['strict', 'required', 'auto', 'off'];
 export const MCP_ACTIONS: readonly McpAction[] = ['allow', 'ask', 'deny'];
 const MCP_KEYS: readonly (keyof McpRules)[] = ['unaudited', 'dead'];
 

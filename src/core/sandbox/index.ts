@@ -5,7 +5,7 @@
  */
 import type { Role } from '../roles/types';
 import { detectSandbox, type AvailableSandbox, type Sandbox } from './detect';
-import { readOnlyPaths, type MountOptions } from './mounts';
+import { readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { workspaceId } from '../state/paths';
@@ -13,7 +13,7 @@ import { savePlan } from './launcher';
 import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote } from './wrap';
 
 export { detectSandbox, resetSandboxDetection, type AvailableSandbox, type Sandbox } from './detect';
-export { readOnlyPaths, type MountOptions } from './mounts';
+export { readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 export { sandboxArgv, sandboxCommandLine, sandboxExecProfile, shellQuote, type WrapInput } from './wrap';
 
 export interface PlanOptions extends MountOptions {
@@ -28,6 +28,8 @@ export type SandboxPlan =
       sandbox: AvailableSandbox;
       /** What the command may not write (absolute real paths). */
       readOnly: string[];
+      /** `sandbox = "strict"`: the only folders it may write (absolute real paths). */
+      writable?: string[];
       /** argv to spawn: `/bin/sh -c command` in `cwd`, sandboxed. */
       argv(command: string, cwd: string): string[];
       /** One POSIX shell line running `command` in the user's `$SHELL`, sandboxed; without `cwd`, in the terminal's folder. */
@@ -44,31 +46,33 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
   }
   const sandbox = opts.sandbox ?? detectSandbox(opts.env);
   if (sandbox.kind === 'none') {
-    if (role.sandbox === 'required') {
+    if (role.sandbox === 'required' || role.sandbox === 'strict') {
       return {
         kind: 'refused',
-        reason: `Shell commands are refused: role "${role.name}" requires a kernel sandbox (sandbox = "required") and there is none here (${sandbox.why}). `
+        reason: `Shell commands are refused: role "${role.name}" requires a kernel sandbox (sandbox = "${role.sandbox}") and there is none here (${sandbox.why}). `
           + 'Install bubblewrap (Linux) or switch to a role with sandbox = "auto".',
       };
     }
     return { kind: 'unsandboxed', why: 'unavailable', note: `no kernel sandbox here (${sandbox.why}): protected paths are guarded by best-effort parsing only` };
   }
   const readOnly = readOnlyPaths(opts);
+  const writable = role.sandbox === 'strict' ? writableRoots(opts) : undefined;
+  const mounts = { readOnly, ...(writable ? { writable } : {}) };
   return {
     kind: 'sandboxed',
     sandbox,
-    readOnly,
-    argv: (command, cwd) => sandboxArgv(sandbox, { command, cwd, readOnly }),
-    line: (command, cwd) => shortLine(opts, sandbox, readOnly, command, cwd) ?? sandboxCommandLine(sandbox, { command, readOnly, ...(cwd !== undefined ? { cwd } : {}) }),
+    ...mounts,
+    argv: (command, cwd) => sandboxArgv(sandbox, { command, cwd, ...mounts }),
+    line: (command, cwd) => shortLine(opts, sandbox, mounts, command, cwd) ?? sandboxCommandLine(sandbox, { command, ...mounts, ...(cwd !== undefined ? { cwd } : {}) }),
   };
 }
 
 /** `~/.alfred/bin/alfred-sandbox <id> '<command>'` (launcher.ts), where the plan can be saved; else undefined. */
-function shortLine(opts: PlanOptions, sandbox: AvailableSandbox, readOnly: readonly string[], command: string, cwd: string | undefined): string | undefined {
+function shortLine(opts: PlanOptions, sandbox: AvailableSandbox, mounts: { readOnly: readonly string[]; writable?: readonly string[] }, command: string, cwd: string | undefined): string | undefined {
   if (sandbox.kind !== 'bwrap' || cwd !== undefined) return undefined;
   try {
     const id = workspaceId(opts.workspaceFolder);
-    const script = savePlan(path.join(opts.home ?? os.homedir(), '.alfred'), id, bwrapPrefix(sandbox, readOnly));
+    const script = savePlan(path.join(opts.home ?? os.homedir(), '.alfred'), id, bwrapPrefix(sandbox, mounts.readOnly, mounts.writable));
     return script ? `${shellQuote(script)} ${id} ${quoteAlways(command)}` : undefined;
   } catch {
     return undefined; // Alfred's home not writable: the full line still works

@@ -25,6 +25,32 @@ export interface MountOptions {
   home?: string;
   /** The folder Alfred runs from (governance/agents.ts installationPaths). */
   installation?: string;
+  /** The temporary folders (default: the system's, `/tmp`, `/var/tmp`, `$TMPDIR`); for tests whose home lies in one. */
+  tempFolders?: readonly string[];
+}
+
+/**
+ * The download caches builds write, home-relative: writable under `sandbox = "strict"` where they
+ * exist (a build that fetches packages needs them). What they hold, later builds run: holding it is
+ * beyond the sandbox (README, What the sandbox does not hold).
+ */
+const DOWNLOAD_CACHES: readonly string[] = [
+  '.cache', '.npm', '.yarn', '.pnpm-store', '.local/share/pnpm', '.bun/install/cache', '.cargo/registry', '.cargo/git',
+  'go/pkg/mod', '.m2/repository', '.gradle/caches', '.gradle/wrapper', '.nuget/packages', 'Library/Caches',
+];
+
+/**
+ * What a command may write under `sandbox = "strict"`, as absolute real paths, outermost only: the
+ * workspace, the temporary folders and the download caches that exist. The read-only paths within
+ * them stay read-only (wrap.ts).
+ */
+export function writableRoots(opts: MountOptions): string[] {
+  const real = new RealPaths();
+  const env = opts.env ?? process.env;
+  const home = opts.home ?? os.homedir();
+  const temp = opts.tempFolders ?? [os.tmpdir(), '/tmp', '/var/tmp', ...(env.TMPDIR ? [env.TMPDIR] : [])];
+  const wanted = [opts.workspaceFolder, ...temp.filter((p) => path.isAbsolute(p)), ...DOWNLOAD_CACHES.map((p) => path.join(home, p))];
+  return outermost(wanted.map((p) => real.of(p)).filter((p): p is string => p !== undefined));
 }
 
 /**

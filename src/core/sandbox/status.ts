@@ -7,7 +7,7 @@ export type SandboxState =
   | 'kernel'
   /** `auto` without a sandbox: best-effort parsing only. */
   | 'parsing'
-  /** `required` without a sandbox: shell calls are refused. */
+  /** `required` or `strict` without a sandbox: shell calls are refused. */
   | 'refused'
   /** The role turns it off: best-effort parsing only. */
   | 'off';
@@ -25,6 +25,6 @@ export interface SandboxStatus {
 export function sandboxStatus(role: { name: string; sandbox: SandboxMode }, detected: Sandbox): SandboxStatus {
   const base = { mode: role.sandbox, role: role.name };
   if (role.sandbox === 'off') return { ...base, state: 'off' };
-  if (detected.kind === 'none') return { ...base, state: role.sandbox === 'required' ? 'refused' : 'parsing', why: detected.why };
+  if (detected.kind === 'none') return { ...base, state: role.sandbox === 'required' || role.sandbox === 'strict' ? 'refused' : 'parsing', why: detected.why };
   return { ...base, state: 'kernel', kind: detected.kind };
 }

@@ -2,7 +2,8 @@
  * A shell command wrapped in the kernel sandbox: as an argv to spawn (Alfred's own ctx_shell) or as
  * one POSIX shell line (an agent's terminal command, rewritten by its hook). Everything stays as it
  * was — the workspace writable, the network, the environment, the user — except that the given
- * paths are read-only. Pure: no file-system access.
+ * paths are read-only; or, with `writable` (`sandbox = "strict"`), everything is read-only but those
+ * folders, and the read-only paths within them stay so. Pure: no file-system access.
  */
 import * as path from 'node:path';
 import type { AvailableSandbox } from './detect';
@@ -14,6 +15,8 @@ export interface WrapInput {
   cwd?: string;
   /** Absolute real paths to make read-only (mounts.ts: readOnlyPaths). */
   readOnly: readonly string[];
+  /** `sandbox = "strict"`: the only folders the command may write (mounts.ts: writableRoots). */
+  writable?: readonly string[];
   /** The shell that runs `command`. Default: /bin/sh for argv, the user's `$SHELL` for the line. */
   shell?: string;
 }
@@ -33,6 +36,9 @@ export const BWRAP_FLAGS: readonly string[] = [
   '--dev-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--cap-drop', 'ALL', '--new-session', '--die-with-parent',
 ];
 
+/** The same for `sandbox = "strict"`: the whole tree read-only, the devices as they are (a terminal, /dev/null, /dev/shm). */
+export const STRICT_BWRAP_FLAGS: readonly string[] = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', ...BWRAP_FLAGS.slice(3)];
+
 /** What the line form runs when no shell is named: the user's, as the terminal would (expanded there, not quoted). */
 const USER_SHELL = '"${SHELL:-/bin/sh}"';
 
@@ -40,9 +46,9 @@ const USER_SHELL = '"${SHELL:-/bin/sh}"';
 export function sandboxArgv(sandbox: AvailableSandbox, input: WrapInput): string[] {
   const shell = input.shell ?? '/bin/sh';
   if (sandbox.kind === 'bwrap') {
-    return [sandbox.path, ...bwrapMounts(input.readOnly), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
+    return [sandbox.path, ...bwrapMounts(input.readOnly, input.writable), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
   }
-  const run = [sandbox.path, '-p', sandboxExecProfile(input.readOnly), shell, '-c', input.command];
+  const run = [sandbox.path, '-p', sandboxExecProfile(input.readOnly, input.writable), shell, '-c', input.command];
   // sandbox-exec has no --chdir; a tiny sh does the cd, then becomes sandbox-exec.
   return input.cwd ? ['/bin/sh', '-c', 'cd -- "$0" && exec "$@"', input.cwd, ...run] : run;
 }
@@ -57,27 +63,47 @@ export function sandboxCommandLine(sandbox: AvailableSandbox, input: WrapInput):
   const shell = input.shell === undefined ? USER_SHELL : shellQuote(input.shell);
   const tail = `${shell} -c ${quoteAlways(input.command)}`;
   if (sandbox.kind === 'bwrap') {
-    const args = [sandbox.path, ...bwrapMounts(input.readOnly), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
+    const args = [sandbox.path, ...bwrapMounts(input.readOnly, input.writable), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
     return `${args.map(shellQuote).join(' ')} ${tail}`;
   }
-  const run = `${shellQuote(sandbox.path)} -p ${quoteAlways(sandboxExecProfile(input.readOnly))} ${tail}`;
+  const run = `${shellQuote(sandbox.path)} -p ${quoteAlways(sandboxExecProfile(input.readOnly, input.writable))} ${tail}`;
   // A subshell, so the `cd` stays out of the terminal.
   return input.cwd ? `(cd ${shellQuote(input.cwd)} && exec ${run})` : run;
 }
 
 /** bwrap with its mount arguments, everything before `--`: what the short line's plan file holds. */
-export function bwrapPrefix(sandbox: AvailableSandbox, readOnly: readonly string[]): string[] {
-  return [sandbox.path, ...bwrapMounts(readOnly)];
+export function bwrapPrefix(sandbox: AvailableSandbox, readOnly: readonly string[], writable?: readonly string[]): string[] {
+  return [sandbox.path, ...bwrapMounts(readOnly, writable)];
 }
 
-/** bwrap's mount arguments: the fixed flags, the rename guards, then the read-only paths. */
-function bwrapMounts(readOnly: readonly string[]): string[] {
+/**
+ * bwrap's mount arguments: the fixed flags, the rename guards, then the read-only paths. Strict
+ * (`writable`): the whole tree read-only, then the writable folders bound writable, then the guards
+ * and read-only paths that lie within them (elsewhere, everything is read-only already).
+ */
+function bwrapMounts(readOnly: readonly string[], writable?: readonly string[]): string[] {
+  if (writable) {
+    const rw = outermost(writable);
+    const ro = within(outermost(readOnly), rw);
+    return [
+      ...STRICT_BWRAP_FLAGS,
+      ...rw.flatMap((p) => ['--bind', p, p]),
+      ...within(renameGuards(ro), rw).filter((g) => !rw.includes(g)).flatMap((p) => ['--bind', p, p]),
+      ...ro.flatMap((p) => ['--ro-bind', p, p]),
+    ];
+  }
   const ro = outermost(readOnly);
   return [
     ...BWRAP_FLAGS,
     ...renameGuards(ro).flatMap((p) => ['--bind', p, p]),
     ...ro.flatMap((p) => ['--ro-bind', p, p]),
   ];
+}
+
+/** The paths that lie in one of `folders` (or are one), in their order. */
+function within(paths: readonly string[], folders: readonly string[]): string[] {
+  const set = new Set(folders);
+  return paths.filter((p) => coveredBy(p, set));
 }
 
 /**
@@ -99,14 +125,19 @@ export function renameGuards(readOnly: readonly string[]): string[] {
 /**
  * sandbox-exec's profile (SBPL): everything allowed, then writes under each read-only path denied,
  * and the folders above them kept from being removed or renamed (as renameGuards does for bwrap).
- * Written to the documentation of Apple's sandbox profiles; it cannot be run on the Linux machines
- * where Alfred's tests run, so it is checked for its text only.
+ * Strict (`writable`): writes denied everywhere, then allowed in the devices and the writable
+ * folders, before the read-only paths' denials (a later rule wins). Written to the documentation
+ * of Apple's sandbox profiles; it cannot be run on the Linux machines where Alfred's tests run, so
+ * it is checked for its text only.
  */
-export function sandboxExecProfile(readOnly: readonly string[]): string {
-  const ro = outermost(readOnly);
+export function sandboxExecProfile(readOnly: readonly string[], writable?: readonly string[]): string {
+  const rw = writable && outermost(writable);
+  const ro = rw ? within(outermost(readOnly), rw) : outermost(readOnly);
+  const allow = rw ? ['/dev', ...rw].map((p) => `(subpath ${sbplString(p)})`).join(' ') : '';
   const deny = ro.map((p) => `(subpath ${sbplString(p)})`).join(' ');
   const guards = renameGuards(ro).map((p) => `(literal ${sbplString(p)})`).join(' ');
-  return `(version 1)(allow default)${deny ? `(deny file-write* ${deny})` : ''}${guards ? `(deny file-write-unlink ${guards})` : ''}`;
+  const strict = rw ? `(deny file-write* (subpath "/"))(allow file-write* ${allow})` : '';
+  return `(version 1)(allow default)${strict}${deny ? `(deny file-write* ${deny})` : ''}${guards ? `(deny file-write-unlink ${guards})` : ''}`;
 }
 
 /** An SBPL string literal: backslashes and double quotes escaped. */

@@ -5,11 +5,13 @@ import type { SandboxStatus } from '../../core/sandbox/status';
 export function sandboxText(s: SandboxStatus): string {
   switch (s.state) {
     case 'kernel':
-      return vscode.l10n.t('Shell sandbox: {0}. Shell commands run with protected paths, governance files and Alfred\'s home read-only.', s.kind === 'bwrap' ? 'bubblewrap' : s.kind ?? '');
+      return s.mode === 'strict'
+        ? vscode.l10n.t('Shell sandbox: {0}, strict. Shell commands write only the workspace, the temporary folders and the download caches, and not the protected paths in them.', s.kind === 'bwrap' ? 'bubblewrap' : s.kind ?? '')
+        : vscode.l10n.t('Shell sandbox: {0}. Shell commands run with protected paths, governance files and Alfred\'s home read-only.', s.kind === 'bwrap' ? 'bubblewrap' : s.kind ?? '');
     case 'parsing':
       return vscode.l10n.t('Shell sandbox: none here ({0}). Role {1} has sandbox = "auto": protected paths are guarded by best-effort parsing only.', s.why ?? '', s.role);
     case 'refused':
-      return vscode.l10n.t('Shell sandbox: none here ({0}). Role {1} has sandbox = "required": shell calls are refused.', s.why ?? '', s.role);
+      return vscode.l10n.t('Shell sandbox: none here ({0}). Role {1} has sandbox = "{2}": shell calls are refused.', s.why ?? '', s.role, s.mode);
     case 'off':
       return vscode.l10n.t('Shell sandbox: off for role {0} (sandbox = "off"): protected paths are guarded by best-effort parsing only.', s.role);
   }

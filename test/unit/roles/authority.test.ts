@@ -29,6 +29,8 @@ describe('moreAuthority', () => {
   it('less sandbox, failing open and a higher block threshold are more authority', () => {
     const base = role('coder');
     assert.deepEqual(moreAuthority({ ...base, sandbox: 'off' }, { ...base, sandbox: 'required' }), ['sandbox required → off']);
+    assert.deepEqual(moreAuthority({ ...base, sandbox: 'required' }, { ...base, sandbox: 'strict' }), ['sandbox strict → required'], 'strict writes only the workspace: required writes the home too');
+    assert.deepEqual(moreAuthority({ ...base, sandbox: 'strict' }, { ...base, sandbox: 'required' }), []);
     assert.deepEqual(moreAuthority(base, { ...base, failClosed: true }), ['fails open instead of closed']);
     assert.deepEqual(moreAuthority({ ...base, limits: { ...base.limits, blockAtPercent: 150 } }, base), ['block at % 100 → 150']);
     assert.deepEqual(moreAuthority({ ...base, tools: { denied: [] } }, { ...base, tools: { denied: ['mcp_*'] } }), ['tools mcp_github_create_issue, mcp__github__create_issue']);

@@ -49,7 +49,7 @@ block_at_percent = 2000
   ]);
   assert.match(parsed.problems.find((p) => p.key === 'limits.max_cost_usd')!.message, /number/);
   assert.match(parsed.problems.find((p) => p.key === 'role.shell_policy')!.message, /track, compress, deny/);
-  assert.match(parsed.problems.find((p) => p.key === 'role.sandbox')!.message, /must be one of required, auto, off, got "maybe"/);
+  assert.match(parsed.problems.find((p) => p.key === 'role.sandbox')!.message, /must be one of strict, required, auto, off, got "maybe"/);
   assert.equal(parsed.definition.limits.maxCostUsd, undefined);
 });
 

@@ -22,6 +22,24 @@ test('required without a sandbox: refused, naming the role, the setting and why'
   assert.match(plan.kind === 'refused' ? plan.reason : '', /role "r" requires a kernel sandbox \(sandbox = "required"\).*bubblewrap \(bwrap\) is not installed/);
 });
 
+test('strict without a sandbox: refused as required is; with one, the writable folders are the workspace, the temporary folders and the caches that exist', () => {
+  const refused = planSandbox(options(NONE, 'strict'));
+  assert.match(refused.kind === 'refused' ? refused.reason : '', /role "r" requires a kernel sandbox \(sandbox = "strict"\)/);
+  const opts = options(BWRAP, 'strict');
+  const temp = path.join(path.dirname(opts.workspaceFolder), 'tmp');
+  fs.mkdirSync(temp);
+  fs.mkdirSync(path.join(opts.home!, '.npm'));
+  const plan = planSandbox({ ...opts, tempFolders: [temp, path.join(temp, 'inner'), 'relative'] });
+  assert.equal(plan.kind, 'sandboxed');
+  if (plan.kind !== 'sandboxed') return;
+  assert.deepEqual(plan.writable, [opts.workspaceFolder, path.join(opts.home!, '.npm'), temp].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1)));
+  const argv = plan.argv('make', opts.workspaceFolder);
+  assert.deepEqual(argv.slice(1, 6), ['--ro-bind', '/', '/', '--dev-bind', '/dev'], 'the whole tree read-only, the devices as they are');
+  assert.ok(argv.join(' ').includes(` --bind ${opts.workspaceFolder} ${opts.workspaceFolder} `));
+  assert.ok(argv.join(' ').includes(` --ro-bind ${path.join(opts.workspaceFolder, '.alfred')} ${path.join(opts.workspaceFolder, '.alfred')} `), 'a protected path in the workspace stays read-only');
+  assert.ok(!argv.includes(path.join(opts.home!, '.npmrc')), 'what lies outside the writable folders is read-only already: not mounted again');
+});
+
 test('auto without a sandbox: runs unsandboxed, with the note the agent is told', () => {
   assert.deepEqual(planSandbox(options(NONE, 'auto')), {
     kind: 'unsandboxed', why: 'unavailable',

@@ -12,4 +12,6 @@ test('kernel where there is one; parsing, refusal or off where there is not or t
   assert.deepEqual(sandboxStatus({ name: 'coder', sandbox: 'auto' }, none), { mode: 'auto', role: 'coder', state: 'parsing', why: 'bwrap is not installed' });
   assert.deepEqual(sandboxStatus({ name: 'strict', sandbox: 'required' }, none), { mode: 'required', role: 'strict', state: 'refused', why: 'bwrap is not installed' });
   assert.deepEqual(sandboxStatus({ name: 'loose', sandbox: 'off' }, bwrap), { mode: 'off', role: 'loose', state: 'off' });
+  assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, bwrap), { mode: 'strict', role: 'locked', state: 'kernel', kind: 'bwrap' });
+  assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, none), { mode: 'strict', role: 'locked', state: 'refused', why: 'bwrap is not installed' });
 });

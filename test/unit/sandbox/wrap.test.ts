@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { BWRAP_FLAGS, renameGuards, sandboxArgv, sandboxCommandLine, sandboxExecProfile, shellQuote } from '../../../src/core/sandbox/wrap';
+import { BWRAP_FLAGS, STRICT_BWRAP_FLAGS, renameGuards, sandboxArgv, sandboxCommandLine, sandboxExecProfile, shellQuote } from '../../../src/core/sandbox/wrap';
 import { outermost } from '../../../src/core/sandbox/pathSet';
 
 const BWRAP = { kind: 'bwrap', path: '/usr/bin/bwrap' } as const;
@@ -69,4 +69,23 @@ test('sandbox-exec argv and line: cd through a small sh (argv) or a subshell (li
   assert.deepEqual(sandboxArgv(SBX, { command: 'ls', readOnly: [] }).slice(0, 2), ['/usr/bin/sandbox-exec', '-p']);
   const line = sandboxCommandLine(SBX, { command: 'ls', cwd: '/w/p', readOnly: ['/w/p/tests'] });
   assert.match(line, /^\(cd \/w\/p && exec \/usr\/bin\/sandbox-exec -p '\(version 1\)\(allow default\)\(deny file-write\* \(subpath "\/w\/p\/tests"\)\).*' "\$\{SHELL:-\/bin\/sh\}" -c 'ls'\)$/);
+});
+
+test('strict bwrap argv: / read-only and the devices as they are, the writable folders bound writable, then the guards and read-only paths within them only', () => {
+  const argv = sandboxArgv(BWRAP, { command: 'make', cwd: '/w/p', readOnly: ['/w/p/.alfred', '/w/p/.github/hooks', '/h/.alfred', '/h/.npmrc'], writable: ['/w/p', '/tmp', '/h/.npm', '/tmp/x'] });
+  assert.deepEqual(argv, [
+    '/usr/bin/bwrap', ...STRICT_BWRAP_FLAGS,
+    '--bind', '/tmp', '/tmp', '--bind', '/h/.npm', '/h/.npm', '--bind', '/w/p', '/w/p',
+    '--bind', '/w/p/.github', '/w/p/.github',
+    '--ro-bind', '/w/p/.alfred', '/w/p/.alfred', '--ro-bind', '/w/p/.github/hooks', '/w/p/.github/hooks',
+    '--chdir', '/w/p', '--', '/bin/sh', '-c', 'make',
+  ]);
+  assert.deepEqual(STRICT_BWRAP_FLAGS.slice(0, 6), ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev']);
+  assert.deepEqual(STRICT_BWRAP_FLAGS.slice(6), BWRAP_FLAGS.slice(3), 'the same closures of the ways out');
+});
+
+test('strict sandbox-exec profile: writes denied everywhere, allowed in the devices and the writable folders, denied again on the read-only paths within them', () => {
+  assert.equal(sandboxExecProfile(['/w/p/.alfred', '/h/.npmrc'], ['/w/p', '/private/tmp']),
+    '(version 1)(allow default)(deny file-write* (subpath "/"))(allow file-write* (subpath "/dev") (subpath "/private/tmp") (subpath "/w/p"))'
+    + '(deny file-write* (subpath "/w/p/.alfred"))(deny file-write-unlink (literal "/w") (literal "/w/p"))');
 });

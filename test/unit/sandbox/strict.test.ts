@@ -1,0 +1,74 @@
+/**
+ * `sandbox = "strict"` in a real bubblewrap: a command writes the workspace, the temporary folders
+ * and the download caches, and nothing else: not a file the home is missing (which no list of
+ * protected paths could name), not the protected paths within the workspace. Skipped where there is
+ * no sandbox.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { planSandbox } from '../../../src/core/sandbox/index';
+import { NO_SANDBOX, tempRoot } from './helpers';
+
+const kernel = { skip: NO_SANDBOX };
+
+function strictFixture() {
+  const root = tempRoot('alfred-strict-');
+  const ws = path.join(root, 'ws');
+  const home = path.join(root, 'home');
+  // The fixture lies in the system's temporary folder: its own stands in for it, or the home would be writable.
+  const temp = path.join(root, 'tmp');
+  for (const dir of [path.join(ws, 'src'), path.join(home, '.cargo'), path.join(home, '.npm'), temp]) fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(home, '.bashrc'), 'alias ll="ls -l"\n');
+  const env = { ...process.env, HOME: home, ALFRED_HOME: path.join(home, '.alfred') };
+  const plan = planSandbox({ role: { name: 'locked', sandbox: 'strict' }, workspaceFolder: ws, protectedGlobs: [], env, home, tempFolders: [temp] });
+  const run = (command: string) => {
+    if (plan.kind !== 'sandboxed') throw new Error(`not sandboxed: ${plan.kind}`);
+    const [file, ...args] = plan.argv(command, ws);
+    const r = spawnSync(file!, args, { cwd: ws, env, encoding: 'utf8', timeout: 30_000 });
+    return { status: r.status, out: `${r.stdout}${r.stderr}` };
+  };
+  return { root, ws, home, temp, run };
+}
+
+test('strict: the workspace, the temporary folder and a download cache are written as before', kernel, () => {
+  const f = strictFixture();
+  const r = f.run(`echo built > src/out.txt && echo t > ${f.temp}/t.txt && echo c > ${f.home}/.npm/c.txt && echo quiet > /dev/null && echo done`);
+  assert.equal(r.status, 0, r.out);
+  assert.equal(r.out.trim(), 'done');
+  assert.equal(fs.readFileSync(path.join(f.ws, 'src', 'out.txt'), 'utf8'), 'built\n');
+  assert.equal(fs.readFileSync(path.join(f.temp, 't.txt'), 'utf8'), 't\n');
+  assert.equal(fs.readFileSync(path.join(f.home, '.npm', 'c.txt'), 'utf8'), 'c\n');
+});
+
+test('strict: what the home is missing cannot be made (cargo\'s configuration, a file a start-up file would source, Go\'s env), nor an existing file changed', kernel, () => {
+  const f = strictFixture();
+  const node = JSON.stringify(process.execPath);
+  for (const [what, command] of [
+    ['cargo\'s configuration, missing', `${node} -e "require('fs').writeFileSync(process.env.HOME+'/.cargo/config.toml','[build]\\nrustc-wrapper = \\"/tmp/w\\"\\n')"`],
+    ['a file in the home', `echo planted > ${f.home}/.bash_local`],
+    ['a folder of the configuration', `mkdir -p ${f.home}/.config/go`],
+    ['the start-up file', `echo planted >> ${f.home}/.bashrc`],
+  ] as const) {
+    const r = f.run(command);
+    assert.notEqual(r.status, 0, `${what}: ${r.out}`);
+    assert.match(r.out, /Read-only file system|EROFS/, what);
+  }
+  assert.equal(fs.existsSync(path.join(f.home, '.bash_local')), false);
+  assert.equal(fs.existsSync(path.join(f.home, '.cargo', 'config.toml')), false);
+  assert.equal(fs.existsSync(path.join(f.home, '.config', 'go')), false);
+  assert.equal(fs.readFileSync(path.join(f.home, '.bashrc'), 'utf8'), 'alias ll="ls -l"\n');
+});
+
+test('strict: the protected paths within the workspace stay read-only, and cannot be moved away', kernel, () => {
+  const f = strictFixture();
+  for (const command of ['echo x > .alfred/checks.toml', 'mv .alfred alfred-old', 'mv .github gh', `cd .. && mv ws ws-old`]) {
+    const r = f.run(command);
+    assert.notEqual(r.status, 0, `${command}: ${r.out}`);
+  }
+  assert.ok(fs.existsSync(path.join(f.ws, '.alfred')));
+  assert.ok(fs.existsSync(path.join(f.ws, '.github', 'hooks')));
+  assert.equal(fs.existsSync(path.join(f.ws, '.alfred', 'checks.toml')), false);
+});
