@@ -27,6 +27,8 @@ before(async () => {
     // The bundled chat without a sign-in; Alfred's models are then the only ones it has.
     beforeLoad: (page, url) => enableBuiltinChat(page, url),
     env: { ALFRED_E2E_KEY: KEY },
+    // A reviewer whose shell commands write nothing but the workspace, the temporary folders and the caches.
+    workspaceFiles: { '.alfred/roles/locked-reviewer.toml': '[role]\nname = "locked-reviewer"\ninherits = "reviewer"\nsandbox = "strict"\n' },
     machineSettings: { 'alfred.providers': [provider('main', main), provider('backup', backup)] },
     settings: {
       'alfred.profiles': [{ name: 'two', chain: [{ id: 'alfred/main/fake-model' }, { id: 'alfred/backup/fake-model' }] }],
@@ -97,6 +99,19 @@ test('the reviewer\'s shell limit of 0 reads "not allowed", and the switch reads
     assert.match(await hover.innerText(), /Budget\[reviewer\]: tokens 0\/150000 \(0%\) \| shell 0\/0 \(0%\)/);
     assert.match(await hover.innerText(), /Context tokens: 0 \/ 150,000 \(0%\)/);
     await wb.page.mouse.move(600, 300);
+  });
+});
+
+test('a role with sandbox = "strict" says so on the dashboard: its commands write only the workspace, the temporary folders and the caches', async () => {
+  await withScreenshot(wb.page, 'strict-sandbox', async () => {
+    // From the reviewer to a reviewer with less: no confirmation is asked.
+    await switchRoleFromPalette(wb.page, 'locked-reviewer');
+    await wb.page.locator(STATUS_ITEM, { hasText: 'locked-reviewer · OK' }).waitFor({ timeout: 10_000 });
+    const frame = await dashboardFrame(wb.page);
+    const sandbox = frame.locator('#sandbox', { hasText: 'strict' });
+    await sandbox.waitFor({ timeout: 10_000 });
+    assert.equal((await sandbox.innerText()).trim(),
+      'Shell sandbox: bubblewrap, strict. Shell commands write only the workspace, the temporary folders and the download caches, and not the protected paths in them.');
   });
 });
 
