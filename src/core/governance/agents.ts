@@ -105,6 +105,8 @@ const HOME_CODE_PATHS: readonly string[] = [
   // Maven's start script sources ~/.mavenrc; Go's `go env -w` writes ~/.config/go/env (GOFLAGS=-exec
   // runs the test binaries through a program of its choosing); macOS keeps Python's user site here.
   '.mavenrc', '.config/go', 'Library/Python',
+  // The shells' frameworks, whose every file a new terminal sources (oh-my-zsh's plugins and themes by name).
+  '.oh-my-zsh', '.oh-my-bash', '.bash_it', '.zprezto', '.zinit', '.antigen', '.zplug', '.local/share/zinit',
   // A desktop session's start-up files set the environment the editor starts with, its PATH too;
   // its menu's launchers (`code.desktop` among them) say what a click runs.
   '.pam_environment', '.xprofile', '.xsessionrc', '.local/share/applications',

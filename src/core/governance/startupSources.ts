@@ -41,8 +41,8 @@ function expand(word: string, home: string, vars: ReadonlyMap<string, string>): 
 }
 
 const GLOB = /[*?[]/;
-// `for f in ~/.bashrc.d/*.sh; do`: a later `. "$f"` sources every file the words name.
-const LOOP = /\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+([^;]*?)\s*(?:;|$)/;
+// `for f in ~/.bashrc.d/*.sh; do` (zsh: `for f (~/.zsh/*.zsh)`): a later `. "$f"` sources every file the words name.
+const LOOP = /\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+(?:in\s+([^;]*?)\s*(?:;|$)|\(((?:[^()]|\([^()]*\))*)\))/;
 const LOOP_VARIABLE = /^"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?$/;
 
 /** What a loop's word names: the folder of a glob (`~/.bashrc.d/*` → `~/.bashrc.d`), or the file itself. */
@@ -62,9 +62,11 @@ export interface Sourced {
   kind: 'file' | 'folder' | 'program';
 }
 
-/** What one start-up file's text sources or evaluates, as absolute paths. */
-export function sourcedBy(text: string, home: string): Sourced[] {
-  const vars = new Map<string, string>();
+/**
+ * What one start-up file's text sources or evaluates, as absolute paths. `vars`: the variables set
+ * before it runs (a sourced file sees its sourcer's), updated with its own assignments.
+ */
+export function sourcedBy(text: string, home: string, vars = new Map<string, string>()): Sourced[] {
   const loops = new Map<string, Sourced[]>();
   const out: Sourced[] = [];
   for (const line of text.split('\n')) {
@@ -78,8 +80,9 @@ export function sourcedBy(text: string, home: string): Sourced[] {
     }
     const loop = LOOP.exec(code);
     if (loop) {
-      // Words from a command's output (`$(ls …)`) are known only to the running shell.
-      const words = /[`()]/.test(loop[2]!) ? [] : loop[2]!.split(/\s+/).filter(Boolean);
+      // Words from a command's output (`$(ls …)`) are known only to the running shell; zsh's glob qualifiers (`(N)`) go.
+      const list = loop[2] ?? loop[3]!.replace(/\(N\)/g, '');
+      const words = /[`()]/.test(list) ? [] : list.split(/\s+/).filter(Boolean);
       loops.set(loop[1]!, words.map((w) => loopPath(w, home, vars)).filter((p): p is Sourced => p !== undefined));
     }
     for (const pattern of [SOURCED, EVALUATED]) {
@@ -127,17 +130,19 @@ export function startupSources(home: string, files: readonly string[], workspace
     && !(ws !== undefined && (relativeInside(ws, p) !== undefined || relativeInside(p, ws) !== undefined));
   const stamps: Array<readonly [string, string]> = [];
   const found = new Map<string, Sourced>();
-  let level = files.map((rel) => path.join(root, rel));
-  const seen = new Set(level);
+  // Each file with the variables its sourcer had set: a start-up file starts with none.
+  let level = files.map((rel) => ({ file: path.join(root, rel), vars: new Map<string, string>() }));
+  const seen = new Set(level.map((l) => l.file));
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
-    const next: string[] = [];
-    for (const file of level) {
+    const next: typeof level = [];
+    for (const { file, vars } of level) {
       const stamp = stampOf(file);
       stamps.push([file, stamp]);
       if (stamp === '-') continue;
       let named: Sourced[];
+      const after = new Map(vars);
       try {
-        named = sourcedBy(fs.readFileSync(file, 'utf8'), root);
+        named = sourcedBy(fs.readFileSync(file, 'utf8'), root, after);
       } catch {
         continue; // unreadable: nothing it names is known
       }
@@ -145,7 +150,7 @@ export function startupSources(home: string, files: readonly string[], workspace
         if (!found.has(s.path)) found.set(s.path, s);
         if (s.kind === 'file' && !seen.has(s.path)) {
           seen.add(s.path);
-          next.push(s.path);
+          next.push({ file: s.path, vars: after });
         }
       }
     }

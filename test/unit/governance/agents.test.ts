@@ -90,7 +90,7 @@ test('toolchains\' code in the home is held, and where their own variables move 
   const home = '/home/ana';
   const ws = '/home/ana/src/app';
   const fixed = runsLaterPaths(home);
-  for (const p of ['.local/lib', '.cargo/config.toml', '.cargo/config', '.cargo/env', '.rustup', '.nvm', '.pyenv', '.rbenv', '.asdf', '.sdkman', '.volta/tools', '.config/go', '.mavenrc', '.gradle/init.d', '.gradle/gradle.properties']) {
+  for (const p of ['.local/lib', '.cargo/config.toml', '.cargo/config', '.cargo/env', '.rustup', '.nvm', '.pyenv', '.rbenv', '.asdf', '.sdkman', '.volta/tools', '.config/go', '.mavenrc', '.gradle/init.d', '.gradle/gradle.properties', '.oh-my-zsh', '.bash_it']) {
     assert.ok(fixed.includes(path.join(home, p)), `${p} is held`);
   }
   assert.ok(!fixed.includes(path.join(home, '.cargo')) && !fixed.includes(path.join(home, '.cargo', 'registry')), 'cargo\'s downloads stay writable: builds fetch there');

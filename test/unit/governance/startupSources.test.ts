@@ -94,3 +94,16 @@ test('each path says how it runs: a file sourced, a folder a loop sources every 
     { path: '/home/ana/.cargo/env', kind: 'file' }, { path: '/home/ana/.bashrc.d', kind: 'folder' }, { path: '/home/ana/.local/bin/mise', kind: 'program' },
   ]);
 });
+
+test('zsh\'s loop form, and a sourced file that uses its sourcer\'s variables (oh-my-zsh\'s way)', () => {
+  assert.deepEqual(sourcedBy('for f (~/.zsh/conf.d/*.zsh(N)); do source $f; done\n', HOME), ['/home/ana/.zsh/conf.d']);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-startup-'));
+  try {
+    fs.writeFileSync(path.join(home, '.zshrc'), 'export ZSH="$HOME/.framework"\nsource $ZSH/init.zsh\n');
+    fs.mkdirSync(path.join(home, '.framework'));
+    fs.writeFileSync(path.join(home, '.framework', 'init.zsh'), 'source "$ZSH/lib/core.zsh"\n');
+    assert.deepEqual(startupSources(home, ['.zshrc']), [path.join(home, '.framework', 'init.zsh'), path.join(home, '.framework', 'lib', 'core.zsh')]);
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});
