@@ -4,7 +4,7 @@
  * `[ -s "$NVM_DIR/nvm.sh" ] && \. "$NVM_DIR/nvm.sh"`, `eval "$(~/.local/bin/mise activate bash)"`).
  * A start-up file is held read-only, but a script it sources runs just as surely in the user's next
  * terminal, outside any sandbox. Read best-effort, as a person would: only paths spelled with `~`,
- * `$HOME` or a variable the same file set earlier; anything else is not guessed at.
+ * `$HOME` or a variable the file (or the file that sourced it) set; anything else is not guessed at.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
