@@ -3,9 +3,10 @@
  * workspace's governance files, checks.toml's `protect` globs, `*.code-workspace` files, Alfred's home
  * (state folder and launcher) and installation, the agents' and VS Code's user settings, and what
  * runs later outside the sandbox (the shells' start-up files and what they source, git's and npm's
- * user configuration, the toolchains' code, the editors' extensions, the folders of PATH in the home). The mounts need real, existing paths:
- * symlinks are resolved, and governance folders and configuration an agent could otherwise create
- * (git keeps no empty folder) are created empty first.
+ * user configuration, the toolchains' code, the editors' extensions, the folders of PATH an agent
+ * could write); and under `sandbox = "strict"`, what it may write at all (writableRoots). The mounts
+ * need real, existing paths: symlinks are resolved, and governance folders and configuration an
+ * agent could otherwise create (git keeps no empty folder) are created empty first.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
