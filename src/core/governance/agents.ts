@@ -82,12 +82,6 @@ export const HOOK_FILES: readonly string[] = [...new Set(GOVERNED_AGENTS.map((a)
  */
 export const REPOSITORY_CODE_PATHS: readonly string[] = ['.git/config', '.git/hooks'];
 /**
- * The folder some distributions' `~/.bashrc` sources every file of (Fedora's), home-relative. The
- * sandbox makes it when `~/.bashrc` names it and it is missing, so that a command cannot.
- */
-export const BASHRC_D = '.bashrc.d';
-
-/**
  * Home files and folders whose content runs later, outside any sandbox, home-relative: the shells'
  * start-up files (a new terminal, the agent's next one included, runs them), git's user
  * configuration (hooks path, aliases, `core.fsmonitor`), the editors' extensions and remote server
@@ -110,7 +104,8 @@ const HOME_CODE_PATHS: readonly string[] = [
   // A desktop session's start-up files set the environment the editor starts with, its PATH too;
   // its menu's launchers (`code.desktop` among them) say what a click runs.
   '.pam_environment', '.xprofile', '.xsessionrc', '.local/share/applications',
-  BASHRC_D,
+  // The folder Fedora's `~/.bashrc` sources every file of (made when missing as what it sources is: startupSources.ts).
+  '.bashrc.d',
 ];
 
 /** The shells' start-up files among HOME_CODE_PATHS: what they source is held too (startupSources.ts). */

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { BASHRC_D, CODE_SERVER_MACHINE_FOLDER, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced } from '../governance/agents';
+import { CODE_SERVER_MACHINE_FOLDER, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced } from '../governance/agents';
 import { outermost } from './pathSet';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
@@ -100,10 +100,9 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   for (const abs of createdHomeFolders(env, home)) ensureFolder(abs, 0o700);
   for (const rel of HOME_CONFIG_PATHS.folders) ensureFolder(path.join(home, rel), 0o700);
   for (const rel of HOME_CONFIG_PATHS.files) ensureEmptyFile(path.join(home, rel));
-  const bashrcD = path.join(home, BASHRC_D);
-  if (!fs.existsSync(bashrcD) && bashrcNames(home, BASHRC_D)) ensureFolder(bashrcD, 0o700);
-  // What a start-up file sources and is missing, made empty so that a command cannot make it (sourcing
-  // an empty file does nothing); a program it evaluates is left alone: an empty one would fail there.
+  // What a start-up file sources and is missing (a file, or a loop's folder: Fedora's `~/.bashrc.d`),
+  // made empty so that a command cannot make it (sourcing an empty file does nothing); a program it
+  // evaluates is left alone: an empty one would fail there.
   for (const s of startupSourced(home, ws)) {
     if (s.kind === 'file') ensureEmptyFile(s.path);
     else if (s.kind === 'folder') ensureFolder(s.path, 0o700);
@@ -179,15 +178,6 @@ function createdHomeFolders(env: NodeJS.ProcessEnv, home: string): string[] {
     path.join(home, '.alfred'), ...(env.ALFRED_HOME ? [path.resolve(env.ALFRED_HOME)] : []), ...['.lean-ctx', ...agents].map((p) => path.join(home, p)),
     ...(fs.existsSync(path.dirname(machine)) ? [machine] : []),
   ];
-}
-
-/** Whether `~/.bashrc` names `rel` (it then sources it, as Fedora's sources `~/.bashrc.d`). */
-function bashrcNames(home: string, rel: string): boolean {
-  try {
-    return fs.readFileSync(path.join(home, '.bashrc'), 'utf8').includes(rel);
-  } catch {
-    return false;
-  }
 }
 
 /** Creates a missing file empty, readable by its owner only (its parents too); an existing one is left as it is. */
