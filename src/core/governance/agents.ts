@@ -4,9 +4,9 @@
  * tools are refused on these paths, the shell sandbox mounts them read-only, and the dashboard reads
  * which agents are governed from the same rows. Only the user changes them (Alfred's commands or by hand).
  */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { exists, readdir, stat } from '../fs/keptReads';
 import { relativeInside } from '../fs/relativeInside';
 import { startupSources, type Sourced } from './startupSources';
 
@@ -173,18 +173,12 @@ export function installationPaths(installation: string, workspaceFolder: string)
   return overlaps ? ['roles', 'dist', 'packs', 'package.json'].map((p) => path.join(root, p)) : [root];
 }
 
-let lastSearch: { key: string; folders: readonly string[] } | undefined;
-
 /** The user whose folders of PATH outside the home count (default: this process's); none on Windows. */
 export interface SearchUser { uid: number }
 const currentUser = (): SearchUser | undefined => (typeof process.getuid === 'function' ? { uid: process.getuid() } : undefined);
 
 function ownedBy(dir: string, user: SearchUser): boolean {
-  try {
-    return fs.statSync(dir).uid === user.uid;
-  } catch {
-    return false; // missing: nothing to hold
-  }
+  return stat(dir)?.uid === user.uid; // missing: nothing to hold
 }
 
 /**
@@ -199,9 +193,6 @@ function ownedBy(dir: string, user: SearchUser): boolean {
  * not protect (README, Shell sandbox).
  */
 export function commandSearchFolders(searchPath: string | undefined, home: string, workspaceFolder?: string, user: SearchUser | undefined = currentUser()): string[] {
-  // The gate asks on every call, with the same PATH: the last answer is kept.
-  const key = `${searchPath}\0${home}\0${workspaceFolder}\0${user?.uid}`;
-  if (lastSearch?.key === key) return [...lastSearch.folders];
   const root = path.resolve(home);
   // A home at the file system's root (HOME=/ in some containers) would make every folder of PATH the home's.
   const homeCounts = path.dirname(root) !== root;
@@ -210,9 +201,7 @@ export function commandSearchFolders(searchPath: string | undefined, home: strin
   const inside = (inner: string, outer: string) => relativeInside(outer, inner) !== undefined;
   const agents = (dir: string): boolean => (homeCounts && dir !== root && inside(dir, root))
     || (!inside(dir, root) && user !== undefined && user.uid !== 0 && path.dirname(dir) !== dir && ownedBy(dir, user));
-  const folders = [...new Set(entries)].filter((dir) => agents(dir) && !(ws !== undefined && (inside(ws, dir) || inside(dir, ws))));
-  lastSearch = { key, folders };
-  return [...folders];
+  return [...new Set(entries)].filter((dir) => agents(dir) && !(ws !== undefined && (inside(ws, dir) || inside(dir, ws))));
 }
 
 /**
@@ -229,15 +218,15 @@ export function toolInstallations(folders: readonly string[]): string[] {
   return folders.flatMap((dir) => {
     if (path.basename(dir) !== 'bin') return [];
     const prefix = path.dirname(dir);
-    const isNode = fs.existsSync(path.join(dir, 'node')) && fs.existsSync(path.join(prefix, 'lib', 'node_modules'));
+    const isNode = exists(path.join(dir, 'node')) && exists(path.join(prefix, 'lib', 'node_modules'));
     return isNode || isPython(dir, prefix) ? [prefix] : [];
   });
 }
 
 function isPython(bin: string, prefix: string): boolean {
-  if (!fs.existsSync(path.join(bin, 'python3'))) return false;
+  if (!exists(path.join(bin, 'python3'))) return false;
   try {
-    return fs.readdirSync(path.join(prefix, 'lib')).some((name) => /^python3\.\d+$/.test(name));
+    return readdir(path.join(prefix, 'lib')).some((e) => /^python3\.\d+$/.test(e.name));
   } catch {
     return false;
   }

@@ -6,8 +6,8 @@
  * terminal, outside any sandbox. Read best-effort, as a person would: only paths spelled with `~`,
  * `$HOME` or a variable the file (or the file that sourced it) set; anything else is not guessed at.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { KeptValues, readText, stat } from '../fs/keptReads';
 import { relativeInside } from '../fs/relativeInside';
 
 /** A start-up file is a page of lines; a larger one is not read. */
@@ -103,32 +103,27 @@ export function sourcedBy(text: string, home: string, vars = new Map<string, str
 /** How deep sourced files are followed: a start-up file, what it sources, and what that sources. */
 const MAX_DEPTH = 3;
 
-/** A file's identity and size and time, '-' when it is missing or not a file. */
-function stampOf(file: string): string {
-  try {
-    const st = fs.statSync(file, { throwIfNoEntry: false });
-    return st?.isFile() && st.size <= MAX_BYTES ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-';
-  } catch {
-    return '-';
-  }
-}
-
-let last: { key: string; stamps: ReadonlyArray<readonly [string, string]>; found: readonly Sourced[] } | undefined;
+/**
+ * What start-up files source, kept while every file read (or found missing) is unchanged (fs/keptReads),
+ * in every process: the gate and the sandbox plan each ask on one shell call.
+ */
+const kept = new KeptValues<readonly Sourced[]>(4, true);
 
 /**
  * What the start-up files `files` (home-relative) source or evaluate, and what the files they source
  * source in turn, inside the home and outside the workspace (a script of the project's is the
- * agent's own work), whether or not it exists; each path once. Kept while every file it read (or
- * found missing) is unchanged: the hook server asks on every shell call.
+ * agent's own work), whether or not it exists; each path once. The hook server asks on every shell call.
  */
 export function startupSources(home: string, files: readonly string[], workspaceFolder?: string): Sourced[] {
   const root = path.resolve(home);
   const key = `${root}\0${workspaceFolder}\0${files.join('\0')}`;
-  if (last?.key === key && last.stamps.every(([file, stamp]) => stampOf(file) === stamp)) return [...last.found];
+  return [...kept.get(key, () => readSources(root, files, workspaceFolder))];
+}
+
+function readSources(root: string, files: readonly string[], workspaceFolder: string | undefined): Sourced[] {
   const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
   const counts = ({ path: p }: Sourced) => p !== root && relativeInside(root, p) !== undefined
     && !(ws !== undefined && (relativeInside(ws, p) !== undefined || relativeInside(p, ws) !== undefined));
-  const stamps: Array<readonly [string, string]> = [];
   const found = new Map<string, Sourced>();
   // Each file with the variables its sourcer had set: a start-up file starts with none.
   let level = files.map((rel) => ({ file: path.join(root, rel), vars: new Map<string, string>() }));
@@ -136,13 +131,12 @@ export function startupSources(home: string, files: readonly string[], workspace
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const next: typeof level = [];
     for (const { file, vars } of level) {
-      const stamp = stampOf(file);
-      stamps.push([file, stamp]);
-      if (stamp === '-') continue;
+      const st = stat(file);
+      if (!st?.isFile() || st.size > MAX_BYTES) continue;
       let named: Sourced[];
       const after = new Map(vars);
       try {
-        named = sourcedBy(fs.readFileSync(file, 'utf8'), root, after);
+        named = sourcedBy(readText(file), root, after);
       } catch {
         continue; // unreadable: nothing it names is known
       }
@@ -156,6 +150,5 @@ export function startupSources(home: string, files: readonly string[], workspace
     }
     level = next;
   }
-  last = { key, stamps, found: [...found.values()] };
   return [...found.values()];
 }

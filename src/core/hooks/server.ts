@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { rememberFolderListings } from '../sandbox/walk';
+import { rememberReads } from '../fs/keptReads';
 import { holdLocksBetweenUses } from '../state/lock';
 import { alfredHome } from '../state/paths';
 import type { HookRunOptions } from './handlers/types';
@@ -149,7 +149,7 @@ export class HookServer {
     // Once serving: one hook call takes the state lock two or three times (decision, trace, usage),
     // and each shell call walks the workspace for its sandbox plan.
     holdLocksBetweenUses(LOCK_LEASE_MS);
-    rememberFolderListings(true);
+    rememberReads(true);
     const native = new NativeHookListener(this.home, (request) => this.serve(request));
     try {
       await native.listen();
@@ -179,7 +179,7 @@ export class HookServer {
   /** Stops listening and removes the socket file if it is still this server's; requests under way finish. */
   close(): Promise<void> {
     holdLocksBetweenUses(0);
-    rememberFolderListings(false);
+    rememberReads(false);
     const native = this.native?.close();
     this.closed ??= new Promise<void>((resolve) => {
       if (process.platform !== 'win32' && this.ownsSocket()) fs.rmSync(this.socketPath, { force: true });

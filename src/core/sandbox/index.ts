@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { workspaceId } from '../state/paths';
 import { savePlan } from './launcher';
+import { KeptValues } from '../fs/keptReads';
 import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote } from './wrap';
 
 export { detectSandbox, resetSandboxDetection, type AvailableSandbox, type Sandbox } from './detect';
@@ -55,24 +56,50 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
     }
     return { kind: 'unsandboxed', why: 'unavailable', note: `no kernel sandbox here (${sandbox.why}): protected paths are guarded by best-effort parsing only` };
   }
-  const readOnly = readOnlyPaths(opts);
-  const writable = role.sandbox === 'strict' ? writableRoots(opts) : undefined;
-  const mounts = { readOnly, ...(writable ? { writable } : {}) };
+  const planned = plannedMounts(opts, sandbox, role.sandbox === 'strict');
+  // Copies: the kept lists are not the caller's to change.
+  const mounts = { readOnly: [...planned.readOnly], ...(planned.writable ? { writable: [...planned.writable] } : {}) };
   return {
     kind: 'sandboxed',
     sandbox,
     ...mounts,
     argv: (command, cwd) => sandboxArgv(sandbox, { command, cwd, ...mounts }),
-    line: (command, cwd) => shortLine(opts, sandbox, mounts, command, cwd) ?? sandboxCommandLine(sandbox, { command, ...mounts, ...(cwd !== undefined ? { cwd } : {}) }),
+    line: (command, cwd) => shortLine(opts, sandbox, planned, command, cwd) ?? sandboxCommandLine(sandbox, { command, ...mounts, ...(cwd !== undefined ? { cwd } : {}) }),
   };
 }
 
+interface Mounts {
+  readOnly: string[];
+  writable?: string[];
+  /** bwrap's arguments for these mounts, once asked for (shortLine). */
+  prefix?: string[];
+}
+
+/**
+ * The mounts of a plan, kept (in the hook server: fs/keptReads) while nothing they were read from
+ * changed: most of a hook call's time was these two hundred lookups, on every shell call. Everything
+ * else they depend on is in the key, the environment whole.
+ */
+const kept = new KeptValues<Mounts>(8);
+
+function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boolean): Mounts {
+  const key = JSON.stringify([
+    sandbox, strict, opts.workspaceFolder, opts.protectedGlobs, opts.stateDir ?? null, opts.home ?? os.homedir(), opts.installation ?? null,
+    opts.tempFolders ?? null, opts.env ?? process.env,
+  ]);
+  return kept.get(key, () => {
+    const readOnly = readOnlyPaths(opts);
+    return strict ? { readOnly, writable: writableRoots(opts) } : { readOnly };
+  });
+}
+
 /** `~/.alfred/bin/alfred-sandbox <id> '<command>'` (launcher.ts), where the plan can be saved; else undefined. */
-function shortLine(opts: PlanOptions, sandbox: AvailableSandbox, mounts: { readOnly: readonly string[]; writable?: readonly string[] }, command: string, cwd: string | undefined): string | undefined {
+function shortLine(opts: PlanOptions, sandbox: AvailableSandbox, mounts: Mounts, command: string, cwd: string | undefined): string | undefined {
   if (sandbox.kind !== 'bwrap' || cwd !== undefined) return undefined;
   try {
     const id = workspaceId(opts.workspaceFolder);
-    const script = savePlan(path.join(opts.home ?? os.homedir(), '.alfred'), id, bwrapPrefix(sandbox, mounts.readOnly, mounts.writable));
+    mounts.prefix ??= bwrapPrefix(sandbox, mounts.readOnly, mounts.writable);
+    const script = savePlan(path.join(opts.home ?? os.homedir(), '.alfred'), id, mounts.prefix);
     return script ? `${shellQuote(script)} ${id} ${quoteAlways(command)}` : undefined;
   } catch {
     return undefined; // Alfred's home not writable: the full line still works

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
+import { exists, lookup } from '../fs/keptReads';
 import { CODE_SERVER_MACHINE_FOLDER, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced } from '../governance/agents';
 import { outermost } from './pathSet';
 import { RealPaths } from './realPaths';
@@ -112,7 +113,7 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   if (opts.stateDir) found.push(opts.stateDir);
   // Git runs what .git/config (core.fsmonitor, aliases) and .git/hooks name, later and outside the
   // sandbox, when the user or Alfred runs git: a command may not plant code there.
-  for (const rel of REPOSITORY_CODE_PATHS) if (fs.existsSync(path.join(ws, rel))) found.push(path.join(ws, rel));
+  for (const rel of REPOSITORY_CODE_PATHS) if (exists(path.join(ws, rel))) found.push(path.join(ws, rel));
 
   return outermost(found.map((p) => real.of(p)).filter((p): p is string => p !== undefined));
 }
@@ -176,15 +177,13 @@ function createdHomeFolders(env: NodeJS.ProcessEnv, home: string): string[] {
   const machine = path.join(home, CODE_SERVER_MACHINE_FOLDER);
   return [
     path.join(home, '.alfred'), ...(env.ALFRED_HOME ? [path.resolve(env.ALFRED_HOME)] : []), ...['.lean-ctx', ...agents].map((p) => path.join(home, p)),
-    ...(fs.existsSync(path.dirname(machine)) ? [machine] : []),
+    ...(exists(path.dirname(machine)) ? [machine] : []),
   ];
 }
 
 /** Creates a missing file empty, readable by its owner only (its parents too); an existing one is left as it is. */
 function ensureEmptyFile(abs: string): void {
-  try {
-    fs.lstatSync(abs);
-  } catch {
+  if (!lookup(abs)) {
     try {
       fs.mkdirSync(path.dirname(abs), { recursive: true, mode: 0o700 });
       fs.writeFileSync(abs, '', { flag: 'wx', mode: 0o600 });
@@ -196,9 +195,7 @@ function ensureEmptyFile(abs: string): void {
 
 /** Creates a missing folder (with its parents); an existing file or folder is left as it is. */
 function ensureFolder(abs: string, mode?: number): void {
-  try {
-    fs.lstatSync(abs);
-  } catch {
+  if (!lookup(abs)) {
     try {
       fs.mkdirSync(abs, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
     } catch {

@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { rememberFolderListings, walkWorkspace } from '../../../src/core/sandbox/walk';
+import { rememberReads } from '../../../src/core/fs/keptReads';
+import { walkWorkspace } from '../../../src/core/sandbox/walk';
 
 afterEach(() => {
-  rememberFolderListings(false);
+  rememberReads(false);
   mock.restoreAll();
 });
 
@@ -36,14 +37,14 @@ function readsDuring(fn: () => void): number {
 
 test('a remembered walk lists what a fresh one lists, and reads no folder again while none changed', () => {
   const ws = workspace();
-  rememberFolderListings(true, 0); // every listing counts as settled at once
+  rememberReads(true, 0); // every listing counts as settled at once
   assert.deepEqual(walk(ws), ['src/', 'src/a.ts', 'src/deep/', 'src/deep/b.ts']);
   assert.equal(readsDuring(() => assert.deepEqual(walk(ws), ['src/', 'src/a.ts', 'src/deep/', 'src/deep/b.ts'])), 0);
 });
 
 test('an entry added, removed or renamed is seen on the next walk; only the folder that changed is read', () => {
   const ws = workspace();
-  rememberFolderListings(true, 0);
+  rememberReads(true, 0);
   walk(ws);
   fs.writeFileSync(path.join(ws, 'src', 'deep', 'evil.code-workspace'), '{}');
   assert.equal(readsDuring(() => assert.ok(walk(ws).includes('src/deep/evil.code-workspace'))), 1);
@@ -55,7 +56,7 @@ test('an entry added, removed or renamed is seen on the next walk; only the fold
 
 test('a folder whose mtime was set back after a change is read again (its ctime moved)', () => {
   const ws = workspace();
-  rememberFolderListings(true, 0);
+  rememberReads(true, 0);
   const deep = path.join(ws, 'src', 'deep');
   const second = Math.floor(Date.now() / 1000) - 60; // a whole second: set back exactly below
   fs.utimesSync(deep, second, second);
@@ -69,7 +70,7 @@ test('a folder whose mtime was set back after a change is read again (its ctime 
 
 test('a folder replaced by another of the same name is read again; a file turned into a folder is walked into', () => {
   const ws = workspace();
-  rememberFolderListings(true, 0);
+  rememberReads(true, 0);
   walk(ws);
   fs.rmSync(path.join(ws, 'src', 'deep'), { recursive: true });
   fs.mkdirSync(path.join(ws, 'src', 'deep'));
@@ -82,7 +83,7 @@ test('a folder replaced by another of the same name is read again; a file turned
 
 test('a folder that changed shortly before it was read is read again next time, even if it did not change since', () => {
   const ws = workspace();
-  rememberFolderListings(true); // the default: a change within 2 s of a read may share its timestamp
+  rememberReads(true); // the default: a change within 2 s of a read may share its timestamp
   walk(ws);
   assert.equal(readsDuring(() => walk(ws)), 3, 'the folders were made just now: none is trusted yet (node_modules is never read)');
 });

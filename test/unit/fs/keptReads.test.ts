@@ -1,0 +1,112 @@
+import { afterEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { exists, KeptValues, lookup, readText, rememberReads } from '../../../src/core/fs/keptReads';
+
+afterEach(() => rememberReads(false));
+
+const root = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-kept-'));
+/** Past the racy window the tests use (50 ms): what was read is trusted to be as its stat says. */
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 60));
+
+/** A kept value and how many times it was computed. */
+function counted<T>(compute: () => T): { get: () => T; computed: () => number } {
+  const store = new KeptValues<T>();
+  let n = 0;
+  return { get: () => store.get('k', () => { n++; return compute(); }), computed: () => n };
+}
+
+test('a value is kept while nothing it read changed, and computed again after each kind of change', async () => {
+  const dir = root();
+  fs.mkdirSync(path.join(dir, 'sub'));
+  fs.writeFileSync(path.join(dir, 'config'), 'a=1');
+  rememberReads(true, 50);
+  const value = counted(() => [exists(path.join(dir, 'sub', 'x')), readText(path.join(dir, 'config'))]);
+  await settle();
+  assert.deepEqual(value.get(), [false, 'a=1']);
+  assert.deepEqual(value.get(), [false, 'a=1']);
+  assert.equal(value.computed(), 1, 'kept');
+
+  fs.writeFileSync(path.join(dir, 'sub', 'x'), '');
+  assert.deepEqual(value.get(), [true, 'a=1'], 'an entry added to a folder it looked in');
+  await settle();
+  fs.writeFileSync(path.join(dir, 'config'), 'a=2');
+  assert.deepEqual(value.get(), [true, 'a=2'], 'a file it read, changed in place');
+  await settle();
+  const old = new Date(Date.now() - 3_600_000);
+  fs.utimesSync(path.join(dir, 'config'), old, old);
+  await settle();
+  value.get();
+  const before = value.computed();
+  fs.writeFileSync(path.join(dir, 'config'), 'a=3');
+  fs.utimesSync(path.join(dir, 'config'), old, old); // the same size, the mtime set back: the ctime still moved
+  assert.deepEqual(value.get(), [true, 'a=3']);
+  assert.equal(value.computed(), before + 1);
+});
+
+test('a folder it looked in, replaced by a symlink elsewhere, is seen', async () => {
+  const dir = root();
+  fs.mkdirSync(path.join(dir, 'a'));
+  fs.mkdirSync(path.join(dir, 'b'));
+  fs.writeFileSync(path.join(dir, 'b', 'planted'), '');
+  rememberReads(true, 50);
+  const value = counted(() => exists(path.join(dir, 'a', 'planted')));
+  await settle();
+  assert.equal(value.get(), false);
+  fs.rmSync(path.join(dir, 'a'), { recursive: true });
+  fs.symlinkSync(path.join(dir, 'b'), path.join(dir, 'a'));
+  assert.equal(value.get(), true);
+});
+
+test('a kept value used inside another passes its reads on: a change under the inner one reaches the outer', async () => {
+  const dir = root();
+  rememberReads(true, 50);
+  const inner = new KeptValues<boolean>();
+  const innerValue = () => inner.get('inner', () => lookup(path.join(dir, 'inner')) !== undefined);
+  innerValue(); // kept before the outer asks: the outer gets its reads from the kept value
+  const outer = counted(() => innerValue());
+  await settle();
+  innerValue();
+  assert.equal(outer.get(), false);
+  assert.equal(outer.get(), false);
+  assert.equal(outer.computed(), 1);
+  fs.writeFileSync(path.join(dir, 'inner'), '');
+  assert.equal(outer.get(), true);
+});
+
+test('what changed just before it was read is not trusted yet: computed again until it settles', async () => {
+  const dir = root();
+  rememberReads(true, 50);
+  const value = counted(() => exists(path.join(dir, 'x')));
+  value.get();
+  value.get();
+  assert.equal(value.computed(), 2, 'the folder was made just now');
+  await settle();
+  value.get();
+  value.get();
+  assert.equal(value.computed(), 3);
+});
+
+test('off (the default, a process that asks once), every call computes', () => {
+  const dir = root();
+  const value = counted(() => exists(path.join(dir, 'x')));
+  value.get();
+  value.get();
+  assert.equal(value.computed(), 2);
+});
+
+test('a store kept in every process keeps without rememberReads', async () => {
+  const dir = root();
+  await settle();
+  const store = new KeptValues<boolean>(4, true);
+  let n = 0;
+  // The default racy window (2 s): a folder made long enough ago is needed.
+  const old = new Date(Date.now() - 60_000);
+  fs.utimesSync(dir, old, old);
+  await new Promise((resolve) => setTimeout(resolve, 2_100)); // the ctime cannot be set back: wait it out
+  store.get('k', () => { n++; return exists(path.join(dir, 'x')); });
+  store.get('k', () => { n++; return exists(path.join(dir, 'x')); });
+  assert.equal(n, 1);
+});

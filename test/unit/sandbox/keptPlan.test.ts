@@ -1,0 +1,136 @@
+/**
+ * The hook server keeps a sandbox plan between shell calls while nothing it read changed
+ * (fs/keptReads). An agent's command runs between two calls: whatever it changes that the plan
+ * depends on must be seen by the next call. Each attempt below is made after the plan was kept, and
+ * the next plan must equal one computed afresh.
+ */
+import { afterEach, mock, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import * as path from 'node:path';
+import { rememberReads } from '../../../src/core/fs/keptReads';
+import { planSandbox, type PlanOptions } from '../../../src/core/sandbox/index';
+import { readOnlyPaths } from '../../../src/core/sandbox/mounts';
+import { tempRoot } from './helpers';
+
+const RACY_MS = 50;
+afterEach(() => {
+  rememberReads(false);
+  mock.restoreAll();
+});
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, RACY_MS + 20));
+
+function fixture(): { opts: PlanOptions; ws: string; home: string; root: string } {
+  const root = tempRoot('alfred-kept-plan-');
+  const ws = path.join(root, 'ws');
+  const home = path.join(root, 'home');
+  for (const dir of [path.join(ws, 'src', 'deep'), path.join(ws, '.git'), path.join(home, '.cargo'), path.join(root, 'elsewhere'), path.join(root, 'a'), path.join(root, 'b')]) {
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  fs.writeFileSync(path.join(home, '.bashrc'), '. ~/.config/shell/env.sh\n');
+  fs.writeFileSync(path.join(root, 'a', 'gitconfig'), '');
+  fs.writeFileSync(path.join(root, 'b', 'gitconfig'), '');
+  fs.symlinkSync(path.join(root, 'a', 'gitconfig'), path.join(home, '.gitconfig'));
+  const env = { HOME: home, ALFRED_HOME: path.join(home, '.alfred'), PATH: `${path.join(home, '.local', 'bin')}:/usr/bin:/bin` };
+  const opts: PlanOptions = {
+    role: { name: 'coder', sandbox: 'auto' }, workspaceFolder: ws, protectedGlobs: ['**/*.test.ts'], env, home,
+    stateDir: path.join(home, '.alfred', 'state', 'x'), sandbox: { kind: 'bwrap', path: '/usr/bin/bwrap' },
+  };
+  return { opts, ws, home, root };
+}
+
+function readOnly(opts: PlanOptions): string[] {
+  const plan = planSandbox(opts);
+  if (plan.kind !== 'sandboxed') throw new Error(plan.kind);
+  return plan.readOnly;
+}
+
+/** Whether the plan came from the kept one: no lookup was made. */
+function kept(opts: PlanOptions): boolean {
+  const lstat = mock.method(fs, 'lstatSync');
+  readOnly(opts);
+  const made = lstat.mock.callCount();
+  lstat.mock.restore();
+  return made === 0;
+}
+
+/**
+ * Kept from now on: computed, settled past the racy window (its own creations too), kept. The plan
+ * depends on the fixture's parents too (a temporary folder other tests write in): asked again until
+ * a quiet moment lets it be kept.
+ */
+async function keep(opts: PlanOptions): Promise<void> {
+  rememberReads(true, RACY_MS);
+  for (let attempt = 0; attempt < 40; attempt++) {
+    readOnly(opts);
+    await settle();
+    if (kept(opts)) return;
+  }
+  assert.fail('the plan was never kept while nothing changed');
+}
+
+/** The plan a process that keeps nothing makes now. */
+function fresh(opts: PlanOptions): string[] {
+  rememberReads(false);
+  return readOnlyPaths(opts);
+}
+
+const ATTEMPTS: ReadonlyArray<{ name: string; change: (f: ReturnType<typeof fixture>) => void; held?: (f: ReturnType<typeof fixture>) => string }> = [
+  { name: 'a version manager installed (~/.rbenv)', change: (f) => fs.mkdirSync(path.join(f.home, '.rbenv')), held: (f) => path.join(f.home, '.rbenv') },
+  { name: 'a new file matching a protect glob, deep in the workspace', change: (f) => fs.writeFileSync(path.join(f.ws, 'src', 'deep', 'new.test.ts'), ''), held: (f) => path.join(f.ws, 'src', 'deep', 'new.test.ts') },
+  { name: 'a new *.code-workspace', change: (f) => fs.writeFileSync(path.join(f.ws, 'evil.code-workspace'), '{}'), held: (f) => path.join(f.ws, 'evil.code-workspace') },
+  {
+    name: '.vscode replaced by a symlink to another folder',
+    change: (f) => { fs.rmSync(path.join(f.ws, '.vscode'), { recursive: true }); fs.symlinkSync(path.join(f.root, 'elsewhere'), path.join(f.ws, '.vscode')); },
+    held: (f) => path.join(f.root, 'elsewhere'),
+  },
+  { name: '~/.bashrc edited in place to source another file', change: (f) => fs.appendFileSync(path.join(f.home, '.bashrc'), '. ~/.other.sh\n'), held: (f) => path.join(f.home, '.other.sh') },
+  { name: '.git/hooks made', change: (f) => fs.mkdirSync(path.join(f.ws, '.git', 'hooks')), held: (f) => path.join(f.ws, '.git', 'hooks') },
+  { name: "cargo's config.toml made", change: (f) => fs.writeFileSync(path.join(f.home, '.cargo', 'config.toml'), ''), held: (f) => path.join(f.home, '.cargo', 'config.toml') },
+  { name: 'a folder of PATH in the home made', change: (f) => fs.mkdirSync(path.join(f.home, '.local', 'bin'), { recursive: true }), held: (f) => path.join(f.home, '.local', 'bin') },
+  {
+    name: 'a symlinked home file pointed elsewhere',
+    change: (f) => { fs.rmSync(path.join(f.home, '.gitconfig')); fs.symlinkSync(path.join(f.root, 'b', 'gitconfig'), path.join(f.home, '.gitconfig')); },
+    held: (f) => path.join(f.root, 'b', 'gitconfig'),
+  },
+  { name: 'the home folder itself replaced', change: (f) => { fs.renameSync(f.home, `${f.home}.old`); fs.mkdirSync(f.home); } },
+];
+
+for (const attempt of ATTEMPTS) {
+  test(`kept plan, then ${attempt.name}: the next plan is as a fresh one`, { skip: process.platform === 'win32' }, async () => {
+    const f = fixture();
+    await keep(f.opts);
+    attempt.change(f);
+    const next = readOnly(f.opts);
+    assert.deepEqual(next, fresh(f.opts));
+    if (attempt.held) assert.ok(next.includes(attempt.held(f)), `${attempt.held(f)} is held`);
+  });
+}
+
+test('everything a plan reads is noted: each lookup by its folder, each read file or folder by itself', { skip: process.platform === 'win32' }, async () => {
+  const f = fixture();
+  rememberReads(true, RACY_MS);
+  readOnly(f.opts); // creates what it creates: the reads are watched on the next plan
+  await settle();
+  // fs/keptReads notes a path with one bigint stat; every other read must be covered by one.
+  const noted = new Set<string>();
+  const folderOf: string[] = [];
+  const itself: string[] = [];
+  const spy = (name: 'lstatSync' | 'existsSync' | 'readlinkSync' | 'statSync' | 'readdirSync' | 'readFileSync' | 'accessSync', list: string[]) => {
+    const original = fs[name] as (...args: unknown[]) => unknown;
+    mock.method(fs, name, function (this: unknown, p: unknown, ...rest: unknown[]) {
+      if (typeof p === 'string') {
+        if (name === 'statSync' && (rest[0] as { bigint?: boolean } | undefined)?.bigint) noted.add(p);
+        else list.push(p);
+      }
+      return original.call(this, p, ...rest);
+    });
+  };
+  for (const name of ['lstatSync', 'existsSync', 'readlinkSync'] as const) spy(name, folderOf);
+  for (const name of ['statSync', 'readdirSync', 'readFileSync', 'accessSync'] as const) spy(name, itself);
+  readOnly({ ...f.opts, protectedGlobs: ['**/*.spec.ts'] }); // another key: computed, not kept
+  mock.restoreAll();
+  assert.ok(folderOf.length > 50, `the plan looked up ${folderOf.length} paths`);
+  for (const p of folderOf) assert.ok(noted.has(path.dirname(p)) || noted.has(p), `${p}: its folder is noted`);
+  for (const p of itself) assert.ok(noted.has(p), `${p}: noted`);
+});
