@@ -177,14 +177,22 @@ export function installationPaths(installation: string, workspaceFolder: string)
 export interface SearchUser { uid: number }
 const currentUser = (): SearchUser | undefined => (typeof process.getuid === 'function' ? { uid: process.getuid() } : undefined);
 
+/** Whether `user` owns `dir` or, while it is missing, the nearest folder above it that exists (they could make it there). */
 function ownedBy(dir: string, user: SearchUser): boolean {
-  return stat(dir)?.uid === user.uid; // missing: nothing to hold
+  for (let p = dir; ; p = path.dirname(p)) {
+    const st = stat(p);
+    if (st) return st.uid === user.uid;
+    if (path.dirname(p) === p) return false;
+  }
 }
 
 /**
  * The folders of the command search path (`PATH`) an agent could put a program in: those inside the
  * home (`~/.local/bin`, `~/.cargo/bin`, a version manager's shims) and those elsewhere that the user
- * owns (Homebrew's `/opt/homebrew/bin`, a `/usr/local/bin` handed to the user). A program put there
+ * owns (Homebrew's `/opt/homebrew/bin`, a `/usr/local/bin` handed to the user), existing or not (a
+ * missing one counts where the user could make it: in the home, or below a folder of theirs; the
+ * sandbox makes those of the home, as an installer's `export PATH="$HOME/.local/bin:$PATH"` names
+ * one before it exists). A program put there
  * runs in place of another of its name, outside the sandbox, whenever the user, an editor or Alfred
  * runs that name: the acceptance checks run with this PATH, so a planted `npm` that exits 0 would
  * pass them for the agent that planted it. Left out: the home itself and any folder that holds the

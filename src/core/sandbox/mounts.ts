@@ -13,7 +13,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { exists, lookup } from '../fs/keptReads';
-import { CODE_SERVER_MACHINE_FOLDER, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced } from '../governance/agents';
+import { relativeInside } from '../fs/relativeInside';
+import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced } from '../governance/agents';
 import { outermost } from './pathSet';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
@@ -99,6 +100,10 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   }
 
   for (const abs of createdHomeFolders(env, home)) ensureFolder(abs, 0o700);
+  // A folder of PATH in the home (agents.ts commandSearchFolders) is made when missing: a program
+  // planted in it later would run in place of another of its name, outside the sandbox. One missing
+  // elsewhere is left alone (README, What the sandbox does not hold).
+  for (const abs of commandSearchFolders(env.PATH ?? env.Path, home, ws)) if (relativeInside(home, abs) !== undefined) ensureFolder(abs, 0o755);
   for (const rel of HOME_CONFIG_PATHS.folders) ensureFolder(path.join(home, rel), 0o700);
   for (const rel of HOME_CONFIG_PATHS.files) ensureEmptyFile(path.join(home, rel));
   // What a start-up file sources and is missing (a file, or a loop's folder: Fedora's `~/.bashrc.d`),

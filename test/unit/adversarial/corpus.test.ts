@@ -161,8 +161,10 @@ before(async () => {
   fs.writeFileSync(path.join(nvm, 'etc', 'npmrc'), 'fund=false\n');
   fs.writeFileSync(path.join(process.env.HOME!, '.nvm', 'nvm.sh'), 'nvm() { :; }\n');
   savedPath = process.env.PATH;
+  // npm's own recipe for global installs without root: a prefix in the home, on PATH before any install made it.
+  const npmGlobal = path.join(process.env.HOME!, '.npm-global', 'bin');
   // After the system's folders: the cases' `node -e` must find the real Node first.
-  process.env.PATH = `${localBin}${path.delimiter}${process.env.PATH ?? ''}${path.delimiter}${path.join(nvm, 'bin')}`;
+  process.env.PATH = `${npmGlobal}${path.delimiter}${localBin}${path.delimiter}${process.env.PATH ?? ''}${path.delimiter}${path.join(nvm, 'bin')}`;
   const started = await startHookServer({
     openHarness: (folder, harnessEnv, cwd) => openWorkspaceHarness(folder, { builtinRolesDir: path.join(ROOT, 'roles'), version: 'test', env: harnessEnv, cwd }),
   });

@@ -142,6 +142,9 @@ test('a folder of PATH outside the home counts when the user owns it (Homebrew\'
     assert.deepEqual(commandSearchFolders(searchPath, home, ws, { uid: 0 }), [], 'root: no folder outside the home');
     assert.deepEqual(commandSearchFolders(searchPath, home, ws, undefined), [], 'no user (Windows): none');
     assert.deepEqual(commandSearchFolders(searchPath, home, path.join(brew, 'bin', 'ws'), { uid: me }), [], 'a folder that holds the workspace is the agent\'s work');
+    // Missing, it counts where the user could make it: below a folder of theirs, not another user's.
+    const missing = [path.join(brew, 'bin', 'later', 'bin'), path.join(system, 'later')].join(path.delimiter);
+    assert.deepEqual(commandSearchFolders(missing, home, ws, { uid: me }), [path.join(brew, 'bin', 'later', 'bin')]);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
