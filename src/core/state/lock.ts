@@ -115,20 +115,26 @@ async function acquire(dir: string): Promise<Lease> {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const now = Date.now();
   const lease: Lease = { release: () => Promise.resolve(), since: now, lastUse: now, lost: false };
+  const options = {
+    lockfilePath: path.join(dir, LOCK_FILE),
+    realpath: false,
+    fs: SYNC_FS as unknown as typeof fs,
+    stale: LOCK_STALE_MS,
+    // The default throws from a timer, which would take the whole extension host down.
+    onCompromised: () => {
+      lease.lost = true;
+    },
+  };
+  const locked = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ELOCKED';
   try {
-    lease.release = await lock(dir, {
-      lockfilePath: path.join(dir, LOCK_FILE),
-      realpath: false,
-      fs: SYNC_FS as unknown as typeof fs,
-      stale: LOCK_STALE_MS,
-      retries: RETRIES,
-      // The default throws from a timer, which would take the whole extension host down.
-      onCompromised: () => {
-        lease.lost = true;
-      },
+    // Once without retries first: the retry schedule (400 waits, computed and copied when it is made,
+    // 0.05 to 0.15 ms) is wasted on a free lock, and a lock is free nearly always.
+    lease.release = await lock(dir, { ...options, retries: 0 }).catch(async (err: unknown) => {
+      if (!locked(err)) throw err;
+      return lock(dir, { ...options, retries: RETRIES });
     });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new LockTimeoutError(dir, err);
+    if (locked(err)) throw new LockTimeoutError(dir, err);
     throw err;
   }
   return lease;
