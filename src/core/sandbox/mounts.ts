@@ -103,7 +103,7 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   // A folder of PATH in the home (agents.ts commandSearchFolders) is made when missing: a program
   // planted in it later would run in place of another of its name, outside the sandbox. One missing
   // elsewhere is left alone (README, What the sandbox does not hold).
-  for (const abs of commandSearchFolders(env.PATH ?? env.Path, home, ws)) if (relativeInside(home, abs) !== undefined) ensureFolder(abs, 0o755);
+  for (const abs of commandSearchFolders(env.PATH ?? env.Path, home, ws)) if (relativeInside(path.resolve(home), abs) !== undefined) ensureFolder(abs, 0o755);
   for (const rel of HOME_CONFIG_PATHS.folders) ensureFolder(path.join(home, rel), 0o700);
   for (const rel of HOME_CONFIG_PATHS.files) ensureEmptyFile(path.join(home, rel));
   // What a start-up file sources and is missing (a file, or a loop's folder: Fedora's `~/.bashrc.d`),
