@@ -24,7 +24,7 @@ import { readMcpTrust } from './policy/mcpAuditFile';
 import type { GateDecision } from './policy/types';
 import type { ToolCall } from './policy/toolCall';
 import type { ProtectionOptions } from './policy/toolPaths';
-import { detectSandbox, planSandbox, type SandboxPlan } from './sandbox/index';
+import { detectSandbox, planSandbox, sandboxVerdict, type SandboxPlan } from './sandbox/index';
 import { sandboxStatus, type SandboxStatus } from './sandbox/status';
 import { chargeMeasured, type MeasuredCharge } from './usage/chargeMeasured';
 import type { ModelUsageRecord } from './usage/types';
@@ -293,7 +293,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
    */
   private sandboxRefusal(role: Role, call: ToolCall, sandboxed: boolean | undefined): string | undefined {
     if ((role.sandbox !== 'required' && role.sandbox !== 'strict') || !call.newShell) return undefined;
-    const plan = this.sandboxPlan();
+    const plan = sandboxVerdict({ role, env: this.env });
     if (plan.kind === 'refused') return plan.reason;
     if (sandboxed ?? (call.name === 'ctx_shell' && plan.kind === 'sandboxed')) return undefined;
     return `${call.name} cannot be run in the kernel sandbox from here (this agent does not let Alfred rewrite its command), and role ${role.name} requires one (sandbox = "${role.sandbox}"). Use ctx_shell, or ask the user to switch role.`;

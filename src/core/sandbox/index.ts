@@ -40,7 +40,10 @@ export type SandboxPlan =
   /** `note` says why, for the agent; `role-off` is the user's choice, `unavailable` the machine's. */
   | { kind: 'unsandboxed'; note: string; why: 'role-off' | 'unavailable' };
 
-export function planSandbox(opts: PlanOptions): SandboxPlan {
+/** Whether shell commands of the role run in a sandbox here, and which, without their mounts (cheap). */
+export type SandboxVerdict = Exclude<SandboxPlan, { kind: 'sandboxed' }> | { kind: 'sandboxed'; sandbox: AvailableSandbox };
+
+export function sandboxVerdict(opts: Pick<PlanOptions, 'role' | 'sandbox' | 'env'>): SandboxVerdict {
   const { role } = opts;
   if (role.sandbox === 'off') {
     return { kind: 'unsandboxed', why: 'role-off', note: `role "${role.name}" has sandbox = "off": protected paths are guarded by best-effort parsing only` };
@@ -56,7 +59,14 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
     }
     return { kind: 'unsandboxed', why: 'unavailable', note: `no kernel sandbox here (${sandbox.why}): protected paths are guarded by best-effort parsing only` };
   }
-  const planned = plannedMounts(opts, sandbox, role.sandbox === 'strict');
+  return { kind: 'sandboxed', sandbox };
+}
+
+export function planSandbox(opts: PlanOptions): SandboxPlan {
+  const verdict = sandboxVerdict(opts);
+  if (verdict.kind !== 'sandboxed') return verdict;
+  const { sandbox } = verdict;
+  const planned = plannedMounts(opts, sandbox, opts.role.sandbox === 'strict');
   // Copies: the kept lists are not the caller's to change.
   const mounts = { readOnly: [...planned.readOnly], ...(planned.writable ? { writable: [...planned.writable] } : {}) };
   return {
