@@ -81,6 +81,9 @@ export const HOOK_FILES: readonly string[] = [...new Set(GOVERNED_AGENTS.map((a)
  * hooks): protected like governance files, but never created when missing (a folder without git stays so).
  */
 export const REPOSITORY_CODE_PATHS: readonly string[] = ['.git/config', '.git/hooks'];
+/** GnuPG's configuration files, in `~/.gnupg` or where `GNUPGHOME` moves it. */
+const GNUPG_FILES: readonly string[] = ['gpg-agent.conf', 'gpg.conf', 'scdaemon.conf', 'dirmngr.conf', 'common.conf'];
+
 /**
  * Home files and folders whose content runs later, outside any sandbox, home-relative: the shells'
  * start-up files (a new terminal, the agent's next one included, runs them), git's user
@@ -106,6 +109,9 @@ const HOME_CODE_PATHS: readonly string[] = [
   '.pam_environment', '.xprofile', '.xsessionrc', '.local/share/applications',
   // The folder Fedora's `~/.bashrc` sources every file of (made when missing as what it sources is: startupSources.ts).
   '.bashrc.d',
+  // GnuPG's configuration names programs its agent runs when git signs a commit (`pinentry-program`,
+  // `scdaemon-program`) or gpg runs (`photo-viewer`); its keys and sockets stay writable.
+  ...GNUPG_FILES.map((f) => `.gnupg/${f}`),
 ];
 
 /** The shells' start-up files among HOME_CODE_PATHS: what they source is held too (startupSources.ts). */
@@ -273,7 +279,7 @@ function fixedPaths(home: string): readonly string[] {
  * The same configuration where the environment moves it (held where it exists, never created):
  * `XDG_CONFIG_HOME` for the entries under `~/.config` (git, fish, pnpm, go, autostart, systemd's),
  * the toolchains' own variables for their folders, and npm's, git's and Go's variables for their user
- * configuration files. Relative values name no fixed file.
+ * configuration files, and `GNUPGHOME` for GnuPG's. Relative values name no fixed file.
  */
 function relocatedConfiguration(env: NodeJS.ProcessEnv, home: string): string[] {
   const out: string[] = [];
@@ -291,6 +297,8 @@ function relocatedConfiguration(env: NodeJS.ProcessEnv, home: string): string[] 
     const file = absolute(env[name]);
     if (file) out.push(file);
   }
+  const gnupg = absolute(env.GNUPGHOME);
+  if (gnupg) out.push(...GNUPG_FILES.map((f) => path.join(gnupg, f)));
   return out;
 }
 /** Workspace files VS Code reads settings from, wherever they are. */

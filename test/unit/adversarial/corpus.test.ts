@@ -149,6 +149,8 @@ before(async () => {
   fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n');
   fs.writeFileSync(path.join(process.env.HOME!, '.npmrc'), 'fund=false\n');
   fs.mkdirSync(path.join(process.env.HOME!, '.ssh'), { mode: 0o700 });
+  fs.mkdirSync(path.join(process.env.HOME!, '.gnupg'), { mode: 0o700 });
+  fs.writeFileSync(path.join(process.env.HOME!, '.gnupg', 'gpg-agent.conf'), 'default-cache-ttl 600\n');
   fs.mkdirSync(path.join(process.env.HOME!, '.config', 'environment.d'), { recursive: true });
   // A folder of the command search path in the home, where the cases that plant a program expect one.
   const localBin = path.join(process.env.HOME!, '.local', 'bin');

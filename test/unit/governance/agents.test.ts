@@ -84,6 +84,12 @@ test('configuration the environment moves is held where it is moved: XDG_CONFIG_
     '/home/ana/.xdg/environment.d', '/home/ana/dotfiles/npmrc',
   ]);
   assert.deepEqual(runsLaterPaths(home, { env: { XDG_CONFIG_HOME: '/home/ana/.config/' }, workspaceFolder: ws }), plain, 'XDG_CONFIG_HOME at its default adds nothing');
+  // GnuPG's configuration (its agent's pinentry-program runs when git signs), not its keys.
+  for (const f of ['gpg-agent.conf', 'gpg.conf', 'scdaemon.conf', 'dirmngr.conf', 'common.conf']) assert.ok(plain.includes(path.join(home, '.gnupg', f)), f);
+  assert.ok(!plain.includes(path.join(home, '.gnupg')), 'the keyring stays writable');
+  assert.deepEqual(runsLaterPaths(home, { env: { GNUPGHOME: '/home/ana/keys' }, workspaceFolder: ws }).slice(plain.length), [
+    '/home/ana/keys/gpg-agent.conf', '/home/ana/keys/gpg.conf', '/home/ana/keys/scdaemon.conf', '/home/ana/keys/dirmngr.conf', '/home/ana/keys/common.conf',
+  ]);
 });
 
 test('toolchains\' code in the home is held, and where their own variables move it: Python\'s user site, cargo\'s configuration, the version managers\' runtimes, Go\'s env file', () => {
