@@ -99,9 +99,10 @@ const HOME_CODE_PATHS: readonly string[] = [
   '.local/share/code-server/extensions',
   // Package managers' user configuration names programs they run: yarn's `yarnPath`, pnpm's and bun's.
   '.yarnrc', '.yarnrc.yml', '.config/pnpm', '.bunfig.toml',
-  // Maven's start script sources ~/.mavenrc; Go's `go env -w` writes ~/.config/go/env (GOFLAGS=-exec
-  // runs the test binaries through a program of its choosing); macOS keeps Python's user site here.
-  '.mavenrc', '.config/go', 'Library/Python',
+  // Maven's start script sources ~/.mavenrc; Go's `go env -w` writes ~/.config/go/env (macOS: under
+  // Library/Application Support; GOFLAGS=-exec runs the test binaries through a program of its
+  // choosing); macOS keeps Python's user site in Library/Python.
+  '.mavenrc', '.config/go', 'Library/Application Support/go', 'Library/Python',
   // The shells' frameworks, whose every file a new terminal sources (oh-my-zsh's plugins and themes by name).
   '.oh-my-zsh', '.oh-my-bash', '.bash_it', '.zprezto', '.zinit', '.antigen', '.zplug', '.local/share/zinit',
   // A desktop session's start-up files set the environment the editor starts with, its PATH too;
@@ -125,7 +126,8 @@ export function startupSourced(home: string, workspaceFolder?: string): Sourced[
 /**
  * Toolchains' folders in the home that hold code the acceptance checks (or the user's next terminal)
  * run, with the variable that moves each and what in it is held ('' the whole folder): held where
- * they exist, never created (but for the user site's default place, HOME_CONFIG_PATHS).
+ * they exist; created empty only where `made` says (toolchainConfigToMake) and for the user site's
+ * default place (HOME_CONFIG_PATHS).
  * - Python's user site (`lib` under the user base): a `.pth` line in it runs at every start of
  *   Python. Measured: a planted `import os; os._exit(0)` made a failing `python3 run_tests.py` pass
  *   `alfred check`.
@@ -136,9 +138,10 @@ export function startupSourced(home: string, workspaceFolder?: string): Sourced[
  *   and the scripts the shells source (`nvm.sh`, `asdf.sh`, `sdkman-init.sh`).
  * - Gradle's init scripts run in every build, and `gradle.properties` can add a Java agent to it.
  */
-const TOOLCHAIN_FOLDERS: ReadonlyArray<{ folder: string; variable?: string; held: readonly string[] }> = [
+const TOOLCHAIN_FOLDERS: ReadonlyArray<{ folder: string; variable?: string; held: readonly string[]; made?: Made }> = [
   { folder: '.local', variable: 'PYTHONUSERBASE', held: ['lib'] },
-  { folder: '.cargo', variable: 'CARGO_HOME', held: ['config.toml', 'config', 'env'] },
+  // Cargo reads the legacy `config` before `config.toml`: where that exists, an empty `config.toml` would only add a warning.
+  { folder: '.cargo', variable: 'CARGO_HOME', held: ['config.toml', 'config', 'env'], made: { path: 'config.toml', kind: 'file', unless: 'config' } },
   { folder: '.rustup', variable: 'RUSTUP_HOME', held: [''] },
   { folder: '.nvm', variable: 'NVM_DIR', held: [''] },
   { folder: '.local/share/fnm', variable: 'FNM_DIR', held: [''] },
@@ -147,8 +150,36 @@ const TOOLCHAIN_FOLDERS: ReadonlyArray<{ folder: string; variable?: string; held
   { folder: '.rbenv', variable: 'RBENV_ROOT', held: [''] },
   { folder: '.asdf', variable: 'ASDF_DATA_DIR', held: [''] },
   { folder: '.sdkman', variable: 'SDKMAN_DIR', held: [''] },
-  { folder: '.gradle', variable: 'GRADLE_USER_HOME', held: ['init.d', 'init.gradle', 'init.gradle.kts', 'gradle.properties'] },
+  { folder: '.gradle', variable: 'GRADLE_USER_HOME', held: ['init.d', 'init.gradle', 'init.gradle.kts', 'gradle.properties'], made: { path: 'init.d', kind: 'folder' } },
 ];
+
+/** What of a toolchain's folder is made empty where the folder exists (`unless` that exists instead). */
+interface Made {
+  path: string;
+  kind: 'file' | 'folder';
+  unless?: string;
+}
+
+/**
+ * The configuration a command could otherwise create where the toolchain is installed, to be made
+ * empty before the sandbox holds it (an empty one changes nothing): cargo's `config.toml` (its
+ * `build.rustc-wrapper` or a target's `runner` would run the checks' `cargo test` through a program
+ * of the agent's), Gradle's `init.d` (every script in it runs in every build), and Go's user
+ * configuration folder where Go is used (`~/go` exists), which `go env -w` writes (`GOFLAGS=-exec`).
+ */
+export function toolchainConfigToMake(env: NodeJS.ProcessEnv, home: string): Array<{ path: string; kind: 'file' | 'folder' }> {
+  const out: Array<{ path: string; kind: 'file' | 'folder' }> = [];
+  for (const { folder, variable, made } of TOOLCHAIN_FOLDERS) {
+    if (!made) continue;
+    const moved = variable ? env[variable] : undefined;
+    const base = moved && path.isAbsolute(moved) ? path.resolve(moved) : path.join(home, folder);
+    if (!exists(base) || (made.unless && exists(path.join(base, made.unless)))) continue;
+    out.push({ path: path.join(base, made.path), kind: made.kind });
+  }
+  const xdg = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? path.resolve(env.XDG_CONFIG_HOME) : path.join(home, '.config');
+  if (exists(path.join(home, 'go'))) out.push({ path: path.join(xdg, 'go'), kind: 'folder' });
+  return out;
+}
 
 /**
  * Home files and folders whose content names what a program run later executes, which an empty one

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { exists, lookup } from '../fs/keptReads';
 import { relativeInside } from '../fs/relativeInside';
-import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced } from '../governance/agents';
+import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced, toolchainConfigToMake } from '../governance/agents';
 import { outermost } from './pathSet';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
@@ -106,6 +106,10 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   for (const abs of commandSearchFolders(env.PATH ?? env.Path, home, ws)) if (relativeInside(path.resolve(home), abs) !== undefined) ensureFolder(abs, 0o755);
   for (const rel of HOME_CONFIG_PATHS.folders) ensureFolder(path.join(home, rel), 0o700);
   for (const rel of HOME_CONFIG_PATHS.files) ensureEmptyFile(path.join(home, rel));
+  for (const made of toolchainConfigToMake(env, home)) {
+    if (made.kind === 'file') ensureEmptyFile(made.path);
+    else ensureFolder(made.path, 0o700);
+  }
   // What a start-up file sources and is missing (a file, or a loop's folder: Fedora's `~/.bashrc.d`),
   // made empty so that a command cannot make it (sourcing an empty file does nothing); a program it
   // evaluates is left alone: an empty one would fail there.

@@ -149,6 +149,7 @@ before(async () => {
   fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n');
   fs.writeFileSync(path.join(process.env.HOME!, '.npmrc'), 'fund=false\n');
   fs.mkdirSync(path.join(process.env.HOME!, '.ssh'), { mode: 0o700 });
+  fs.mkdirSync(path.join(process.env.HOME!, '.gradle', 'caches'), { recursive: true }); // Gradle used, no init.d yet
   fs.mkdirSync(path.join(process.env.HOME!, '.gnupg'), { mode: 0o700 });
   fs.writeFileSync(path.join(process.env.HOME!, '.gnupg', 'gpg-agent.conf'), 'default-cache-ttl 600\n');
   fs.mkdirSync(path.join(process.env.HOME!, '.config', 'environment.d'), { recursive: true });

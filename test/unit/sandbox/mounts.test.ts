@@ -179,6 +179,31 @@ test('home: toolchains\' code where it exists, none created: Python\'s user site
   for (const missing of ['.rustup', '.nvm', '.cargo/env', '.gradle']) assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created`);
 });
 
+test('home: toolchains\' configuration a command could create is made empty where the toolchain is installed, and held; nothing for a toolchain not installed', () => {
+  const { ws, home } = layout([]);
+  for (const dir of ['.cargo/bin', '.gradle/caches', 'go/pkg']) fs.mkdirSync(path.join(home, dir), { recursive: true });
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  for (const [rel, kind] of [['.cargo/config.toml', 'file'], ['.gradle/init.d', 'folder'], ['.config/go', 'folder']] as const) {
+    const abs = path.join(home, rel);
+    assert.ok(ro.includes(abs), `${rel} is held`);
+    if (kind === 'file') assert.equal(fs.readFileSync(abs, 'utf8'), '');
+    else assert.deepEqual(fs.readdirSync(abs), []);
+  }
+  // Cargo's legacy `config` is read first: no config.toml beside it. No toolchain folder: nothing made.
+  const other = layout([]);
+  fs.mkdirSync(path.join(other.home, '.cargo'));
+  fs.writeFileSync(path.join(other.home, '.cargo', 'config'), '[net]\nretry = 2\n');
+  readOnlyPaths({ workspaceFolder: other.ws, protectedGlobs: [], env: {}, home: other.home });
+  assert.deepEqual(fs.readdirSync(path.join(other.home, '.cargo')), ['config']);
+  for (const rel of ['.gradle', '.config/go']) assert.equal(fs.existsSync(path.join(other.home, rel)), false, rel);
+  // Where CARGO_HOME moves it.
+  const moved = layout([]);
+  const cargoHome = path.join(moved.root, 'cargo');
+  fs.mkdirSync(cargoHome);
+  const roMoved = readOnlyPaths({ workspaceFolder: moved.ws, protectedGlobs: [], env: { CARGO_HOME: cargoHome }, home: moved.home });
+  assert.ok(roMoved.includes(path.join(cargoHome, 'config.toml')));
+});
+
 test('home: what a start-up file sources and is missing is made empty and held (a file 0600, a loop\'s folder 0700), so a command cannot make it; a program it evaluates is not made', () => {
   const { ws, home } = layout([]);
   fs.writeFileSync(path.join(home, '.bashrc'), '[ -f ~/.bash_local ] && . ~/.bash_local\nfor f in ~/.config/bash/*.sh; do . "$f"; done\neval "$(~/.local/bin/mise activate bash)"\n');

@@ -57,7 +57,7 @@ test('strict: what the home is missing cannot be made (cargo\'s configuration, a
     assert.match(r.out, /Read-only file system|EROFS/, what);
   }
   assert.equal(fs.existsSync(path.join(f.home, '.bash_local')), false);
-  assert.equal(fs.existsSync(path.join(f.home, '.cargo', 'config.toml')), false);
+  assert.equal(fs.readFileSync(path.join(f.home, '.cargo', 'config.toml'), 'utf8'), '', 'made empty by the plan (cargo is installed), and still empty');
   assert.equal(fs.existsSync(path.join(f.home, '.config', 'go')), false);
   assert.equal(fs.readFileSync(path.join(f.home, '.bashrc'), 'utf8'), 'alias ll="ls -l"\n');
 });
