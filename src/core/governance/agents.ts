@@ -110,6 +110,15 @@ const HOME_CODE_PATHS: readonly string[] = [
   '.pam_environment', '.xprofile', '.xsessionrc', '.local/share/applications',
   // The folder Fedora's `~/.bashrc` sources every file of (made when missing as what it sources is: startupSources.ts).
   '.bashrc.d',
+  // Editors and a terminal multiplexer the user runs later load their configuration as code (a
+  // `.vimrc` line can run a shell command at the next start; tmux runs `run-shell` lines). A missing
+  // one is not made: an empty `.vimrc` turns Vim's defaults off.
+  '.vimrc', '.vim', '.config/nvim', '.emacs', '.emacs.el', '.emacs.d', '.config/emacs', '.tmux.conf', '.config/tmux',
+  // Programs other tools run from their configuration: kubectl's credential plugins (`exec`), the AWS
+  // CLI's `credential_process`, Docker's credential helpers.
+  '.kube/config', '.aws/config', '.docker/config.json',
+  // Where the checks' `pip install`, `uv sync` or conda fetch packages from: an index of the agent's serves its code.
+  '.config/pip', '.pip', '.config/uv', '.condarc',
   // GnuPG's configuration names programs its agent runs when git signs a commit (`pinentry-program`,
   // `scdaemon-program`) or gpg runs (`photo-viewer`); its keys and sockets stay writable.
   ...GNUPG_FILES.map((f) => `.gnupg/${f}`),
@@ -310,7 +319,9 @@ function fixedPaths(home: string): readonly string[] {
  * The same configuration where the environment moves it (held where it exists, never created):
  * `XDG_CONFIG_HOME` for the entries under `~/.config` (git, fish, pnpm, go, autostart, systemd's),
  * the toolchains' own variables for their folders, and npm's, git's and Go's variables for their user
- * configuration files, and `GNUPGHOME` for GnuPG's. Relative values name no fixed file.
+ * configuration files, `GNUPGHOME` for GnuPG's, and the variables that move the cloud tools' and
+ * package indexes' configuration (`KUBECONFIG`, `AWS_CONFIG_FILE`, `DOCKER_CONFIG`, `PIP_CONFIG_FILE`,
+ * `UV_CONFIG_FILE`, `CONDARC`). Relative values name no fixed file.
  */
 function relocatedConfiguration(env: NodeJS.ProcessEnv, home: string): string[] {
   const out: string[] = [];
@@ -324,10 +335,14 @@ function relocatedConfiguration(env: NodeJS.ProcessEnv, home: string): string[] 
     const moved = absolute(variable && env[variable]);
     if (moved) out.push(...held.map((p) => path.join(moved, p)));
   }
-  for (const name of ['NPM_CONFIG_USERCONFIG', 'npm_config_userconfig', 'GIT_CONFIG_GLOBAL', 'GOENV']) {
+  for (const name of ['NPM_CONFIG_USERCONFIG', 'npm_config_userconfig', 'GIT_CONFIG_GLOBAL', 'GOENV', 'AWS_CONFIG_FILE', 'PIP_CONFIG_FILE', 'UV_CONFIG_FILE', 'CONDARC']) {
     const file = absolute(env[name]);
     if (file) out.push(file);
   }
+  // KUBECONFIG is a list of files; DOCKER_CONFIG a folder.
+  out.push(...(env.KUBECONFIG ?? '').split(path.delimiter).flatMap((file) => absolute(file) ?? []));
+  const docker = absolute(env.DOCKER_CONFIG);
+  if (docker) out.push(path.join(docker, 'config.json'));
   const gnupg = absolute(env.GNUPGHOME);
   if (gnupg) out.push(...GNUPG_FILES.map((f) => path.join(gnupg, f)));
   return out;

@@ -80,10 +80,20 @@ test('configuration the environment moves is held where it is moved: XDG_CONFIG_
   });
   assert.deepEqual(moved.slice(0, plain.length), plain);
   assert.deepEqual(moved.slice(plain.length), [
-    '/home/ana/.xdg/fish', '/home/ana/.xdg/git', '/home/ana/.xdg/pnpm', '/home/ana/.xdg/go', '/home/ana/.xdg/autostart', '/home/ana/.xdg/systemd/user',
+    '/home/ana/.xdg/fish', '/home/ana/.xdg/git', '/home/ana/.xdg/pnpm', '/home/ana/.xdg/go', '/home/ana/.xdg/nvim', '/home/ana/.xdg/emacs',
+    '/home/ana/.xdg/tmux', '/home/ana/.xdg/pip', '/home/ana/.xdg/uv', '/home/ana/.xdg/autostart', '/home/ana/.xdg/systemd/user',
     '/home/ana/.xdg/environment.d', '/home/ana/dotfiles/npmrc',
   ]);
   assert.deepEqual(runsLaterPaths(home, { env: { XDG_CONFIG_HOME: '/home/ana/.config/' }, workspaceFolder: ws }), plain, 'XDG_CONFIG_HOME at its default adds nothing');
+  // Editors' and tmux's configuration, the cloud tools' program hooks, the package indexes' configuration.
+  for (const p of ['.vimrc', '.vim', '.config/nvim', '.emacs.d', '.tmux.conf', '.kube/config', '.aws/config', '.docker/config.json', '.config/pip', '.config/uv', '.condarc']) {
+    assert.ok(plain.includes(path.join(home, p)), p);
+  }
+  assert.ok(!plain.includes(path.join(home, '.kube')) && !plain.includes(path.join(home, '.docker')), 'their caches stay writable');
+  assert.deepEqual(runsLaterPaths(home, {
+    env: { KUBECONFIG: `/home/ana/k/a.yaml${path.delimiter}rel.yaml${path.delimiter}/home/ana/k/b.yaml`, AWS_CONFIG_FILE: '/home/ana/aws.cfg', DOCKER_CONFIG: '/home/ana/dk', PIP_CONFIG_FILE: '/etc/pip.conf' },
+    workspaceFolder: ws,
+  }).slice(plain.length), ['/home/ana/aws.cfg', '/etc/pip.conf', '/home/ana/k/a.yaml', '/home/ana/k/b.yaml', '/home/ana/dk/config.json']);
   // GnuPG's configuration (its agent's pinentry-program runs when git signs), not its keys.
   for (const f of ['gpg-agent.conf', 'gpg.conf', 'scdaemon.conf', 'dirmngr.conf', 'common.conf']) assert.ok(plain.includes(path.join(home, '.gnupg', f)), f);
   assert.ok(!plain.includes(path.join(home, '.gnupg')), 'the keyring stays writable');
