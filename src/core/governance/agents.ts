@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { exists, readdir, stat } from '../fs/keptReads';
 import { relativeInside } from '../fs/relativeInside';
+import { gitConfigSources } from './gitConfigSources';
 import { startupSources, type Sourced } from './startupSources';
 
 export type AgentId = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
@@ -289,8 +290,9 @@ function isPython(bin: string, prefix: string): boolean {
 /**
  * Absolute paths of what runs later outside the sandbox: HOME_CODE_PATHS, HOME_CONFIG_PATHS, the
  * toolchains' folders, and with `search` (the environment whose PATH commands are looked up in, and
- * the workspace) what moved them there, what the shells' start-up files source, the command search
- * folders an agent could write and the installations among them.
+ * the workspace) what moved them there, what the shells' start-up files source, what the global git
+ * configuration includes or runs (gitConfigSources.ts), the command search folders an agent could
+ * write and the installations among them.
  */
 export function runsLaterPaths(home: string = os.homedir(), search?: { env: NodeJS.ProcessEnv; workspaceFolder: string }): string[] {
   const fixed = fixedPaths(home);
@@ -299,6 +301,7 @@ export function runsLaterPaths(home: string = os.homedir(), search?: { env: Node
   const folders = commandSearchFolders(search.env.PATH ?? search.env.Path, home, search.workspaceFolder);
   return [
     ...fixed, ...relocatedConfiguration(search.env, home), ...startupSourced(home, search.workspaceFolder).map((s) => s.path),
+    ...gitConfigSources(search.env, home, search.workspaceFolder).map((s) => s.path),
     ...folders, ...toolInstallations(folders),
   ];
 }

@@ -15,6 +15,7 @@ import picomatch from 'picomatch';
 import { exists, lookup } from '../fs/keptReads';
 import { relativeInside } from '../fs/relativeInside';
 import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced, toolchainConfigToMake } from '../governance/agents';
+import { gitConfigSources } from '../governance/gitConfigSources';
 import { outermost } from './pathSet';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
@@ -113,7 +114,9 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   // What a start-up file sources and is missing (a file, or a loop's folder: Fedora's `~/.bashrc.d`),
   // made empty so that a command cannot make it (sourcing an empty file does nothing); a program it
   // evaluates is left alone: an empty one would fail there.
-  for (const s of startupSourced(home, ws)) {
+  // The same for what the user's git configuration includes or runs hooks from (a missing include is
+  // skipped by git, a missing hooks folder runs none: empty, they change nothing).
+  for (const s of [...startupSourced(home, ws), ...gitConfigSources(env, home, ws)]) {
     if (s.kind === 'file') ensureEmptyFile(s.path);
     else if (s.kind === 'folder') ensureFolder(s.path, 0o700);
   }

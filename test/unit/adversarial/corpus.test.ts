@@ -146,7 +146,8 @@ before(async () => {
   fs.mkdirSync(path.join(process.env.HOME!, '.cargo'));
   fs.writeFileSync(path.join(process.env.HOME!, '.cargo', 'config.toml'), '[net]\nretry = 2\n');
   fs.mkdirSync(path.join(process.env.HOME!, '.bashrc.d'));
-  fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n');
+  // A global hooks folder and a local include, as many set up: neither exists yet.
+  fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n[include]\n\tpath = ~/.gitconfig.local\n[core]\n\thooksPath = ~/.githooks\n');
   fs.writeFileSync(path.join(process.env.HOME!, '.npmrc'), 'fund=false\n');
   fs.writeFileSync(path.join(process.env.HOME!, '.vimrc'), 'set number\n');
   fs.mkdirSync(path.join(process.env.HOME!, '.ssh'), { mode: 0o700 });

@@ -179,6 +179,16 @@ test('home: toolchains\' code where it exists, none created: Python\'s user site
   for (const missing of ['.rustup', '.nvm', '.cargo/env', '.gradle']) assert.equal(fs.existsSync(path.join(home, missing)), false, `${missing} is not created`);
 });
 
+test('home: what the global git configuration includes or runs hooks from is made empty when missing and held; a program it names is held where it exists', () => {
+  const { ws, home } = layout([]);
+  fs.writeFileSync(path.join(home, '.gitconfig'), '[include]\n\tpath = ~/.gitconfig.local\n[core]\n\thooksPath = ~/.githooks\n[credential]\n\thelper = !~/bin/cred.sh\n');
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  assert.equal(fs.readFileSync(path.join(home, '.gitconfig.local'), 'utf8'), '');
+  assert.deepEqual(fs.readdirSync(path.join(home, '.githooks')), []);
+  for (const rel of ['.gitconfig.local', '.githooks']) assert.ok(ro.includes(path.join(home, rel)), rel);
+  assert.equal(fs.existsSync(path.join(home, 'bin')), false, 'a program is not made');
+});
+
 test('home: toolchains\' configuration a command could create is made empty where the toolchain is installed, and held; nothing for a toolchain not installed', () => {
   const { ws, home } = layout([]);
   for (const dir of ['.cargo/bin', '.gradle/caches', 'go/pkg']) fs.mkdirSync(path.join(home, dir), { recursive: true });
