@@ -3,8 +3,8 @@
  * workspace's governance files, checks.toml's `protect` globs, `*.code-workspace` files, Alfred's home
  * (state folder and launcher) and installation, the agents' and VS Code's user settings, and what
  * runs later outside the sandbox (the shells' start-up files and what they source, git's and npm's
- * user configuration, the toolchains' code, the editors' extensions, the folders of PATH an agent
- * could write); and under `sandbox = "strict"`, what it may write at all (writableRoots). The mounts
+ * user configuration and what git's includes or runs, the toolchains' code and configuration, the
+ * editors' extensions and configuration, the folders of PATH an agent could write); and under `sandbox = "strict"`, what it may write at all (writableRoots). The mounts
  * need real, existing paths: symlinks are resolved, and governance folders and configuration an
  * agent could otherwise create (git keeps no empty folder) are created empty first.
  */
@@ -112,10 +112,9 @@ export function readOnlyPaths(opts: MountOptions): string[] {
     else ensureFolder(made.path, 0o700);
   }
   // What a start-up file sources and is missing (a file, or a loop's folder: Fedora's `~/.bashrc.d`),
-  // made empty so that a command cannot make it (sourcing an empty file does nothing); a program it
-  // evaluates is left alone: an empty one would fail there.
-  // The same for what the user's git configuration includes or runs hooks from (a missing include is
-  // skipped by git, a missing hooks folder runs none: empty, they change nothing).
+  // and what the global git configuration includes or runs hooks from, made empty so that a command
+  // cannot make it (sourcing or including an empty file does nothing, an empty hooks folder runs no
+  // hook); a program either names is left alone: an empty one would fail there.
   for (const s of [...startupSourced(home, ws), ...gitConfigSources(env, home, ws)]) {
     if (s.kind === 'file') ensureEmptyFile(s.path);
     else if (s.kind === 'folder') ensureFolder(s.path, 0o700);
