@@ -11,7 +11,7 @@ test('what a git configuration names: included files, hook and template folders,
   const text = [
     '[user]', '\tname = Ana', '\temail = ana@example.com',
     '[include]', '\tpath = ~/.gitconfig.local', '\tpath = extra.inc',
-    '[includeIf "gitdir:~/work/"]', '\tpath = ~/work/.gitconfig',
+    '[includeIf "gitdir:~/jobs/"]', '\tpath = ~/jobs/.gitconfig',
     '[core]', '\thooksPath = ~/.githooks', '\tfsmonitor = "~/bin/fsmonitor.sh"', '\teditor = vim', '\tpager = less -R',
     '[init]', '\ttemplateDir = ~/.git-templates',
     '[credential]', '\thelper = store', '\thelper = !/home/ana/bin/cred.sh get',
@@ -23,7 +23,7 @@ test('what a git configuration names: included files, hook and template folders,
   ].join('\n');
   const named = namedBy(text, '/home/ana/.gitconfig', home).map((s) => `${s.kind} ${s.path}`).sort();
   assert.deepEqual(named, [
-    'file /home/ana/.gitconfig.local', 'file /home/ana/extra.inc', 'file /home/ana/work/.gitconfig',
+    'file /home/ana/.gitconfig.local', 'file /home/ana/extra.inc', 'file /home/ana/jobs/.gitconfig',
     'folder /home/ana/.githooks', 'program /home/ana/bin/fsmonitor.sh',
     'folder /home/ana/.git-templates/hooks',
     'program /home/ana/bin/cred.sh', 'program /home/ana/.local/libexec/helper',
