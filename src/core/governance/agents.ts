@@ -118,8 +118,15 @@ const HOME_CODE_PATHS: readonly string[] = [
   // Programs other tools run from their configuration: kubectl's credential plugins (`exec`), the AWS
   // CLI's `credential_process`, Docker's credential helpers.
   '.kube/config', '.aws/config', '.docker/config.json',
-  // Where the checks' `pip install`, `uv sync` or conda fetch packages from: an index of the agent's serves its code.
-  '.config/pip', '.pip', '.config/uv', '.condarc',
+  // Where the checks' `pip install`, `uv sync`, conda, Maven or NuGet fetch packages from: an index of the agent's serves its code.
+  '.config/pip', '.pip', '.config/uv', '.condarc', '.m2/settings.xml', '.nuget/NuGet/NuGet.Config', '.config/NuGet',
+  // What a language runs at every start, the checks' runs included (R's `.Rprofile` and user library,
+  // Julia's `startup.jl` and packages, IPython's startup scripts, which Jupyter kernels run), or a REPL the user opens.
+  '.Rprofile', '.Renviron', 'R', '.julia/config', '.julia/packages', '.ipython/profile_default/startup',
+  '.ipython/profile_default/ipython_config.py', '.jupyter', '.irbrc', '.pryrc',
+  // Which folders' `.envrc` (direnv) or `mise.toml` (mise) the user's shell runs on entering them:
+  // an entry of the agent's would run its own the next time the user opens a terminal there.
+  '.local/share/direnv', '.config/direnv', '.local/state/mise', '.config/mise',
   // GnuPG's configuration names programs its agent runs when git signs a commit (`pinentry-program`,
   // `scdaemon-program`) or gpg runs (`photo-viewer`); its keys and sockets stay writable.
   ...GNUPG_FILES.map((f) => `.gnupg/${f}`),

@@ -150,6 +150,7 @@ before(async () => {
   fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n[include]\n\tpath = ~/.gitconfig.local\n[core]\n\thooksPath = ~/.githooks\n');
   fs.writeFileSync(path.join(process.env.HOME!, '.npmrc'), 'fund=false\n');
   fs.writeFileSync(path.join(process.env.HOME!, '.vimrc'), 'set number\n');
+  fs.mkdirSync(path.join(process.env.HOME!, '.local', 'share', 'direnv', 'allow'), { recursive: true });
   fs.mkdirSync(path.join(process.env.HOME!, '.ssh'), { mode: 0o700 });
   fs.mkdirSync(path.join(process.env.HOME!, '.gradle', 'caches'), { recursive: true }); // Gradle used, no init.d yet
   fs.mkdirSync(path.join(process.env.HOME!, '.gnupg'), { mode: 0o700 });

@@ -81,15 +81,18 @@ test('configuration the environment moves is held where it is moved: XDG_CONFIG_
   assert.deepEqual(moved.slice(0, plain.length), plain);
   assert.deepEqual(moved.slice(plain.length), [
     '/home/ana/.xdg/fish', '/home/ana/.xdg/git', '/home/ana/.xdg/pnpm', '/home/ana/.xdg/go', '/home/ana/.xdg/nvim', '/home/ana/.xdg/emacs',
-    '/home/ana/.xdg/tmux', '/home/ana/.xdg/pip', '/home/ana/.xdg/uv', '/home/ana/.xdg/autostart', '/home/ana/.xdg/systemd/user',
+    '/home/ana/.xdg/tmux', '/home/ana/.xdg/pip', '/home/ana/.xdg/uv', '/home/ana/.xdg/NuGet', '/home/ana/.xdg/direnv', '/home/ana/.xdg/mise',
+    '/home/ana/.xdg/autostart', '/home/ana/.xdg/systemd/user',
     '/home/ana/.xdg/environment.d', '/home/ana/dotfiles/npmrc',
   ]);
   assert.deepEqual(runsLaterPaths(home, { env: { XDG_CONFIG_HOME: '/home/ana/.config/' }, workspaceFolder: ws }), plain, 'XDG_CONFIG_HOME at its default adds nothing');
   // Editors' and tmux's configuration, the cloud tools' program hooks, the package indexes' configuration.
-  for (const p of ['.vimrc', '.vim', '.config/nvim', '.emacs.d', '.tmux.conf', '.kube/config', '.aws/config', '.docker/config.json', '.config/pip', '.config/uv', '.condarc']) {
+  for (const p of ['.vimrc', '.vim', '.config/nvim', '.emacs.d', '.tmux.conf', '.kube/config', '.aws/config', '.docker/config.json', '.config/pip', '.config/uv', '.condarc',
+    '.m2/settings.xml', '.Rprofile', 'R', '.julia/config', '.ipython/profile_default/startup', '.local/share/direnv', '.local/state/mise']) {
     assert.ok(plain.includes(path.join(home, p)), p);
   }
   assert.ok(!plain.includes(path.join(home, '.kube')) && !plain.includes(path.join(home, '.docker')), 'their caches stay writable');
+  assert.ok(!plain.includes(path.join(home, '.m2')) && !plain.includes(path.join(home, '.julia')), 'Maven\'s repository and Julia\'s compiled caches stay writable');
   assert.deepEqual(runsLaterPaths(home, {
     env: { KUBECONFIG: `/home/ana/k/a.yaml${path.delimiter}rel.yaml${path.delimiter}/home/ana/k/b.yaml`, AWS_CONFIG_FILE: '/home/ana/aws.cfg', DOCKER_CONFIG: '/home/ana/dk', PIP_CONFIG_FILE: '/etc/pip.conf' },
     workspaceFolder: ws,
