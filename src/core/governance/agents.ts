@@ -306,8 +306,13 @@ export function runsLaterPaths(home: string = os.homedir(), search?: { env: Node
   if (!search) return [...fixed];
   // A copy of Windows' environment keeps the variable's own spelling, `Path`.
   const folders = commandSearchFolders(search.env.PATH ?? search.env.Path, home, search.workspaceFolder);
+  // A folder that holds the workspace (the user's `~/.config/nvim` opened to work on) is the agent's
+  // work: held, it would make the whole workspace read-only.
+  const ws = path.resolve(search.workspaceFolder);
+  const notHoldingWorkspace = (p: string) => relativeInside(p, ws) === undefined;
   return [
-    ...fixed, ...relocatedConfiguration(search.env, home), ...startupSourced(home, search.workspaceFolder).map((s) => s.path),
+    ...[...fixed, ...relocatedConfiguration(search.env, home)].filter(notHoldingWorkspace),
+    ...startupSourced(home, search.workspaceFolder).map((s) => s.path),
     ...gitConfigSources(search.env, home, search.workspaceFolder).map((s) => s.path),
     ...folders, ...toolInstallations(folders),
   ];

@@ -97,6 +97,10 @@ test('configuration the environment moves is held where it is moved: XDG_CONFIG_
     env: { KUBECONFIG: `/home/ana/k/a.yaml${path.delimiter}rel.yaml${path.delimiter}/home/ana/k/b.yaml`, AWS_CONFIG_FILE: '/home/ana/aws.cfg', DOCKER_CONFIG: '/home/ana/dk', PIP_CONFIG_FILE: '/etc/pip.conf' },
     workspaceFolder: ws,
   }).slice(plain.length), ['/home/ana/aws.cfg', '/etc/pip.conf', '/home/ana/k/a.yaml', '/home/ana/k/b.yaml', '/home/ana/dk/config.json']);
+  // A listed folder that holds the workspace (the user's nvim configuration opened to work on) is the agent's work; what lies in the workspace stays held.
+  const inNvim = runsLaterPaths(home, { env: {}, workspaceFolder: '/home/ana/.config/nvim/lua' });
+  assert.ok(!inNvim.includes(path.join(home, '.config', 'nvim')) && inNvim.includes(path.join(home, '.vimrc')));
+  assert.ok(runsLaterPaths(home, { env: {}, workspaceFolder: home }).includes(path.join(home, '.bashrc')), 'the home opened as the workspace: its start-up files stay held');
   // GnuPG's configuration (its agent's pinentry-program runs when git signs), not its keys.
   for (const f of ['gpg-agent.conf', 'gpg.conf', 'scdaemon.conf', 'dirmngr.conf', 'common.conf']) assert.ok(plain.includes(path.join(home, '.gnupg', f)), f);
   assert.ok(!plain.includes(path.join(home, '.gnupg')), 'the keyring stays writable');

@@ -189,6 +189,17 @@ test('home: what the global git configuration includes or runs hooks from is mad
   assert.equal(fs.existsSync(path.join(home, 'bin')), false, 'a program is not made');
 });
 
+test('home: a listed folder that holds the workspace (a dotfiles folder opened to work on) is not held, so the workspace stays writable', () => {
+  const root = tempRoot('alfred-mounts-');
+  const home = path.join(root, 'home');
+  const ws = path.join(home, '.config', 'nvim');
+  fs.mkdirSync(ws, { recursive: true });
+  fs.writeFileSync(path.join(home, '.vimrc'), '');
+  const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: {}, home });
+  assert.deepEqual(ro.filter((p) => ws === p || ws.startsWith(`${p}/`)), [], 'nothing held holds the workspace');
+  assert.ok(ro.includes(path.join(home, '.vimrc')));
+});
+
 test('home: toolchains\' configuration a command could create is made empty where the toolchain is installed, and held; nothing for a toolchain not installed', () => {
   const { ws, home } = layout([]);
   for (const dir of ['.cargo/bin', '.gradle/caches', 'go/pkg']) fs.mkdirSync(path.join(home, dir), { recursive: true });
