@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { exists, readdir, stat } from '../fs/keptReads';
 import { relativeInside } from '../fs/relativeInside';
 import { gitConfigSources } from './gitConfigSources';
-import { startupSources, type Sourced } from './startupSources';
+import type { Sourced } from './homeReferences';
+import { startupSources } from './startupSources';
 
 export type AgentId = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
 

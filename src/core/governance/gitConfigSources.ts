@@ -9,12 +9,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'ini';
-import { KeptValues, readText, stat } from '../fs/keptReads';
-import { relativeInside } from '../fs/relativeInside';
-import type { Sourced } from './startupSources';
+import { KeptValues } from '../fs/keptReads';
+import { inHomeNotWorkspace, readConfigFile, type Sourced } from './homeReferences';
 
-/** A configuration file is a page of lines; a larger one is not read. */
-const MAX_BYTES = 256 * 1024;
 /** Included files are followed this deep (git's own limit is 10). */
 const MAX_DEPTH = 4;
 
@@ -92,22 +89,20 @@ export function gitConfigSources(env: NodeJS.ProcessEnv, home: string = os.homed
 }
 
 function readAll(files: readonly string[], root: string, workspaceFolder: string | undefined): Sourced[] {
-  const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
-  const counts = ({ path: p }: Sourced) => p !== root && relativeInside(root, p) !== undefined
-    && !(ws !== undefined && (relativeInside(ws, p) !== undefined || relativeInside(p, ws) !== undefined));
+  const counts = inHomeNotWorkspace(root, workspaceFolder);
   const found = new Map<string, Sourced>();
   const seen = new Set(files);
   let level = [...files];
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const next: string[] = [];
     for (const file of level) {
-      const st = stat(file);
-      if (!st?.isFile() || st.size > MAX_BYTES) continue;
+      const text = readConfigFile(file);
+      if (text === undefined) continue;
       let named: Sourced[];
       try {
-        named = namedBy(readText(file), file, root);
+        named = namedBy(text, file, root);
       } catch {
-        continue; // unreadable: nothing it names is known
+        continue; // not read as a configuration: nothing it names is known
       }
       for (const s of named) {
         // An included file outside the home is still read: what it names in the home counts.
@@ -115,7 +110,7 @@ function readAll(files: readonly string[], root: string, workspaceFolder: string
           seen.add(s.path);
           next.push(s.path);
         }
-        if (counts(s) && !found.has(s.path)) found.set(s.path, s);
+        if (counts(s.path) && !found.has(s.path)) found.set(s.path, s);
       }
     }
     level = next;

@@ -7,11 +7,9 @@
  * `$HOME` or a variable the file (or the file that sourced it) set; anything else is not guessed at.
  */
 import * as path from 'node:path';
-import { KeptValues, readText, stat } from '../fs/keptReads';
-import { relativeInside } from '../fs/relativeInside';
+import { KeptValues } from '../fs/keptReads';
+import { inHomeNotWorkspace, readConfigFile, type Sourced } from './homeReferences';
 
-/** A start-up file is a page of lines; a larger one is not read. */
-const MAX_BYTES = 256 * 1024;
 const ASSIGNMENT = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|[^\s;&|#]*)/;
 // `source x`, `. x` and nvm's `\. x`, at the start of a command.
 const SOURCED = /(?:^|[\s;&|({])(?:source|\\?\.)\s+("[^"]*"|'[^']*'|[^\s;&|)]+)/g;
@@ -51,15 +49,6 @@ function loopPath(word: string, home: string, vars: ReadonlyMap<string, string>)
   if (p === undefined || !path.isAbsolute(p)) return undefined;
   const glob = p.search(GLOB);
   return glob === -1 ? { path: path.resolve(p), kind: 'file' } : { path: path.resolve(p.slice(0, p.lastIndexOf('/', glob) + 1) || '/'), kind: 'folder' };
-}
-
-/**
- * What a start-up file runs from elsewhere: a file it sources, a folder whose every file a loop
- * sources, a program whose output it evaluates.
- */
-export interface Sourced {
-  path: string;
-  kind: 'file' | 'folder' | 'program';
 }
 
 /**
@@ -121,9 +110,7 @@ export function startupSources(home: string, files: readonly string[], workspace
 }
 
 function readSources(root: string, files: readonly string[], workspaceFolder: string | undefined): Sourced[] {
-  const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
-  const counts = ({ path: p }: Sourced) => p !== root && relativeInside(root, p) !== undefined
-    && !(ws !== undefined && (relativeInside(ws, p) !== undefined || relativeInside(p, ws) !== undefined));
+  const counts = inHomeNotWorkspace(root, workspaceFolder);
   const found = new Map<string, Sourced>();
   // Each file with the variables its sourcer had set: a start-up file starts with none.
   let level = files.map((rel) => ({ file: path.join(root, rel), vars: new Map<string, string>() }));
@@ -131,16 +118,11 @@ function readSources(root: string, files: readonly string[], workspaceFolder: st
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const next: typeof level = [];
     for (const { file, vars } of level) {
-      const st = stat(file);
-      if (!st?.isFile() || st.size > MAX_BYTES) continue;
-      let named: Sourced[];
+      const text = readConfigFile(file);
+      if (text === undefined) continue;
       const after = new Map(vars);
-      try {
-        named = sourcedBy(readText(file), root, after);
-      } catch {
-        continue; // unreadable: nothing it names is known
-      }
-      for (const s of named.filter(counts)) {
+      const named = sourcedBy(text, root, after);
+      for (const s of named.filter((n) => counts(n.path))) {
         if (!found.has(s.path)) found.set(s.path, s);
         if (s.kind === 'file' && !seen.has(s.path)) {
           seen.add(s.path);
