@@ -1,26 +1,44 @@
 /**
  * Values computed from the file system, kept while what they read is unchanged. A long-lived process
  * that asks the same question on every call (the hook server plans a sandbox for each shell call,
- * some two hundred lookups) checks instead the stat of what the last answer depended on: the folders
- * whose entries it looked at (adding, removing, renaming or replacing an entry changes the folder's
- * mtime and ctime) and the files whose content or owner it read. Everything such a computation reads
- * goes through `lookup`, `exists`, `stat`, `readdir` or `readText` here, so nothing it depends on is
- * left out; a kept value used inside another computation passes its dependencies on to it.
+ * some two hundred lookups) checks instead the stat of what the last answer depended on. Everything
+ * such a computation reads goes through `lookup`, `exists`, `stat`, `readdir`, `readText` or
+ * `readLink` here, so nothing it depends on is left out; a kept value used inside another
+ * computation passes its dependencies on to it.
+ *
+ * Two kinds of dependency:
+ * - on a path whole (a file's content or stat, a folder's list of entries): its stat, which any write,
+ *   rename, replacement or change of owner moves;
+ * - on what one entry of a folder is (a lookup): first the folder's stat, which moves when any entry
+ *   is added, removed, renamed or replaced; when it moved, the entries looked up are looked at again
+ *   one by one, and the value is still good if each is the same entry (the same inode, type, owner
+ *   and mode, or still missing). A home folder changes all the time (a shell's history, an editor's
+ *   state file) while the files a sandbox plan looks for there do not.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** `dev:ino:size:mtimeNs:ctimeNs` of a path (its target's, for a symlink), or `-` when it is missing. */
 type Stamp = string;
+/** Which entry a path names (identityOf), or `-` when it is missing. */
+type Identity = string;
+/** A folder only looked in, changed too recently to trust its stamp: its entries are checked each time. */
+const UNSETTLED = '?';
 
 /**
  * A change this close before a stat (ms) may share its timestamp with a later one (file systems keep
- * coarse times: a few ms on ext4, 1 s on HFS+, 2 s on FAT): a value that read such a path is not kept.
+ * coarse times: a few ms on ext4, 1 s on HFS+, 2 s on FAT): a value that read such a path whole is not
+ * kept, and the entries looked up in such a folder are checked again on each use.
  */
 const RACY_MS = 2_000;
 
 class Reads {
+  /** Each path depended on: its stamp before it was first read (UNSETTLED: see above). */
   readonly stamps = new Map<string, Stamp>();
+  /** Paths depended on whole: any change to their stamp counts. */
+  readonly whole = new Set<string>();
+  /** Folder → the entries looked up in it, and what each was then. */
+  readonly entries = new Map<string, Map<string, Identity>>();
   settled = true;
 }
 
@@ -51,22 +69,56 @@ function stampNow(p: string): { stamp: Stamp; racy: boolean } {
   return { stamp: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, racy: BigInt(Date.now()) * 1_000_000n - changed <= racyNs };
 }
 
-/** The computation under way depends on the stat of `p`: noted before it is read (a change between the two is seen next time). */
-function note(p: string): void {
-  if (!reading || reading.stamps.has(p)) return;
-  const { stamp, racy } = stampNow(p);
-  reading.stamps.set(p, stamp);
-  if (racy) reading.settled = false;
+/**
+ * Which entry a path names, without its content or times (those move with every write): the inode,
+ * type, owner and mode. A symlink's target changes only with the link, which may get the old one's
+ * inode number: its size and ctime tell them apart.
+ */
+function identityOf(st: fs.Stats | undefined): Identity {
+  if (!st) return '-';
+  return `${st.dev}:${st.ino}:${st.mode}:${st.uid}:${st.gid}${st.isSymbolicLink() ? `:${st.size}:${st.ctimeMs}` : ''}`;
 }
 
-/** `lstat`, or undefined when missing: depends on the entries of its folder. */
-export function lookup(p: string): fs.Stats | undefined {
-  note(path.dirname(p));
+function lstatOrMissing(p: string): fs.Stats | undefined {
   try {
     return fs.lstatSync(p, { throwIfNoEntry: false });
   } catch {
-    return undefined;
+    return undefined; // a file in place of a folder along the path: as missing
   }
+}
+
+/** The computation under way depends on `p` whole: its stamp is noted before it is read (a change between the two is seen next time). */
+function noteWhole(p: string): void {
+  if (!reading) return;
+  reading.whole.add(p);
+  const known = reading.stamps.get(p);
+  if (known === undefined) {
+    const { stamp, racy } = stampNow(p);
+    reading.stamps.set(p, stamp);
+    if (racy) reading.settled = false;
+  } else if (known === UNSETTLED) {
+    reading.settled = false;
+  }
+}
+
+/** The computation under way looks up entries of `dir`: the folder's stamp, noted before the lookup; the map to note each entry in. */
+function lookingIn(dir: string): Map<string, Identity> | undefined {
+  if (!reading) return undefined;
+  if (!reading.stamps.has(dir)) {
+    const { stamp, racy } = stampNow(dir);
+    reading.stamps.set(dir, racy ? UNSETTLED : stamp);
+  }
+  let looked = reading.entries.get(dir);
+  if (!looked) reading.entries.set(dir, (looked = new Map()));
+  return looked;
+}
+
+/** `lstat`, or undefined when missing; what it found may be used for what the entry is (type, owner, mode), not for its size or times. */
+export function lookup(p: string): fs.Stats | undefined {
+  const looked = lookingIn(path.dirname(p));
+  const st = lstatOrMissing(p);
+  if (looked && !looked.has(p)) looked.set(p, identityOf(st));
+  return st;
 }
 
 /** Whether `p` exists as an entry of its folder (a symlink counts, whatever it points to). */
@@ -74,9 +126,9 @@ export function exists(p: string): boolean {
   return lookup(p) !== undefined;
 }
 
-/** `stat` (following symlinks), or undefined when missing: depends on the stat of `p` itself. */
+/** `stat` (following symlinks), or undefined when missing: depends on `p` whole. */
 export function stat(p: string): fs.Stats | undefined {
-  note(p);
+  noteWhole(p);
   try {
     return fs.statSync(p, { throwIfNoEntry: false });
   } catch {
@@ -84,21 +136,23 @@ export function stat(p: string): fs.Stats | undefined {
   }
 }
 
-/** A folder's entries; throws as readdirSync does. Depends on the folder's stat. */
+/** A folder's entries; throws as readdirSync does. Depends on the folder whole. */
 export function readdir(p: string): fs.Dirent[] {
-  note(p);
+  noteWhole(p);
   return fs.readdirSync(p, { withFileTypes: true });
 }
 
-/** A file's text; throws as readFileSync does. Depends on the file's stat. */
+/** A file's text; throws as readFileSync does. Depends on the file whole. */
 export function readText(p: string): string {
-  note(p);
+  noteWhole(p);
   return fs.readFileSync(p, 'utf8');
 }
 
-/** `readlink`; throws as readlinkSync does. Depends on the entries of its folder (a link is replaced, not changed). */
+/** `readlink`; throws as readlinkSync does. Depends on the link as an entry of its folder (a link is replaced, not changed). */
 export function readLink(p: string): string {
-  note(path.dirname(p));
+  const looked = lookingIn(path.dirname(p));
+  // What the entry is, noted before its target is read when no lookup noted it yet.
+  if (looked && !looked.has(p)) looked.set(p, identityOf(lstatOrMissing(p)));
   return fs.readlinkSync(p);
 }
 
@@ -117,6 +171,12 @@ function recorded<T>(compute: () => T): { value: T; reads: Reads } {
 
 function passOn(from: Reads, to: Reads): void {
   for (const [p, stamp] of from.stamps) if (!to.stamps.has(p)) to.stamps.set(p, stamp);
+  for (const p of from.whole) to.whole.add(p);
+  for (const [dir, looked] of from.entries) {
+    const into = to.entries.get(dir);
+    if (!into) to.entries.set(dir, new Map(looked));
+    else for (const [entry, identity] of looked) if (!into.has(entry)) into.set(entry, identity);
+  }
   if (!from.settled) to.settled = false;
 }
 
@@ -166,6 +226,14 @@ export class KeptValues<T> {
 const stores = new Set<KeptValues<unknown>>();
 
 function unchanged(reads: Reads): boolean {
-  for (const [p, stamp] of reads.stamps) if (stampNow(p).stamp !== stamp) return false;
+  for (const [p, stamp] of reads.stamps) {
+    const now = stampNow(p);
+    if (now.stamp === stamp) continue;
+    const looked = reads.entries.get(p);
+    if (!looked || reads.whole.has(p)) return false;
+    for (const [entry, identity] of looked) if (identityOf(lstatOrMissing(entry)) !== identity) return false;
+    // Only other entries changed: from this stamp on, unless it is too recent to tell a later change by.
+    reads.stamps.set(p, now.racy ? UNSETTLED : now.stamp);
+  }
   return true;
 }

@@ -1,9 +1,9 @@
-import { afterEach, test } from 'node:test';
+import { afterEach, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
+import fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { exists, KeptValues, lookup, readText, rememberReads } from '../../../src/core/fs/keptReads';
+import { exists, KeptValues, lookup, readdir, readLink, readText, rememberReads } from '../../../src/core/fs/keptReads';
 
 afterEach(() => rememberReads(false));
 
@@ -76,17 +76,76 @@ test('a kept value used inside another passes its reads on: a change under the i
   assert.equal(outer.get(), true);
 });
 
-test('what changed just before it was read is not trusted yet: computed again until it settles', async () => {
+test('a file changed just before it was read is not trusted yet: computed again until it settles', async () => {
   const dir = root();
+  fs.writeFileSync(path.join(dir, 'config'), 'a=1');
   rememberReads(true, 50);
-  const value = counted(() => exists(path.join(dir, 'x')));
+  const value = counted(() => readText(path.join(dir, 'config')));
   value.get();
   value.get();
-  assert.equal(value.computed(), 2, 'the folder was made just now');
+  assert.equal(value.computed(), 2, 'the file was written just now');
   await settle();
   value.get();
   value.get();
   assert.equal(value.computed(), 3);
+});
+
+test('other entries of a folder it looked in come and go: kept, the entries it looked up checked one by one', async () => {
+  const dir = root();
+  fs.writeFileSync(path.join(dir, '.bashrc'), '');
+  rememberReads(true, 50);
+  const value = counted(() => [exists(path.join(dir, '.bashrc')), exists(path.join(dir, '.vimrc'))]);
+  await settle();
+  value.get();
+  // A shell's history lock, made and removed: the folder's stat moved, the two entries did not.
+  fs.writeFileSync(path.join(dir, '.zsh_history.LOCK'), '');
+  fs.rmSync(path.join(dir, '.zsh_history.LOCK'));
+  const lstat = mock.method(fs, 'lstatSync');
+  assert.deepEqual(value.get(), [true, false]);
+  assert.deepEqual(lstat.mock.calls.map((c) => c.arguments[0]).sort(), [path.join(dir, '.bashrc'), path.join(dir, '.vimrc')], 'only the entries looked up were looked at again');
+  lstat.mock.restore();
+  assert.equal(value.computed(), 1);
+  assert.deepEqual(value.get(), [true, false], 'changed just now: checked again on each use, still kept');
+  assert.equal(value.computed(), 1);
+
+  fs.writeFileSync(path.join(dir, '.vimrc'), '');
+  assert.deepEqual(value.get(), [true, true], 'an entry it looked up, made');
+  await settle();
+  fs.rmSync(path.join(dir, '.bashrc'));
+  fs.symlinkSync(path.join(dir, '.vimrc'), path.join(dir, '.bashrc'));
+  assert.deepEqual(value.get(), [true, true]);
+  assert.equal(value.computed(), 3, 'an entry it looked up, replaced by a symlink');
+  await settle();
+  fs.rmSync(path.join(dir, '.bashrc'));
+  fs.mkdirSync(path.join(dir, '.bashrc'));
+  value.get();
+  assert.equal(value.computed(), 4, 'replaced by a folder');
+});
+
+test('a folder it listed counts whole: any new entry computes again', async () => {
+  const dir = root();
+  rememberReads(true, 50);
+  const value = counted(() => readdir(dir).map((e) => e.name));
+  await settle();
+  assert.deepEqual(value.get(), []);
+  assert.deepEqual(value.get(), []);
+  fs.writeFileSync(path.join(dir, 'new'), '');
+  assert.deepEqual(value.get(), ['new']);
+  assert.equal(value.computed(), 2);
+});
+
+test('a symlink it read, pointed elsewhere among other changes to its folder, is seen', async () => {
+  const dir = root();
+  fs.symlinkSync('a', path.join(dir, 'link'));
+  rememberReads(true, 50);
+  const value = counted(() => readLink(path.join(dir, 'link')));
+  await settle();
+  assert.equal(value.get(), 'a');
+  // Replaced the way `ln -sfn` does it, the old inode freed first: the new link may get its number.
+  fs.rmSync(path.join(dir, 'link'));
+  fs.symlinkSync('b', path.join(dir, 'link'));
+  fs.writeFileSync(path.join(dir, 'other'), '');
+  assert.equal(value.get(), 'b');
 });
 
 test('off (the default, a process that asks once), every call computes', () => {

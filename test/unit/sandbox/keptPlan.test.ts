@@ -107,6 +107,22 @@ for (const attempt of ATTEMPTS) {
   });
 }
 
+test("kept plan, then other entries of the home come and go (a shell's history lock): kept, only the entries it looked up there looked at again", { skip: process.platform === 'win32' }, async () => {
+  const f = fixture();
+  await keep(f.opts);
+  fs.writeFileSync(path.join(f.home, '.zsh_history.LOCK'), '');
+  fs.rmSync(path.join(f.home, '.zsh_history.LOCK'));
+  const lstat = mock.method(fs, 'lstatSync');
+  const next = readOnly(f.opts);
+  const looked = lstat.mock.calls.map((c) => String(c.arguments[0]));
+  lstat.mock.restore();
+  // Folders above the fixture (a temporary folder other tests write in) may have changed meanwhile too.
+  const above = (p: string) => f.root.startsWith(`${path.dirname(p)}${path.sep}`);
+  assert.ok(looked.some((p) => p === path.join(f.home, '.bashrc')), 'the home\'s entries were looked at again');
+  assert.deepEqual(looked.filter((p) => path.dirname(p) !== f.home && !above(p)), [], 'and nothing else: the plan was kept');
+  assert.deepEqual(next, fresh(f.opts));
+});
+
 test('everything a plan reads is noted: each lookup by its folder, each read file or folder by itself', { skip: process.platform === 'win32' }, async () => {
   const f = fixture();
   rememberReads(true, RACY_MS);
