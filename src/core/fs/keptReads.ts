@@ -17,6 +17,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { atomicWrite } from './atomicWrite';
+import { sha256Hex } from '../crypto/sha256';
 
 /** `dev:ino:size:mtimeNs:ctimeNs` of a path (its target's, for a symlink), or `-` when it is missing. */
 type Stamp = string;
@@ -40,6 +42,8 @@ class Reads {
   /** Folder → the entries looked up in it, and what each was then. */
   readonly entries = new Map<string, Map<string, Identity>>();
   settled = true;
+  /** A folder's stamp was moved on by unchanged() (only other entries had changed). */
+  refreshed = false;
 }
 
 /** What the computation under way has read; undefined outside one (then nothing is noted). */
@@ -199,10 +203,12 @@ export class KeptValues<T> {
 
   /**
    * The value kept for `key` while every stat it depended on is unchanged (and none was racy);
-   * otherwise computed afresh by `compute`, whose reads (through this module) are noted.
+   * otherwise computed afresh by `compute`, whose reads (through this module) are noted. With
+   * `saved`, a process that keeps nothing in memory keeps the value in that file instead (savedValue).
    */
-  get(key: string, compute: () => T): T {
+  get(key: string, compute: () => T, saved?: SaveIn<T>): T {
     const keeps = remembering || this.always;
+    if (!keeps && saved) return savedValue(saved.file, key, compute, saved.valid);
     if (!keeps && !reading) return compute();
     const kept = keeps ? this.entries.get(key) : undefined;
     if (kept && kept.reads.settled && unchanged(kept.reads)) {
@@ -223,6 +229,12 @@ export class KeptValues<T> {
   }
 }
 
+/** Where a process that keeps nothing in memory keeps a value, and how a value read back is checked. */
+export interface SaveIn<T> {
+  file: string;
+  valid: (value: unknown) => value is T;
+}
+
 const stores = new Set<KeptValues<unknown>>();
 
 function unchanged(reads: Reads): boolean {
@@ -234,6 +246,84 @@ function unchanged(reads: Reads): boolean {
     for (const [entry, identity] of looked) if (identityOf(lstatOrMissing(entry)) !== identity) return false;
     // Only other entries changed: from this stamp on, unless it is too recent to tell a later change by.
     reads.stamps.set(p, now.racy ? UNSETTLED : now.stamp);
+    if (!now.racy) reads.refreshed = true;
   }
   return true;
+}
+
+/** A kept value as a file holds it between processes (savedValue). */
+interface SavedForm {
+  v: 1;
+  /** The key's SHA-256: a key may hold the environment, secrets and all. */
+  key: string;
+  value: unknown;
+  stamps: Array<[string, Stamp]>;
+  whole: string[];
+  entries: Array<[string, Array<[string, Identity]>]>;
+}
+
+const isPairs = (v: unknown): v is Array<[string, string]> =>
+  Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string');
+
+/** What `text` says was read, when it is a saved form of `key` whose value passes `valid`; else undefined. */
+function parseSaved<T>(text: string, key: string, valid: (value: unknown) => value is T): { value: T; reads: Reads } | undefined {
+  let saved: Partial<SavedForm>;
+  try {
+    saved = JSON.parse(text) as Partial<SavedForm>;
+  } catch {
+    return undefined;
+  }
+  if (saved?.v !== 1 || saved.key !== key || !valid(saved.value) || !isPairs(saved.stamps) || !Array.isArray(saved.whole) || !Array.isArray(saved.entries)) return undefined;
+  if (!saved.whole.every((p) => typeof p === 'string') || !saved.entries.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && isPairs(e[1]))) return undefined;
+  const reads = new Reads();
+  for (const [p, stamp] of saved.stamps) reads.stamps.set(p, stamp);
+  for (const p of saved.whole) reads.whole.add(p);
+  for (const [dir, looked] of saved.entries) reads.entries.set(dir, new Map(looked));
+  // Every path a check depends on has a stamp: an entry or a whole path without one would never be checked.
+  if ([...reads.whole, ...reads.entries.keys()].some((p) => !reads.stamps.has(p))) return undefined;
+  return { value: saved.value, reads };
+}
+
+function savedForm(key: string, value: unknown, reads: Reads): string {
+  const form: SavedForm = {
+    v: 1, key, value, stamps: [...reads.stamps], whole: [...reads.whole], entries: [...reads.entries].map(([dir, looked]) => [dir, [...looked]]),
+  };
+  return JSON.stringify(form);
+}
+
+/**
+ * For a process that asks once (a hook call without a server): the value of `key` kept in `file`
+ * from one process to the next, under the rule KeptValues keeps it by in memory. The file holds one
+ * value; a value that read something too recent is not saved. Whoever can write `file` can change
+ * the value: keep it where the value's consumers are already trusted (Alfred's home). A file that
+ * cannot be read, parsed or written only means computing afresh.
+ */
+function savedValue<T>(file: string, key: string, compute: () => T, valid: (value: unknown) => value is T): T {
+  const hashed = sha256Hex(key);
+  let text: string | undefined;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    text = undefined;
+  }
+  const saved = text === undefined ? undefined : parseSaved(text, hashed, valid);
+  if (saved && unchanged(saved.reads)) {
+    if (reading) passOn(saved.reads, reading);
+    // The folders' new stamps saved, so the next process does not look at their entries again.
+    if (saved.reads.refreshed) save(file, hashed, saved.value, saved.reads);
+    return saved.value;
+  }
+  const fresh = recorded(compute);
+  if (fresh.reads.settled) save(file, hashed, fresh.value, fresh.reads);
+  return fresh.value;
+}
+
+function save(file: string, hashedKey: string, value: unknown, reads: Reads): void {
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    // No fsync: a value lost with a power cut is computed again.
+    atomicWrite(file, savedForm(hashedKey, value, reads), { fsync: false });
+  } catch {
+    // not saved: computed afresh next time
+  }
 }

@@ -86,21 +86,32 @@ interface Mounts {
 }
 
 /**
- * The mounts of a plan, kept (in the hook server: fs/keptReads) while nothing they were read from
- * changed: most of a hook call's time was these two hundred lookups, on every shell call. Everything
- * else they depend on is in the key, the environment whole.
+ * The mounts of a plan, kept while nothing they were read from changed (fs/keptReads): most of a
+ * hook call's time was these two hundred lookups and the walk of the workspace, on every shell call.
+ * The hook server keeps them in memory; a hook call without a server, in a file beside the plan's
+ * arguments (Alfred's home, read-only inside the sandbox). Everything else they depend on is in the
+ * key, the environment whole.
  */
 const kept = new KeptValues<Mounts>(8);
 
+const isPaths = (v: unknown): v is string[] => Array.isArray(v) && v.every((p) => typeof p === 'string');
+const isMounts = (v: unknown): v is Mounts => {
+  if (typeof v !== 'object' || v === null) return false;
+  const { readOnly, writable, ...rest } = v as Partial<Mounts>;
+  return Object.keys(rest).length === 0 && isPaths(readOnly) && (writable === undefined || isPaths(writable));
+};
+
 function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boolean): Mounts {
+  const home = opts.home ?? os.homedir();
   const key = JSON.stringify([
-    sandbox, strict, opts.workspaceFolder, opts.protectedGlobs, opts.stateDir ?? null, opts.home ?? os.homedir(), opts.installation ?? null,
+    sandbox, strict, opts.workspaceFolder, opts.protectedGlobs, opts.stateDir ?? null, home, opts.installation ?? null,
     opts.tempFolders ?? null, opts.env ?? process.env,
   ]);
+  const file = path.join(home, '.alfred', 'run', 'sandbox', `${workspaceId(opts.workspaceFolder)}.mounts.json`);
   return kept.get(key, () => {
     const readOnly = readOnlyPaths(opts);
     return strict ? { readOnly, writable: writableRoots(opts) } : { readOnly };
-  });
+  }, { file, valid: isMounts });
 }
 
 /** `~/.alfred/bin/alfred-sandbox <id> '<command>'` (launcher.ts), where the plan can be saved; else undefined. */

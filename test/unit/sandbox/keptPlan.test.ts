@@ -55,12 +55,19 @@ function kept(opts: PlanOptions): boolean {
 }
 
 /**
+ * Where a plan is kept between calls: in the hook server's memory, or, for hook calls without a
+ * server (each a new process, as `rememberReads(false)` makes this one), in a file in Alfred's home.
+ */
+type Keeping = 'in memory' | 'in a file';
+const KEEPINGS: readonly Keeping[] = ['in memory', 'in a file'];
+
+/**
  * Kept from now on: computed, settled past the racy window (its own creations too), kept. The plan
  * depends on the fixture's parents too (a temporary folder other tests write in): asked again until
  * a quiet moment lets it be kept.
  */
-async function keep(opts: PlanOptions): Promise<void> {
-  rememberReads(true, RACY_MS);
+async function keep(opts: PlanOptions, keeping: Keeping = 'in memory'): Promise<void> {
+  rememberReads(keeping === 'in memory', RACY_MS);
   for (let attempt = 0; attempt < 40; attempt++) {
     readOnly(opts);
     await settle();
@@ -96,16 +103,34 @@ const ATTEMPTS: ReadonlyArray<{ name: string; change: (f: ReturnType<typeof fixt
   { name: 'the home folder itself replaced', change: (f) => { fs.renameSync(f.home, `${f.home}.old`); fs.mkdirSync(f.home); } },
 ];
 
-for (const attempt of ATTEMPTS) {
-  test(`kept plan, then ${attempt.name}: the next plan is as a fresh one`, { skip: process.platform === 'win32' }, async () => {
-    const f = fixture();
-    await keep(f.opts);
-    attempt.change(f);
-    const next = readOnly(f.opts);
-    assert.deepEqual(next, fresh(f.opts));
-    if (attempt.held) assert.ok(next.includes(attempt.held(f)), `${attempt.held(f)} is held`);
-  });
+for (const keeping of KEEPINGS) {
+  for (const attempt of ATTEMPTS) {
+    test(`plan kept ${keeping}, then ${attempt.name}: the next plan is as a fresh one`, { skip: process.platform === 'win32' }, async () => {
+      const f = fixture();
+      await keep(f.opts, keeping);
+      attempt.change(f);
+      const next = readOnly(f.opts);
+      assert.deepEqual(next, fresh(f.opts));
+      if (attempt.held) assert.ok(next.includes(attempt.held(f)), `${attempt.held(f)} is held`);
+    });
+  }
 }
+
+test('a plan kept in a file: the file holds no environment, and one that cannot be read as a plan is planned afresh', { skip: process.platform === 'win32' }, async () => {
+  const f = fixture();
+  const secret = 'sk-kept-plan-test-0123456789';
+  const opts = { ...f.opts, env: { ...f.opts.env, OPENAI_API_KEY: secret } };
+  await keep(opts, 'in a file');
+  const folder = path.join(f.home, '.alfred', 'run', 'sandbox');
+  const [file] = fs.readdirSync(folder).filter((n) => n.endsWith('.mounts.json')).map((n) => path.join(folder, n));
+  assert.ok(file, 'the plan is kept in a file');
+  assert.ok(!fs.readFileSync(file, 'utf8').includes(secret), 'the key is kept as its hash');
+  const planned = readOnly(opts);
+  for (const broken of ['{', '{"v":1}', JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), value: { readOnly: [1] } })]) {
+    fs.writeFileSync(file, broken);
+    assert.deepEqual(readOnly(opts), planned, broken);
+  }
+});
 
 test("kept plan, then other entries of the home come and go (a shell's history lock): kept, only the entries it looked up there looked at again", { skip: process.platform === 'win32' }, async () => {
   const f = fixture();
