@@ -14,6 +14,9 @@
  *   one by one, and the value is still good if each is the same entry (the same inode, type, owner
  *   and mode, or still missing). A home folder changes all the time (a shell's history, an editor's
  *   state file) while the files a sandbox plan looks for there do not.
+ *
+ * A process that asks once (a hook call without a server) keeps nothing in memory; it can keep a value
+ * in a file instead, with what it read, under the same rule (KeptValues.get's `saved`).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
