@@ -6,7 +6,7 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { exists, readdir, stat } from '../fs/keptReads';
+import { exists, KeptValues, readdir, stat } from '../fs/keptReads';
 import { relativeInside } from '../fs/relativeInside';
 import { gitConfigSources } from './gitConfigSources';
 import type { Sourced } from './homeReferences';
@@ -305,6 +305,16 @@ function isPython(bin: string, prefix: string): boolean {
 export function runsLaterPaths(home: string = os.homedir(), search?: { env: NodeJS.ProcessEnv; workspaceFolder: string }): string[] {
   const fixed = fixedPaths(home);
   if (!search) return [...fixed];
+  return [...keptLater.get(JSON.stringify([home, search.workspaceFolder, search.env]), () => searchedPaths(home, search, fixed))];
+}
+
+/**
+ * The hook server asks on every shell call, for the gate's protected paths, after the sandbox plan
+ * that holds them asked: kept while nothing they were read from changed (fs/keptReads).
+ */
+const keptLater = new KeptValues<readonly string[]>(8);
+
+function searchedPaths(home: string, search: { env: NodeJS.ProcessEnv; workspaceFolder: string }, fixed: readonly string[]): string[] {
   // A copy of Windows' environment keeps the variable's own spelling, `Path`.
   const folders = commandSearchFolders(search.env.PATH ?? search.env.Path, home, search.workspaceFolder);
   // A folder that holds the workspace (the user's `~/.config/nvim` opened to work on) is the agent's
