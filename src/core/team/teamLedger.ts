@@ -41,12 +41,13 @@ export interface TeamLedgerOptions {
 }
 
 const ZERO: Usage = { tokens: 0, shell: 0, costUsd: 0 };
+const afterThisTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const problemOf = (err: unknown): string => (err instanceof Error ? err.message : String(err)) || 'no answer';
 
 export class TeamLedger {
   readonly team: string;
   private readonly now: () => Date;
-  /** Copies under way (`settle`), in order: the next decision's query waits behind them anyway. */
+  /** Copies under way (`settle`), in order: the next decision waits for them. */
   private copies: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: TeamLedgerOptions) {
@@ -105,6 +106,8 @@ export class TeamLedger {
     const charge = call.shell > 0 ? this.row(call.role, at, { id: randomUuid(), shell: call.shell, tool: call.tool, ...(call.model ? { model: call.model } : {}) }) : undefined;
     if (!charge && budgets.length === 0) return { allowed: true, statuses: [] };
     try {
+      // The charges copied after earlier calls count before this one is decided.
+      await this.copies;
       await this.reconcile();
       const decideBudgets = budgets.map((b, i) => ({ ...periods[i]!, limits: b.limits, blockAtPercent: b.blockAtPercent }));
       const { refused, usage } = await this.o.store.decide(decideBudgets, charge, !call.exempt);
@@ -133,13 +136,14 @@ export class TeamLedger {
    * Copies what the file ledger wrote: each event into the audit trail, and each charge in it to the
    * team budgets it falls under (a decision's shell charge excepted where `authorize` made it). Kept in
    * the local ledger when the database cannot be reached, whatever the offline mode: it happened.
-   * The caller does not wait for it (`flush` does): these charges refuse nothing, and on the one
-   * connection the next decision is sent after them, so it sees them. The open socket keeps a
-   * one-shot process alive until the copy is done.
+   * The caller does not wait for it (`flush` does): these charges refuse nothing. It begins once the
+   * call's turn is over, so that it never holds up the call's answer (the hook server's reply); the
+   * next decision waits for it (`authorize`), so that it sees these charges. A pending copy keeps a
+   * one-shot process alive until it is done.
    */
   settle(events: readonly AlfredEvent[], model?: string): void {
     if (events.length === 0) return;
-    this.copies = this.copies.then(() => this.copy(events, model));
+    this.copies = this.copies.then(afterThisTurn).then(() => this.copy(events, model));
   }
 
   /** Waits for the copies under way (they never fail: what the database refused is in the local ledger). */

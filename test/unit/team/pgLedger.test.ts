@@ -131,6 +131,8 @@ test('the database stopped mid-run and restarted: local charges are replayed onc
   const h = harnessOf(m!);
   for (let i = 0; i < 5; i++) assert.equal((await shell(h, i)).decision.allowed, true);
   await h.chargeOutput(toolCall('read_file', { filePath: 'a' }), 'x'.repeat(400), { source: 'test', model: 'gpt-4.1-mini' });
+  // Its copy to the team is sent after the call returns: sent before the outage.
+  await h.team!.flush();
   pg.halt();
   try {
     for (let i = 5; i < 12; i++) assert.equal((await shell(h, i)).decision.allowed, true, 'role coder goes on with the local ledger');
