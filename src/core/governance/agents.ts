@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { exists, KeptValues, readdir, stat } from '../fs/keptReads';
 import { relativeInside } from '../fs/relativeInside';
 import { gitConfigSources } from './gitConfigSources';
-import type { Sourced } from './homeReferences';
+import { workspaceOtherThanHome, type Sourced } from './homeReferences';
 import { startupSources } from './startupSources';
 
 export type AgentId = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
@@ -251,7 +251,8 @@ function ownedBy(dir: string, user: SearchUser): boolean {
  * runs in place of another of its name, outside the sandbox, whenever the user, an editor or Alfred
  * runs that name: the acceptance checks run with this PATH, so a planted `npm` that exits 0 would
  * pass them for the agent that planted it. Left out: the home itself and any folder that holds the
- * workspace or lies in it (the agent's own work), relative entries (they name no fixed folder), and
+ * workspace or lies in it (the agent's own work; not so when the workspace is the home itself, whose
+ * folders stay the user's), relative entries (they name no fixed folder), and
  * for root the folders outside the home: root owns the whole system, which holding PATH alone would
  * not protect (README, Shell sandbox).
  */
@@ -259,7 +260,7 @@ export function commandSearchFolders(searchPath: string | undefined, home: strin
   const root = path.resolve(home);
   // A home at the file system's root (HOME=/ in some containers) would make every folder of PATH the home's.
   const homeCounts = path.dirname(root) !== root;
-  const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
+  const ws = workspaceOtherThanHome(root, workspaceFolder);
   const entries = (searchPath ?? '').split(path.delimiter).filter((entry) => path.isAbsolute(entry)).map((entry) => path.resolve(entry));
   const inside = (inner: string, outer: string) => relativeInside(outer, inner) !== undefined;
   const agents = (dir: string): boolean => (homeCounts && dir !== root && inside(dir, root))

@@ -31,10 +31,20 @@ export function readConfigFile(file: string): string | undefined {
   }
 }
 
-/** Whether a path counts: inside `home` (not the home itself), neither in the workspace nor holding it. */
+/**
+ * Whether a path counts: inside `home` (not the home itself), neither in the workspace nor holding
+ * it. A workspace that is the home itself makes nothing the agent's work: the home's own start-up
+ * code stays the user's, as the fixed lists do.
+ */
 export function inHomeNotWorkspace(home: string, workspaceFolder: string | undefined): (p: string) => boolean {
   const root = path.resolve(home);
-  const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
+  const ws = workspaceOtherThanHome(root, workspaceFolder);
   return (p) => p !== root && relativeInside(root, p) !== undefined
     && !(ws !== undefined && (relativeInside(ws, p) !== undefined || relativeInside(p, ws) !== undefined));
+}
+
+/** The workspace, resolved; undefined when there is none or it is the home itself (see inHomeNotWorkspace). */
+export function workspaceOtherThanHome(home: string, workspaceFolder: string | undefined): string | undefined {
+  const ws = workspaceFolder === undefined ? undefined : path.resolve(workspaceFolder);
+  return ws === path.resolve(home) ? undefined : ws;
 }

@@ -48,6 +48,11 @@ test('the command search folders held are PATH\'s folders in the home, not the h
   assert.deepEqual(all.slice(0, runsLaterPaths(home).length), runsLaterPaths(home));
   assert.deepEqual(all.slice(runsLaterPaths(home).length), ['/home/ana/.local/bin', '/home/ana/.cargo/bin', '/home/ana/.nvm/versions/node/v22.11.0/bin']);
   assert.deepEqual(runsLaterPaths(home, { env: { Path: '/home/ana/bin' }, workspaceFolder: ws }).at(-1), '/home/ana/bin', 'a copy of Windows\' environment spells it Path');
+  // The home opened as the workspace: its folders of PATH stay the user's, as its start-up files do.
+  assert.deepEqual(commandSearchFolders(searchPath, home, home), [
+    '/home/ana/.local/bin', '/home/ana/.cargo/bin', '/home/ana/src', '/home/ana/src/app/node_modules/.bin', '/home/ana/.nvm/versions/node/v22.11.0/bin',
+  ]);
+  assert.deepEqual(commandSearchFolders(searchPath, home, `${home}/`), commandSearchFolders(searchPath, home, home), 'however the home is spelled');
 });
 
 test('a Node installation among the command search folders is held whole (npm\'s code and its global npmrc are beside its bin); another bin folder is not', () => {

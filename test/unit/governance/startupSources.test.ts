@@ -51,6 +51,9 @@ test('startupSources: what the start-up files name inside the home and outside t
     assert.deepEqual(startupSources(home, ['.bashrc', '.zshrc', '.profile'], ws), [path.join(home, '.nvm', 'nvm.sh')]);
     fs.writeFileSync(path.join(home, '.profile'), '. "$HOME/.cargo/env"\n');
     assert.deepEqual(startupSources(home, ['.bashrc', '.zshrc', '.profile'], ws), [path.join(home, '.nvm', 'nvm.sh'), path.join(home, '.cargo', 'env')]);
+    // The home opened as the workspace: what the start-up files source stays the user's, the workspace's own file too.
+    assert.deepEqual(startupSources(home, ['.bashrc', '.zshrc', '.profile'], home),
+      [path.join(home, '.nvm', 'nvm.sh'), path.join(home, 'src', 'app', '.envrc'), path.join(home, '.cargo', 'env')]);
     fs.writeFileSync(path.join(home, '.bashrc'), '# nothing\n');
     assert.deepEqual(startupSources(home, ['.bashrc', '.zshrc', '.profile'], ws), [path.join(home, '.cargo', 'env')], 'a changed file is read again');
   } finally {
