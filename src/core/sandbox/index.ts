@@ -6,6 +6,7 @@
 import type { Role } from '../roles/types';
 import { detectSandbox, type AvailableSandbox, type Sandbox } from './detect';
 import { readOnlyPaths, writableRoots, type MountOptions } from './mounts';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { workspaceId } from '../state/paths';
@@ -21,6 +22,8 @@ export interface PlanOptions extends MountOptions {
   role: Pick<Role, 'name' | 'sandbox'>;
   /** What detectSandbox found; injected by tests. Default: detectSandbox(env). */
   sandbox?: Sandbox;
+  /** Which code plans (a plan another build saved is not used); injected by tests. Default: runningCode(). */
+  code?: string;
 }
 
 export type SandboxPlan =
@@ -101,10 +104,29 @@ const isMounts = (v: unknown): v is Mounts => {
   return Object.keys(rest).length === 0 && isPaths(readOnly) && (writable === undefined || isPaths(writable));
 };
 
+let code: string | undefined;
+
+/**
+ * The running code, as its file's size and time: a plan saved by another build of Alfred (an update
+ * that holds more) must not stand in for this one's. When the file cannot be read, a value of this
+ * process alone: nothing saved is used.
+ */
+function runningCode(): string {
+  if (code === undefined) {
+    try {
+      const st = fs.statSync(__filename);
+      code = `${st.size}:${st.mtimeMs}`;
+    } catch {
+      code = `process ${process.pid} ${Date.now()}`;
+    }
+  }
+  return code;
+}
+
 function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boolean): Mounts {
   const home = opts.home ?? os.homedir();
   const key = JSON.stringify([
-    sandbox, strict, opts.workspaceFolder, opts.protectedGlobs, opts.stateDir ?? null, home, opts.installation ?? null,
+    opts.code ?? runningCode(), sandbox, strict, opts.workspaceFolder, opts.protectedGlobs, opts.stateDir ?? null, home, opts.installation ?? null,
     opts.tempFolders ?? null, opts.env ?? process.env,
   ]);
   const file = path.join(home, '.alfred', 'run', 'sandbox', `${workspaceId(opts.workspaceFolder)}.mounts.json`);

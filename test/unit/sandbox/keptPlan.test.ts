@@ -132,6 +132,13 @@ test('a plan kept in a file: the file holds no environment, and one that cannot 
   }
 });
 
+test('a plan kept in a file by another build of Alfred is not used: an update may hold more', { skip: process.platform === 'win32' }, async () => {
+  const f = fixture();
+  await keep({ ...f.opts, code: 'build a' }, 'in a file');
+  assert.equal(kept({ ...f.opts, code: 'build a' }), true);
+  assert.equal(kept({ ...f.opts, code: 'build b' }), false, 'planned afresh');
+});
+
 test("kept plan, then other entries of the home come and go (a shell's history lock): kept, only the entries it looked up there looked at again", { skip: process.platform === 'win32' }, async () => {
   const f = fixture();
   await keep(f.opts);
