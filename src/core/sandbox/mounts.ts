@@ -4,9 +4,10 @@
  * (state folder and launcher) and installation, the agents' and VS Code's user settings, and what
  * runs later outside the sandbox (the shells' start-up files and what they source, git's and npm's
  * user configuration and what git's includes or runs, the toolchains' code and configuration, the
- * editors' extensions and configuration, the folders of PATH an agent could write); and under `sandbox = "strict"`, what it may write at all (writableRoots). The mounts
- * need real, existing paths: symlinks are resolved, and governance folders and configuration an
- * agent could otherwise create (git keeps no empty folder) are created empty first.
+ * editors' extensions and configuration, the folders of PATH an agent could write); and under
+ * `sandbox = "strict"`, what it may write at all (writableRoots). The mounts need real, existing
+ * paths: symlinks are resolved, and governance folders and configuration an agent could otherwise
+ * create (git keeps no empty folder) are created empty first.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
