@@ -59,6 +59,17 @@ test('a file without a check (written by hand) is taken as it is; a missing file
   assert.match(read.problem, /not valid JSON/);
 });
 
+test('a checked file reformatted by hand, its check still that of its value, is taken; a whole file is taken without serializing it again', (t) => {
+  const file = tmpFile();
+  const sum = /"check": "([0-9a-f]{8})"/.exec(checkedText(newer))![1];
+  fs.writeFileSync(file, JSON.stringify({ ...newer, check: sum }));
+  assert.deepEqual(readCheckedJson(file), { value: newer });
+  writeCheckedJson(file, older);
+  const stringify = t.mock.method(JSON, 'stringify');
+  assert.deepEqual(readCheckedJson(file), { value: older });
+  assert.equal(stringify.mock.callCount(), 0);
+});
+
 test('a symlink planted at the path is not written through', { skip: process.platform === 'win32' }, () => {
   const file = tmpFile();
   const elsewhere = path.join(path.dirname(file), 'elsewhere.json');
