@@ -187,6 +187,15 @@ function passOn(from: Reads, to: Reads): void {
   if (!from.settled) to.settled = false;
 }
 
+/**
+ * What `compute` read, for a value kept elsewhere (the hook server's harnesses): `unchanged()` is true
+ * while all of it is as it was, under the rule KeptValues keeps values by (never for a read too recent).
+ */
+export function readsOf<T>(compute: () => T): { value: T; unchanged: () => boolean } {
+  const { value, reads } = recorded(compute);
+  return { value, unchanged: () => reads.settled && unchanged(reads) };
+}
+
 interface Kept<T> {
   value: T;
   reads: Reads;

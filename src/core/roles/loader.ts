@@ -58,6 +58,9 @@ export function roleFolders(opts: Pick<LoadRolesOptions, 'workspaceFolder' | 'ho
 }
 
 /** The `*.toml` files in `dir`, sorted; none when the folder does not exist. Other errors throw. */
+/** A folder entry that is read as a role file. */
+export const isRoleFile = (e: fs.Dirent): boolean => (e.isFile() || e.isSymbolicLink()) && e.name.toLowerCase().endsWith('.toml');
+
 export function listRoleFiles(dir: string): string[] {
   let entries: fs.Dirent[];
   try {
@@ -71,7 +74,7 @@ export function listRoleFiles(dir: string): string[] {
     throw err;
   }
   return entries
-    .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.toLowerCase().endsWith('.toml'))
+    .filter(isRoleFile)
     .map((e) => path.join(dir, e.name))
     .sort();
 }
