@@ -16,12 +16,12 @@
  *   state file) while the files a sandbox plan looks for there do not.
  *
  * A process that asks once (a hook call without a server) keeps nothing in memory; it can keep a value
- * in a file instead, with what it read, under the same rule (KeptValues.get's `saved`).
+ * in a file instead, with what it read, under the same rule (KeptValues.get's `saved`). There the
+ * environment counts by the variables read through `notedEnv`, each with its value.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { atomicWrite } from './atomicWrite';
-import { sha256Hex } from '../crypto/sha256';
 
 /** `dev:ino:size:mtimeNs:ctimeNs` of a path (its target's, for a symlink), or `-` when it is missing. */
 type Stamp = string;
@@ -47,6 +47,10 @@ class Reads {
   settled = true;
   /** A folder's stamp was moved on by unchanged() (only other entries had changed). */
   refreshed = false;
+  /** Each environment variable read through notedEnv, and its value then (null: unset). */
+  readonly env = new Map<string, string | null>();
+  /** The environment was listed: the value may depend on any variable, and is not saved in a file. */
+  envListed = false;
 }
 
 /** What the computation under way has read; undefined outside one (then nothing is noted). */
@@ -163,6 +167,48 @@ export function readLink(p: string): string {
   return fs.readlinkSync(p);
 }
 
+function noteVariable(env: NodeJS.ProcessEnv, name: string | symbol): void {
+  if (reading && typeof name === 'string' && !reading.env.has(name)) reading.env.set(name, env[name] ?? null);
+}
+
+/**
+ * `env`, each variable read from it noted (with its value) by the computation under way at the time
+ * of reading, so that a value saved in a file depends on those variables alone. Listing its
+ * variables (a spread, `Object.keys`) makes the value depend on all of them: it is then not saved.
+ */
+export function notedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const noted = new Proxy(env, {
+    get(target, name) {
+      noteVariable(target, name);
+      return Reflect.get(target, name);
+    },
+    has(target, name) {
+      noteVariable(target, name);
+      return Reflect.has(target, name);
+    },
+    getOwnPropertyDescriptor(target, name) {
+      noteVariable(target, name);
+      return Reflect.getOwnPropertyDescriptor(target, name);
+    },
+    ownKeys(target) {
+      if (reading) reading.envListed = true;
+      return Reflect.ownKeys(target);
+    },
+  });
+  behindNoted.set(noted, env);
+  return noted;
+}
+
+const behindNoted = new WeakMap<NodeJS.ProcessEnv, NodeJS.ProcessEnv>();
+
+/**
+ * The environment behind notedEnv, for a key that holds it whole (a KeptValues key in memory): a value
+ * kept under such a key depends on what its computation reads, not on the key's listing of it.
+ */
+export function wholeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return behindNoted.get(env) ?? env;
+}
+
 /** Runs `compute`, noting what it reads (and passing that on to a computation it runs within). */
 function recorded<T>(compute: () => T): { value: T; reads: Reads } {
   const outer = reading;
@@ -185,6 +231,8 @@ function passOn(from: Reads, to: Reads): void {
     else for (const [entry, identity] of looked) if (!into.has(entry)) into.set(entry, identity);
   }
   if (!from.settled) to.settled = false;
+  for (const [name, value] of from.env) if (!to.env.has(name)) to.env.set(name, value);
+  if (from.envListed) to.envListed = true;
 }
 
 /**
@@ -220,7 +268,7 @@ export class KeptValues<T> {
    */
   get(key: string, compute: () => T, saved?: SaveIn<T>): T {
     const keeps = remembering || this.always;
-    if (!keeps && saved) return savedValue(saved.file, key, compute, saved.valid);
+    if (!keeps && saved) return savedValue(saved, compute);
     if (!keeps && !reading) return compute();
     const kept = keeps ? this.entries.get(key) : undefined;
     if (kept && kept.reads.settled && unchanged(kept.reads)) {
@@ -245,6 +293,13 @@ export class KeptValues<T> {
 export interface SaveIn<T> {
   file: string;
   valid: (value: unknown) => value is T;
+  /**
+   * What the value depends on besides what it reads, as the file may hold it: the memory key without
+   * the environment, which the file holds only as the variables read through notedEnv.
+   */
+  key: string;
+  /** The environment those variables are compared with. */
+  env: NodeJS.ProcessEnv;
 }
 
 const stores = new Set<KeptValues<unknown>>();
@@ -265,9 +320,10 @@ function unchanged(reads: Reads): boolean {
 
 /** A kept value as a file holds it between processes (savedValue). */
 interface SavedForm {
-  v: 1;
-  /** The key's SHA-256: a key may hold the environment, secrets and all. */
+  v: 2;
   key: string;
+  /** The variables read, with their values then (null: unset); never the environment whole, which may hold secrets. */
+  env: Array<[string, string | null]>;
   value: unknown;
   stamps: Array<[string, Stamp]>;
   whole: string[];
@@ -277,20 +333,28 @@ interface SavedForm {
 const isPairs = (v: unknown): v is Array<[string, string]> =>
   Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string');
 
-/** What `text` says was read, when it is a saved form of `key` whose value passes `valid`; else undefined. */
-function parseSaved<T>(text: string, key: string, valid: (value: unknown) => value is T): { value: T; reads: Reads } | undefined {
+const isVariables = (v: unknown): v is Array<[string, string | null]> =>
+  Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && (typeof p[1] === 'string' || p[1] === null));
+
+/**
+ * What `text` says was read, when it is a saved form of `saved.key` whose variables have the same values
+ * in `saved.env` and whose value passes `saved.valid`; else undefined.
+ */
+function parseSaved<T>(text: string, { key, env, valid }: SaveIn<T>): { value: T; reads: Reads } | undefined {
   let saved: Partial<SavedForm>;
   try {
     saved = JSON.parse(text) as Partial<SavedForm>;
   } catch {
     return undefined;
   }
-  if (saved?.v !== 1 || saved.key !== key || !valid(saved.value) || !isPairs(saved.stamps) || !Array.isArray(saved.whole) || !Array.isArray(saved.entries)) return undefined;
+  if (saved?.v !== 2 || saved.key !== key || !isVariables(saved.env) || !valid(saved.value) || !isPairs(saved.stamps) || !Array.isArray(saved.whole) || !Array.isArray(saved.entries)) return undefined;
+  if (saved.env.some(([name, value]) => (env[name] ?? null) !== value)) return undefined;
   if (!saved.whole.every((p) => typeof p === 'string') || !saved.entries.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && isPairs(e[1]))) return undefined;
   const reads = new Reads();
   for (const [p, stamp] of saved.stamps) reads.stamps.set(p, stamp);
   for (const p of saved.whole) reads.whole.add(p);
   for (const [dir, looked] of saved.entries) reads.entries.set(dir, new Map(looked));
+  for (const [name, value] of saved.env) reads.env.set(name, value);
   // Every path a check depends on has a stamp: an entry or a whole path without one would never be checked.
   if ([...reads.whole, ...reads.entries.keys()].some((p) => !reads.stamps.has(p))) return undefined;
   return { value: saved.value, reads };
@@ -298,7 +362,7 @@ function parseSaved<T>(text: string, key: string, valid: (value: unknown) => val
 
 function savedForm(key: string, value: unknown, reads: Reads): string {
   const form: SavedForm = {
-    v: 1, key, value, stamps: [...reads.stamps], whole: [...reads.whole], entries: [...reads.entries].map(([dir, looked]) => [dir, [...looked]]),
+    v: 2, key, env: [...reads.env], value, stamps: [...reads.stamps], whole: [...reads.whole], entries: [...reads.entries].map(([dir, looked]) => [dir, [...looked]]),
   };
   return JSON.stringify(form);
 }
@@ -310,31 +374,31 @@ function savedForm(key: string, value: unknown, reads: Reads): string {
  * the value: keep it where the value's consumers are already trusted (Alfred's home). A file that
  * cannot be read, parsed or written only means computing afresh.
  */
-function savedValue<T>(file: string, key: string, compute: () => T, valid: (value: unknown) => value is T): T {
-  const hashed = sha256Hex(key);
+function savedValue<T>(saveIn: SaveIn<T>, compute: () => T): T {
+  const { file, key } = saveIn;
   let text: string | undefined;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
     text = undefined;
   }
-  const saved = text === undefined ? undefined : parseSaved(text, hashed, valid);
+  const saved = text === undefined ? undefined : parseSaved(text, saveIn);
   if (saved && unchanged(saved.reads)) {
     if (reading) passOn(saved.reads, reading);
     // The folders' new stamps saved, so the next process does not look at their entries again.
-    if (saved.reads.refreshed) save(file, hashed, saved.value, saved.reads);
+    if (saved.reads.refreshed) save(file, key, saved.value, saved.reads);
     return saved.value;
   }
   const fresh = recorded(compute);
-  if (fresh.reads.settled) save(file, hashed, fresh.value, fresh.reads);
+  if (fresh.reads.settled && !fresh.reads.envListed) save(file, key, fresh.value, fresh.reads);
   return fresh.value;
 }
 
-function save(file: string, hashedKey: string, value: unknown, reads: Reads): void {
+function save(file: string, key: string, value: unknown, reads: Reads): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     // No fsync: a value lost with a power cut is computed again.
-    atomicWrite(file, savedForm(hashedKey, value, reads), { fsync: false });
+    atomicWrite(file, savedForm(key, value, reads), { fsync: false });
   } catch {
     // not saved: computed afresh next time
   }

@@ -6,7 +6,7 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { exists, KeptValues, readdir, stat } from '../fs/keptReads';
+import { exists, KeptValues, readdir, stat, wholeEnv } from '../fs/keptReads';
 import { relativeInside } from '../fs/relativeInside';
 import { gitConfigSources } from './gitConfigSources';
 import { workspaceOtherThanHome, type Sourced } from './homeReferences';
@@ -306,7 +306,7 @@ function isPython(bin: string, prefix: string): boolean {
 export function runsLaterPaths(home: string = os.homedir(), search?: { env: NodeJS.ProcessEnv; workspaceFolder: string }): string[] {
   const fixed = fixedPaths(home);
   if (!search) return [...fixed];
-  return [...keptLater.get(JSON.stringify([home, search.workspaceFolder, search.env]), () => searchedPaths(home, search, fixed))];
+  return [...keptLater.get(JSON.stringify([home, search.workspaceFolder, wholeEnv(search.env)]), () => searchedPaths(home, search, fixed))];
 }
 
 /**

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { workspaceId } from '../state/paths';
 import { savePlan } from './launcher';
-import { KeptValues } from '../fs/keptReads';
+import { KeptValues, notedEnv } from '../fs/keptReads';
 import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote } from './wrap';
 
 export { detectSandbox, resetSandboxDetection, type AvailableSandbox, type Sandbox } from './detect';
@@ -93,7 +93,8 @@ interface Mounts {
  * hook call's time was these two hundred lookups and the walk of the workspace, on every shell call.
  * The hook server keeps them in memory; a hook call without a server, in a file beside the plan's
  * arguments (Alfred's home, read-only inside the sandbox). Everything else they depend on is in the
- * key, the environment whole.
+ * key: the environment whole in memory; in the file, the variables the plan read, with their values
+ * (where files are: PATH, XDG_CONFIG_HOME, CARGO_HOME…), so that no secret is written there.
  */
 const kept = new KeptValues<Mounts>(8);
 
@@ -125,15 +126,17 @@ function runningCode(): string {
 
 function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boolean): Mounts {
   const home = opts.home ?? os.homedir();
+  const env = opts.env ?? process.env;
   const key = JSON.stringify([
     opts.code ?? runningCode(), sandbox, strict, opts.workspaceFolder, opts.protectedGlobs, opts.stateDir ?? null, home, opts.installation ?? null,
-    opts.tempFolders ?? null, opts.env ?? process.env,
+    opts.tempFolders ?? null,
   ]);
   const file = path.join(home, '.alfred', 'run', 'sandbox', `${workspaceId(opts.workspaceFolder)}.mounts.json`);
-  return kept.get(key, () => {
-    const readOnly = readOnlyPaths(opts);
-    return strict ? { readOnly, writable: writableRoots(opts) } : { readOnly };
-  }, { file, valid: isMounts });
+  return kept.get(`${key}\n${JSON.stringify(env)}`, () => {
+    const noted = { ...opts, env: notedEnv(env) };
+    const readOnly = readOnlyPaths(noted);
+    return strict ? { readOnly, writable: writableRoots(noted) } : { readOnly };
+  }, { file, valid: isMounts, key, env });
 }
 
 /** `~/.alfred/bin/alfred-sandbox <id> '<command>'` (launcher.ts), where the plan can be saved; else undefined. */

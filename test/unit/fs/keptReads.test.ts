@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { exists, KeptValues, lookup, readdir, readLink, readText, rememberReads } from '../../../src/core/fs/keptReads';
+import { exists, KeptValues, lookup, notedEnv, readdir, readLink, readText, rememberReads, wholeEnv } from '../../../src/core/fs/keptReads';
 
 afterEach(() => rememberReads(false));
 
@@ -168,4 +168,27 @@ test('a store kept in every process keeps without rememberReads', async () => {
   store.get('k', () => { n++; return exists(path.join(dir, 'x')); });
   store.get('k', () => { n++; return exists(path.join(dir, 'x')); });
   assert.equal(n, 1);
+});
+
+test('saved in a file: kept by the variables it read, also inside a kept value it used; never once it listed the environment', async () => {
+  const dir = root();
+  rememberReads(false, 50);
+  await settle();
+  const file = path.join(dir, 'saved.json');
+  const inner = new KeptValues<string>(4, true);
+  const outer = new KeptValues<string>();
+  let n = 0;
+  const get = (env: NodeJS.ProcessEnv, use: (noted: NodeJS.ProcessEnv) => string) =>
+    outer.get('k', () => { n++; return use(notedEnv(env)); }, { file, valid: (v): v is string => typeof v === 'string', key: 'k', env });
+  const reads = (noted: NodeJS.ProcessEnv) => `${noted.A}|${inner.get(JSON.stringify(wholeEnv(noted)), () => `${noted.B ?? ''}`)}`;
+  const env = { A: '1', B: '2', SECRET: 's3cr3t' };
+  assert.equal(get(env, reads), '1|2');
+  assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')).env, [['A', '1'], ['B', '2']]);
+  assert.equal(get({ ...env, SECRET: 'other' }, reads), '1|2');
+  assert.equal(n, 1, 'kept: SECRET was not read');
+  assert.equal(get({ ...env, B: '3' }, reads), '1|3');
+  assert.equal(n, 2, 'B, read inside the inner value, counts');
+  fs.rmSync(file);
+  assert.equal(get(env, (noted) => Object.keys(noted).join()), 'A,B,SECRET');
+  assert.equal(fs.existsSync(file), false, 'a value that listed the environment is not saved');
 });

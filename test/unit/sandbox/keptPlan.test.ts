@@ -124,12 +124,30 @@ test('a plan kept in a file: the file holds no environment, and one that cannot 
   const folder = path.join(f.home, '.alfred', 'run', 'sandbox');
   const [file] = fs.readdirSync(folder).filter((n) => n.endsWith('.mounts.json')).map((n) => path.join(folder, n));
   assert.ok(file, 'the plan is kept in a file');
-  assert.ok(!fs.readFileSync(file, 'utf8').includes(secret), 'the key is kept as its hash');
+  const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { env: Array<[string, string | null]> };
+  assert.ok(!JSON.stringify(saved).includes(secret), 'the environment is not in the file');
+  assert.deepEqual(saved.env.find(([name]) => name === 'PATH'), ['PATH', f.opts.env!.PATH], 'the variables the plan read are, with their values');
+  assert.ok(!saved.env.some(([name]) => name === 'OPENAI_API_KEY'));
   const planned = readOnly(opts);
   for (const broken of ['{', '{"v":1}', JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), value: { readOnly: [1] } })]) {
     fs.writeFileSync(file, broken);
     assert.deepEqual(readOnly(opts), planned, broken);
   }
+});
+
+test('a plan kept in a file is planned afresh when a variable it read changes, and kept when another one does', { skip: process.platform === 'win32' }, async () => {
+  const f = fixture();
+  const cargo = path.join(f.root, 'elsewhere', 'cargo');
+  fs.mkdirSync(cargo);
+  await keep(f.opts, 'in a file');
+  assert.equal(kept({ ...f.opts, env: { ...f.opts.env, OPENAI_API_KEY: 'sk-other', TERM: 'dumb' } }), true, 'kept: the plan reads neither');
+  for (const env of [{ ...f.opts.env, CARGO_HOME: cargo }, { ...f.opts.env, PATH: `${path.join(f.home, 'bin')}:${f.opts.env!.PATH}` }]) {
+    const opts = { ...f.opts, env };
+    assert.equal(kept(opts), false, JSON.stringify(env));
+    assert.deepEqual(readOnly(opts), fresh(opts));
+    rememberReads(false, RACY_MS);
+  }
+  assert.ok(readOnly({ ...f.opts, env: { ...f.opts.env, CARGO_HOME: cargo } }).includes(path.join(cargo, 'config.toml')), "the moved cargo's configuration is held");
 });
 
 test('a plan kept in a file by another build of Alfred is not used: an update may hold more', { skip: process.platform === 'win32' }, async () => {
