@@ -45,6 +45,12 @@ const DOWNLOAD_CACHES: readonly string[] = [
 ];
 
 /**
+ * Where a process with `env` keeps temporary files, as Node's os.tmpdir() finds it on POSIX, but read
+ * from `env`: the caller's, and noted as what the plan depends on (fs/keptReads' notedEnv).
+ */
+const tempFolderIn = (env: NodeJS.ProcessEnv): string => (env.TMPDIR || env.TMP || env.TEMP || '/tmp').replace(/(.)\/+$/, '$1');
+
+/**
  * What a command may write under `sandbox = "strict"`, as absolute real paths, outermost only: the
  * workspace, the temporary folders and the download caches that exist. The read-only paths within
  * them stay read-only (wrap.ts).
@@ -53,7 +59,7 @@ export function writableRoots(opts: MountOptions): string[] {
   const real = new RealPaths();
   const env = opts.env ?? process.env;
   const home = opts.home ?? os.homedir();
-  const temp = opts.tempFolders ?? [os.tmpdir(), '/tmp', '/var/tmp', ...(env.TMPDIR ? [env.TMPDIR] : [])];
+  const temp = opts.tempFolders ?? [tempFolderIn(env), '/tmp', '/var/tmp'];
   const wanted = [opts.workspaceFolder, ...temp.filter((p) => path.isAbsolute(p)), ...DOWNLOAD_CACHES.map((p) => path.join(home, p))];
   return outermost(wanted.map((p) => real.of(p)).filter((p): p is string => p !== undefined));
 }

@@ -4,7 +4,7 @@
  * depends on must be seen by the next call. Each attempt below is made after the plan was kept, and
  * the next plan must equal one computed afresh.
  */
-import { afterEach, mock, test } from 'node:test';
+import { afterEach, mock, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as path from 'node:path';
@@ -148,6 +148,26 @@ test('a plan kept in a file is planned afresh when a variable it read changes, a
     rememberReads(false, RACY_MS);
   }
   assert.ok(readOnly({ ...f.opts, env: { ...f.opts.env, CARGO_HOME: cargo } }).includes(path.join(cargo, 'config.toml')), "the moved cargo's configuration is held");
+});
+
+// Outside /tmp and /var/tmp, which are writable whatever TMP says.
+const OTHER_TEMP = '/dev/shm';
+
+test('a strict plan kept in a file follows the temporary folder the caller names (TMP, when TMPDIR is unset)', { skip: !fs.existsSync(OTHER_TEMP) }, async (t: TestContext) => {
+  const f = fixture();
+  const [one, two] = [0, 1].map(() => fs.mkdtempSync(path.join(OTHER_TEMP, 'alfred-kept-tmp-')));
+  t.after(() => { for (const d of [one!, two!]) fs.rmSync(d, { recursive: true, force: true }); });
+  assert.equal(f.opts.env!.TMPDIR, undefined);
+  const strictOpts = (tmp: string): PlanOptions => ({ ...f.opts, role: { name: 'coder', sandbox: 'strict' }, env: { ...f.opts.env, TMP: tmp } });
+  const writable = (opts: PlanOptions) => {
+    const plan = planSandbox(opts);
+    if (plan.kind !== 'sandboxed') throw new Error(plan.kind);
+    return plan.writable ?? [];
+  };
+  await keep(strictOpts(one), 'in a file');
+  assert.ok(writable(strictOpts(one)).includes(one));
+  const next = writable(strictOpts(two));
+  assert.ok(next.includes(two) && !next.includes(one), next.join(' '));
 });
 
 test('a plan kept in a file by another build of Alfred is not used: an update may hold more', { skip: process.platform === 'win32' }, async () => {
