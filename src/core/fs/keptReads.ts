@@ -289,9 +289,30 @@ export class KeptValues<T> {
   }
 }
 
+let code: string | undefined;
+
+/**
+ * The running code, as its file's size and time: for the key of a value saved in a file, since a
+ * value another build of Alfred saved (an update that holds more) must not stand in for this one's.
+ * When the file cannot be read, a value of this process alone: nothing saved is used.
+ */
+export function runningCode(): string {
+  if (code === undefined) {
+    try {
+      const st = fs.statSync(__filename);
+      code = `${st.size}:${st.mtimeMs}`;
+    } catch {
+      code = `process ${process.pid} ${Date.now()}`;
+    }
+  }
+  return code;
+}
+
 /** Where a process that keeps nothing in memory keeps a value, and how a value read back is checked. */
 export interface SaveIn<T> {
   file: string;
+  /** A folder above `file` that must exist for the value to be saved (Alfred's home): nothing is made outside it. */
+  under: string;
   valid: (value: unknown) => value is T;
   /**
    * What the value depends on besides what it reads, as the file may hold it: the memory key without
@@ -375,7 +396,7 @@ function savedForm(key: string, value: unknown, reads: Reads): string {
  * cannot be read, parsed or written only means computing afresh.
  */
 function savedValue<T>(saveIn: SaveIn<T>, compute: () => T): T {
-  const { file, key } = saveIn;
+  const { file } = saveIn;
   let text: string | undefined;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -386,16 +407,17 @@ function savedValue<T>(saveIn: SaveIn<T>, compute: () => T): T {
   if (saved && unchanged(saved.reads)) {
     if (reading) passOn(saved.reads, reading);
     // The folders' new stamps saved, so the next process does not look at their entries again.
-    if (saved.reads.refreshed) save(file, key, saved.value, saved.reads);
+    if (saved.reads.refreshed) save(saveIn, saved.value, saved.reads);
     return saved.value;
   }
   const fresh = recorded(compute);
-  if (fresh.reads.settled && !fresh.reads.envListed) save(file, key, fresh.value, fresh.reads);
+  if (fresh.reads.settled && !fresh.reads.envListed) save(saveIn, fresh.value, fresh.reads);
   return fresh.value;
 }
 
-function save(file: string, key: string, value: unknown, reads: Reads): void {
+function save({ file, under, key }: SaveIn<unknown>, value: unknown, reads: Reads): void {
   try {
+    if (!fs.statSync(under, { throwIfNoEntry: false })?.isDirectory()) return;
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     // No fsync: a value lost with a power cut is computed again.
     atomicWrite(file, savedForm(key, value, reads), { fsync: false });

@@ -6,7 +6,8 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { exists, KeptValues, readdir, stat, wholeEnv } from '../fs/keptReads';
+import { exists, KeptValues, notedEnv, readdir, runningCode, stat, wholeEnv } from '../fs/keptReads';
+import { workspaceId } from '../state/paths';
 import { relativeInside } from '../fs/relativeInside';
 import { gitConfigSources } from './gitConfigSources';
 import { workspaceOtherThanHome, type Sourced } from './homeReferences';
@@ -306,14 +307,21 @@ function isPython(bin: string, prefix: string): boolean {
 export function runsLaterPaths(home: string = os.homedir(), search?: { env: NodeJS.ProcessEnv; workspaceFolder: string }): string[] {
   const fixed = fixedPaths(home);
   if (!search) return [...fixed];
-  return [...keptLater.get(JSON.stringify([home, search.workspaceFolder, wholeEnv(search.env)]), () => searchedPaths(home, search, fixed))];
+  const env = wholeEnv(search.env);
+  const key = JSON.stringify([runningCode(), home, search.workspaceFolder]);
+  const file = path.join(home, '.alfred', 'run', 'sandbox', `${workspaceId(search.workspaceFolder)}.later.json`);
+  const compute = () => searchedPaths(home, { env: notedEnv(env), workspaceFolder: search.workspaceFolder }, fixed);
+  return [...keptLater.get(`${key}\n${JSON.stringify(env)}`, compute, { file, under: path.join(home, '.alfred'), valid: isPaths, key, env })];
 }
 
 /**
- * The hook server asks on every shell call, for the gate's protected paths, after the sandbox plan
- * that holds them asked: kept while nothing they were read from changed (fs/keptReads).
+ * The gate asks on every tool call, for its protected paths, and on a shell call after the sandbox
+ * plan that holds them asked: kept while nothing they were read from changed (fs/keptReads), in the
+ * hook server's memory, and for a hook call without a server in a file beside the plan's (Alfred's
+ * home, read-only inside the sandbox).
  */
 const keptLater = new KeptValues<readonly string[]>(8);
+const isPaths = (v: unknown): v is string[] => Array.isArray(v) && v.every((p) => typeof p === 'string');
 
 function searchedPaths(home: string, search: { env: NodeJS.ProcessEnv; workspaceFolder: string }, fixed: readonly string[]): string[] {
   // A copy of Windows' environment keeps the variable's own spelling, `Path`.

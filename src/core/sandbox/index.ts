@@ -6,12 +6,11 @@
 import type { Role } from '../roles/types';
 import { detectSandbox, type AvailableSandbox, type Sandbox } from './detect';
 import { readOnlyPaths, writableRoots, type MountOptions } from './mounts';
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { workspaceId } from '../state/paths';
 import { savePlan } from './launcher';
-import { KeptValues, notedEnv } from '../fs/keptReads';
+import { KeptValues, notedEnv, runningCode } from '../fs/keptReads';
 import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote } from './wrap';
 
 export { detectSandbox, resetSandboxDetection, type AvailableSandbox, type Sandbox } from './detect';
@@ -105,25 +104,6 @@ const isMounts = (v: unknown): v is Mounts => {
   return Object.keys(rest).length === 0 && isPaths(readOnly) && (writable === undefined || isPaths(writable));
 };
 
-let code: string | undefined;
-
-/**
- * The running code, as its file's size and time: a plan saved by another build of Alfred (an update
- * that holds more) must not stand in for this one's. When the file cannot be read, a value of this
- * process alone: nothing saved is used.
- */
-function runningCode(): string {
-  if (code === undefined) {
-    try {
-      const st = fs.statSync(__filename);
-      code = `${st.size}:${st.mtimeMs}`;
-    } catch {
-      code = `process ${process.pid} ${Date.now()}`;
-    }
-  }
-  return code;
-}
-
 function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boolean): Mounts {
   const home = opts.home ?? os.homedir();
   const env = opts.env ?? process.env;
@@ -136,7 +116,7 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
     const noted = { ...opts, env: notedEnv(env) };
     const readOnly = readOnlyPaths(noted);
     return strict ? { readOnly, writable: writableRoots(noted) } : { readOnly };
-  }, { file, valid: isMounts, key, env });
+  }, { file, under: path.join(home, '.alfred'), valid: isMounts, key, env });
 }
 
 /** `~/.alfred/bin/alfred-sandbox <id> '<command>'` (launcher.ts), where the plan can be saved; else undefined. */

@@ -179,7 +179,7 @@ test('saved in a file: kept by the variables it read, also inside a kept value i
   const outer = new KeptValues<string>();
   let n = 0;
   const get = (env: NodeJS.ProcessEnv, use: (noted: NodeJS.ProcessEnv) => string) =>
-    outer.get('k', () => { n++; return use(notedEnv(env)); }, { file, valid: (v): v is string => typeof v === 'string', key: 'k', env });
+    outer.get('k', () => { n++; return use(notedEnv(env)); }, { file, under: dir, valid: (v): v is string => typeof v === 'string', key: 'k', env });
   const reads = (noted: NodeJS.ProcessEnv) => `${noted.A}|${inner.get(JSON.stringify(wholeEnv(noted)), () => `${noted.B ?? ''}`)}`;
   const env = { A: '1', B: '2', SECRET: 's3cr3t' };
   assert.equal(get(env, reads), '1|2');
@@ -191,4 +191,7 @@ test('saved in a file: kept by the variables it read, also inside a kept value i
   fs.rmSync(file);
   assert.equal(get(env, (noted) => Object.keys(noted).join()), 'A,B,SECRET');
   assert.equal(fs.existsSync(file), false, 'a value that listed the environment is not saved');
+  const elsewhere = path.join(dir, 'missing', 'run', 'saved.json');
+  outer.get('k', () => 'v', { file: elsewhere, under: path.join(dir, 'missing'), valid: (v): v is string => typeof v === 'string', key: 'k', env });
+  assert.equal(fs.existsSync(path.join(dir, 'missing')), false, 'nothing is made outside the folder it is saved under');
 });
