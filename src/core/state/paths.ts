@@ -4,6 +4,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { sha256Hex } from '../crypto/sha256';
 
+/** Ids by real path: a hook call asks three or four times, and hashes in JavaScript when it runs alone. */
+const ids = new Map<string, string>();
+
 /** First 16 hex digits of the SHA-256 of the folder's real path (resolved path if it does not exist). */
 export function workspaceId(folder: string): string {
   let real: string;
@@ -12,7 +15,13 @@ export function workspaceId(folder: string): string {
   } catch {
     real = path.resolve(folder);
   }
-  return sha256Hex(real).slice(0, 16);
+  let id = ids.get(real);
+  if (id === undefined) {
+    id = sha256Hex(real).slice(0, 16);
+    if (ids.size >= 64) ids.clear();
+    ids.set(real, id);
+  }
+  return id;
 }
 
 /** `${ALFRED_HOME:-~/.alfred}`. */

@@ -177,3 +177,12 @@ test('a folder of PATH outside the home counts when the user owns it (Homebrew\'
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('the fixed paths are joined as path.join joins them: every listed path is already normal', () => {
+  for (const home of ['/home/ana', '/home/ana/', '/home//ana', '/']) {
+    const fixed = runsLaterPaths(home);
+    assert.ok(fixed.length >= 100, `${fixed.length}`);
+    for (const p of fixed) assert.equal(p, path.join(p), `${home}: ${p}`);
+    assert.ok(fixed.every((p) => p.startsWith(path.join(home, '/').replace(/\/?$/, '/'))), home);
+  }
+});
