@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import * as path from 'node:path';
 import { rememberReads } from '../../../src/core/fs/keptReads';
 import { planSandbox, type PlanOptions } from '../../../src/core/sandbox/index';
-import { readOnlyPaths } from '../../../src/core/sandbox/mounts';
+import { readOnlyPaths, writableRoots } from '../../../src/core/sandbox/mounts';
 import { tempRoot } from './helpers';
 
 const RACY_MS = 50;
@@ -219,4 +219,21 @@ test('everything a plan reads is noted: each lookup by its folder, each read fil
   assert.ok(folderOf.length > 50, `the plan looked up ${folderOf.length} paths`);
   for (const p of folderOf) assert.ok(noted.has(path.dirname(p)) || noted.has(p), `${p}: its folder is noted`);
   for (const p of itself) assert.ok(noted.has(p), `${p}: noted`);
+});
+
+test('a plan reads the environment only through the one it is given (what a saved plan is keyed by)', { skip: process.platform === 'win32' }, (t) => {
+  // Node's own os.tmpdir() and os.homedir() read the environment natively, unseen here: the plan
+  // finds the temporary folder in its environment, and is given the home.
+  const f = fixture();
+  const read = new Set<string>();
+  const real = process.env;
+  t.after(() => { process.env = real; });
+  process.env = new Proxy(real, {
+    get: (target, name) => (typeof name === 'string' && read.add(name), Reflect.get(target, name)),
+    ownKeys: (target) => (read.add('(listed)'), Reflect.ownKeys(target)),
+  });
+  readOnlyPaths(f.opts);
+  writableRoots(f.opts);
+  process.env = real;
+  assert.deepEqual([...read], []);
 });
