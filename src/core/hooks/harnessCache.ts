@@ -35,7 +35,11 @@ function openingReads(harness: Harness): { unchanged: () => boolean } {
     exists(path.join(harness.workspaceFolder, '.vscode', 'settings.json'));
     for (const { dir } of harness.roleFolders()) {
       if (!stat(dir)?.isDirectory()) continue;
-      for (const entry of readdir(dir)) if (isRoleFile(entry)) stat(path.join(dir, entry.name));
+      try {
+        for (const entry of readdir(dir)) if (isRoleFile(entry)) stat(path.join(dir, entry.name));
+      } catch {
+        // Unreadable (the harness reported it): the folder's stat, noted above, tells when that changes.
+      }
     }
   });
 }

@@ -57,10 +57,10 @@ export function roleFolders(opts: Pick<LoadRolesOptions, 'workspaceFolder' | 'ho
   ];
 }
 
-/** The `*.toml` files in `dir`, sorted; none when the folder does not exist. Other errors throw. */
 /** A folder entry that is read as a role file. */
 export const isRoleFile = (e: fs.Dirent): boolean => (e.isFile() || e.isSymbolicLink()) && e.name.toLowerCase().endsWith('.toml');
 
+/** The `*.toml` files in `dir`, sorted; none when the folder does not exist. Other errors throw. */
 export function listRoleFiles(dir: string): string[] {
   let entries: fs.Dirent[];
   try {

@@ -69,3 +69,19 @@ test('a role file changed a moment ago is read again on every call until its tim
   fs.writeFileSync(path.join(home, '.alfred', 'roles', 'mine.toml'), '[role]\nname = "mine"\n');
   assert.deepEqual([await get(), await get(), await get()], [1, 2, 3]);
 });
+
+test('a role folder that cannot be listed does not stop the harness: it is kept, and opened again once the folder changes', async (t) => {
+  rememberReads(false, 0);
+  const { home, get } = setUp();
+  const roles = path.join(home, '.alfred', 'roles');
+  const readdir = fs.readdirSync;
+  t.mock.method(fs, 'readdirSync', (dir: fs.PathLike, ...rest: unknown[]) => {
+    if (String(dir) === roles) throw Object.assign(new Error(`EACCES: permission denied, scandir '${roles}'`), { code: 'EACCES' });
+    return (readdir as (...a: unknown[]) => unknown)(dir, ...rest);
+  });
+  await new Promise((resolve) => setTimeout(resolve, 3));
+  assert.deepEqual([await get(), await get()], [1, 1]);
+  fs.chmodSync(roles, 0o700);
+  await new Promise((resolve) => setTimeout(resolve, 3));
+  assert.equal(await get(), 2, 'a change to the folder itself (here its mode) opens it again');
+});
