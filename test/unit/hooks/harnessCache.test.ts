@@ -45,7 +45,10 @@ test('a harness is kept while its role folders, role files, settings file and fo
     ['a built-in role file removed', () => fs.rmSync(path.join(builtin, 'coder.toml'))],
     ['a project role folder made', () => fs.mkdirSync(path.join(ws, '.alfred', 'roles'), { recursive: true })],
     ['a project role file added', () => fs.writeFileSync(path.join(ws, '.alfred', 'roles', 'p.toml'), '[role]\nname = "p"\n')],
-    ['the settings file made', () => fs.mkdirSync(path.join(ws, '.vscode')) ?? fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}')],
+    ['the settings file made', () => {
+      fs.mkdirSync(path.join(ws, '.vscode'));
+      fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}');
+    }],
     ['the settings file removed', () => fs.rmSync(path.join(ws, '.vscode', 'settings.json'))],
     ['the workspace folder replaced', () => {
       fs.renameSync(ws, `${ws}.old`);
