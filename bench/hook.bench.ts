@@ -11,7 +11,8 @@
  * most 0.25×, no server at most 1.5×. Two floors are printed beside them, spawned the same way:
  * `bash -p -c true`, what this machine charges for starting bash at all, and the fast path against a
  * server that answers at once (instantHookServer.ts), what the launcher and one round trip to an
- * idle process cost before Alfred decides anything.
+ * idle process cost before Alfred decides anything; and, without a server, `alfred hook` for an event
+ * it does not know through the same launcher: Node started and the hook bundle loaded, nothing decided.
  *
  * All run in a clean environment: NODE_EXTRA_CA_CERTS makes every Node 20 process load those
  * certificates at start-up (about 90 ms on a CI machine), which would hide the hook's own cost
@@ -84,7 +85,7 @@ function startServer(cli: string, env: NodeJS.ProcessEnv, cwd: string): Promise<
 
 const WAYS = ['native', 'nodeClient', 'inProcess', 'inProcessSh'] as const;
 type Way = (typeof WAYS)[number];
-type Name = Way | 'bare' | 'bareBash' | 'instant';
+type Name = Way | 'bare' | 'bareBash' | 'instant' | 'loadOnly';
 type Times = Record<Name, number[]>;
 
 /** One hook call through `launcher`; with `expect`, also checks (through ALFRED_HOOK_DEBUG) which way it was answered. */
@@ -115,6 +116,16 @@ function bareBash(input: () => string, env: NodeJS.ProcessEnv): number {
   const r = spawnSync('/bin/bash', ['-p', '-c', 'true'], { input: text, env });
   if (r.status !== 0) throw new Error(`bash -c true exited ${r.status}`);
   return nowMs() - t0;
+}
+
+/** The floor without a server: `alfred hook` for an unknown event loads the hook bundle, prints its usage and exits 1. */
+function loadOnly(launcher: string, input: () => string, env: NodeJS.ProcessEnv, cwd: string): number {
+  const text = input();
+  const t0 = nowMs();
+  const r = spawnSync(launcher, ['hook', 'NoSuchEvent'], { input: text, env, cwd, encoding: 'utf8' });
+  const ms = nowMs() - t0;
+  if (r.status !== 1 || !/unsupported event "NoSuchEvent"/.test(r.stderr)) throw new Error(`alfred hook NoSuchEvent exited ${r.status}: ${r.stderr}`);
+  return ms;
 }
 
 function bareNode(env: NodeJS.ProcessEnv): number {
@@ -180,6 +191,7 @@ async function main(): Promise<void> {
     bare: () => bareNode(envOf.native),
     bareBash: () => bareBash(input, envOf.native),
     instant: () => hookCall(instantLauncher, input, instantEnv, ws),
+    loadOnly: () => loadOnly(launcherOf.inProcessSh, input, envOf.inProcessSh, ws),
     native: () => hookCall(launcherOf.native, input, envOf.native, ws),
     nodeClient: () => hookCall(launcherOf.nodeClient, input, envOf.nodeClient, ws),
     inProcess: () => hookCall(launcherOf.inProcess, input, envOf.inProcess, ws),
@@ -221,6 +233,8 @@ async function main(): Promise<void> {
   console.log(`bash -p -c true spawned the same way, the fast path's floor (no target): p50 ${median(result.bareBash).toFixed(1)} ms, p95 ${percentile(result.bareBash, 95).toFixed(1)} ms | ratio p50 ${floor.toFixed(2)}× node -e 0`);
   const instant = median(result.instant) / median(result.bare);
   console.log(`the bash launcher against a server that answers at once (bench/instantHookServer.ts), the fast path's floor with a server (no target): p50 ${median(result.instant).toFixed(1)} ms, p95 ${percentile(result.instant, 95).toFixed(1)} ms | ratio p50 ${instant.toFixed(2)}× node -e 0`);
+  const loaded = median(result.loadOnly) / median(result.bare);
+  console.log(`alfred hook for an event it does not know, through the launcher without the fast path and no server: Node started and the hook bundle loaded, nothing decided, the floor without a server (no target): p50 ${median(result.loadOnly).toFixed(1)} ms, p95 ${percentile(result.loadOnly, 95).toFixed(1)} ms | ratio p50 ${loaded.toFixed(2)}× node -e 0`);
   for (const w of ['nodeClient', 'inProcessSh'] as const) console.log(`alfred hook PreToolUse ${label[w]} (no target): ${describe(result, w)}`);
   verdict(`alfred hook PreToolUse ${label.native}`, `${describe(result, 'native')} | target ≤ ${NATIVE_TARGET}×`, ratio(result, 'native') <= NATIVE_TARGET);
   verdict(`alfred hook PreToolUse ${label.inProcess}`, `${describe(result, 'inProcess')} | target ≤ ${NO_SERVER_TARGET}×`, ratio(result, 'inProcess') <= NO_SERVER_TARGET);
