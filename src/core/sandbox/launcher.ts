@@ -38,12 +38,12 @@ function stampOf(file: string): string | undefined {
 /**
  * Writes `path` only when its content differs (atomically), so concurrent hooks never see half a
  * file. A hook server plans every call: a file whose stat has not changed since this process last
- * saw it hold `text` is not read again.
+ * saw it hold `text` is not read again. True when the file did not exist.
  */
-function writeIfChanged(file: string, text: string, mode: number): void {
+function writeIfChanged(file: string, text: string, mode: number): boolean {
   const stamp = stampOf(file);
   const last = known.get(file);
-  if (stamp !== undefined && last?.stamp === stamp && last.text === text) return;
+  if (stamp !== undefined && last?.stamp === stamp && last.text === text) return false;
   let same = false;
   try {
     same = fs.readFileSync(file, 'utf8') === text;
@@ -52,11 +52,33 @@ function writeIfChanged(file: string, text: string, mode: number): void {
   }
   if (same && stamp !== undefined) {
     known.set(file, { text, stamp });
-    return;
+    return false;
   }
   known.delete(file); // recorded by the next call that reads it back, whoever wrote it last
   fs.mkdirSync(path.dirname(file), { recursive: true });
   atomicWrite(file, text, { mode });
+  return stamp === undefined;
+}
+
+/** What a workspace's plan leaves in the plans folder: its arguments, and the saved mounts and paths (fs/keptReads). */
+const PLAN_FILE = /^[0-9a-f]{16}\.(?:args|mounts\.json|later\.json)$/;
+/** A plan file not written for this long belongs to a workspace no longer used; if it is, it is written again. */
+export const UNUSED_PLAN_MS = 30 * 24 * 3600_000;
+
+/**
+ * Drops the plan files not written for UNUSED_PLAN_MS, which would otherwise pile up, one set per
+ * workspace ever used. Runs when a workspace's first plan is written (rarely); a failure only keeps them.
+ */
+function dropUnusedPlans(dir: string, now = Date.now()): void {
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      if (!PLAN_FILE.test(name)) continue;
+      const file = path.join(dir, name);
+      if (now - fs.statSync(file).mtimeMs > UNUSED_PLAN_MS) fs.rmSync(file, { force: true });
+    }
+  } catch {
+    // kept: dropped another time
+  }
 }
 
 /**
@@ -67,6 +89,7 @@ export function savePlan(alfredDir: string, workspaceId: string, argv: readonly 
   if (argv.some((a) => a.includes('\n'))) return undefined;
   const script = path.join(alfredDir, 'bin', 'alfred-sandbox');
   writeIfChanged(script, SANDBOX_SCRIPT, 0o755);
-  writeIfChanged(path.join(alfredDir, 'run', 'sandbox', `${workspaceId}.args`), `${argv.join('\n')}\n`, 0o644);
+  const plans = path.join(alfredDir, 'run', 'sandbox');
+  if (writeIfChanged(path.join(plans, `${workspaceId}.args`), `${argv.join('\n')}\n`, 0o644)) dropUnusedPlans(plans);
   return script;
 }

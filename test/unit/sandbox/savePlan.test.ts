@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { savePlan, SANDBOX_SCRIPT } from '../../../src/core/sandbox/launcher';
+import { savePlan, SANDBOX_SCRIPT, UNUSED_PLAN_MS } from '../../../src/core/sandbox/launcher';
 
 test('a plan changed behind the process is written again, even with its size and mtime put back', () => {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-plan-'));
@@ -33,4 +33,29 @@ test('a plan changed behind the process is written again, even with its size and
   const other = ['/usr/bin/bwrap', '--ro-bind', '/w/.git/hooks', '/w/.git/hooks'];
   savePlan(home, 'abc123', other);
   assert.equal(fs.readFileSync(plan, 'utf8'), `${other.join('\n')}\n`);
+});
+
+test("a workspace's first plan drops the plan files no workspace wrote for 30 days, and nothing else", () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-plan-'));
+  const plans = path.join(home, 'run', 'sandbox');
+  fs.mkdirSync(plans, { recursive: true });
+  const old = new Date(Date.now() - UNUSED_PLAN_MS - 24 * 3600_000);
+  const recent = new Date(Date.now() - UNUSED_PLAN_MS + 24 * 3600_000);
+  const files: Record<string, Date> = {
+    '00000000000000aa.args': old, '00000000000000aa.mounts.json': old, '00000000000000aa.later.json': old,
+    '00000000000000bb.args': recent, '00000000000000bb.mounts.json': recent,
+    'notes.txt': old, '00000000000000aa.args.bak': old,
+  };
+  for (const [name, at] of Object.entries(files)) {
+    fs.writeFileSync(path.join(plans, name), 'x');
+    fs.utimesSync(path.join(plans, name), at, at);
+  }
+  savePlan(home, '00000000000000cc', ['/usr/bin/bwrap']);
+  assert.deepEqual(fs.readdirSync(plans).sort(), [
+    '00000000000000aa.args.bak', '00000000000000bb.args', '00000000000000bb.mounts.json', '00000000000000cc.args', 'notes.txt',
+  ]);
+  // A workspace whose plan did not change is written again if its file was dropped.
+  fs.rmSync(path.join(plans, '00000000000000cc.args'));
+  savePlan(home, '00000000000000cc', ['/usr/bin/bwrap']);
+  assert.equal(fs.readFileSync(path.join(plans, '00000000000000cc.args'), 'utf8'), '/usr/bin/bwrap\n');
 });
