@@ -159,6 +159,9 @@ export async function runDoctor(page: Page): Promise<void> {
 
 /** Sends `prompt` from the Chat view's input, as a user types it; the response it starts. */
 export async function askInChat(page: Page, prompt: string): Promise<Locator> {
+  // Sent while the last response is still finishing (its text can show before it is complete), a
+  // prompt is queued by VS Code as steering for that request instead of starting its own.
+  await page.locator('.chat-response-loading').first().waitFor({ state: 'detached', timeout: 60_000 });
   await page.locator('.interactive-input-editor .monaco-editor').last().click();
   // @alfred is sticky: the input may already hold it.
   await page.keyboard.press('Control+A');
