@@ -1,14 +1,15 @@
 /**
  * The hook server's harnesses, kept between requests: opening one reads and parses every role file,
  * a few milliseconds of each tool call. A kept harness is used only while what it read at opening is
- * unchanged (the role folders and files, whether .vscode/settings.json exists, which folder it is);
- * everything else a harness reads (the ledger, the runtime role, the settings' content,
- * checks.toml) it reads afresh on each call anyway.
+ * unchanged (the role folders and files, the team's budgets file, whether .vscode/settings.json
+ * exists, which folder it is); everything else a harness reads (the ledger, the runtime role, the
+ * settings' content, checks.toml) it reads afresh on each call anyway.
  */
 import path from 'node:path';
 import { exists, lookup, readdir, readsOf, stat } from '../fs/keptReads';
 import type { Harness } from '../harness';
 import { isRoleFile } from '../roles/loader';
+import { TEAM_FILE } from '../team/config';
 
 export type OpenHarness = (folder: string, env: NodeJS.ProcessEnv, cwd: string, traceLater: TraceLater) => Promise<Harness>;
 type TraceLater = (write: () => Promise<void>) => void;
@@ -27,12 +28,13 @@ const MAX_ENTRIES = 16;
 /**
  * Reads what the harness read at opening, through fs/keptReads, so that checking it later costs a
  * stat of each path (no folder listed again): the folder itself, whether its settings file exists,
- * each role folder and role file.
+ * the team's budgets file (read when the harness opens its team ledger), each role folder and role file.
  */
 function openingReads(harness: Harness): { unchanged: () => boolean } {
   return readsOf(() => {
     lookup(harness.workspaceFolder);
     exists(path.join(harness.workspaceFolder, '.vscode', 'settings.json'));
+    stat(path.join(harness.workspaceFolder, TEAM_FILE));
     for (const { dir } of harness.roleFolders()) {
       if (!stat(dir)?.isDirectory()) continue;
       try {

@@ -29,7 +29,7 @@ function setUp() {
   return { ws, home, builtin, get };
 }
 
-test('a harness is kept while its role folders, role files, settings file and folder are unchanged, and opened again after each change', async () => {
+test('a harness is kept while its role folders and files, team file, settings file and folder are unchanged, and opened again after each change', async () => {
   rememberReads(false, 0);
   const { ws, home, builtin, get } = setUp();
   assert.equal(await get(), 1);
@@ -50,6 +50,8 @@ test('a harness is kept while its role folders, role files, settings file and fo
       fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}');
     }],
     ['the settings file removed', () => fs.rmSync(path.join(ws, '.vscode', 'settings.json'))],
+    ["the team's budgets file made", () => fs.writeFileSync(path.join(ws, '.alfred', 'team.toml'), 'team = "a"\n')],
+    ["the team's budgets file edited in place", () => fs.appendFileSync(path.join(ws, '.alfred', 'team.toml'), '[[budget]]\nname = "b"\n')],
     ['the workspace folder replaced', () => {
       fs.renameSync(ws, `${ws}.old`);
       fs.cpSync(`${ws}.old`, ws, { recursive: true });
