@@ -7,7 +7,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { exists, KeptValues, notedEnv, readdir, runningCode, stat, wholeEnv } from '../fs/keptReads';
-import { workspaceId } from '../state/paths';
+import { planFile, workspaceId } from '../state/paths';
 import { relativeInside } from '../fs/relativeInside';
 import { gitConfigSources } from './gitConfigSources';
 import { workspaceOtherThanHome, type Sourced } from './homeReferences';
@@ -309,7 +309,7 @@ export function runsLaterPaths(home: string = os.homedir(), search?: { env: Node
   if (!search) return [...fixed];
   const env = wholeEnv(search.env);
   const key = JSON.stringify([runningCode(), home, search.workspaceFolder]);
-  const file = path.join(home, '.alfred', 'run', 'sandbox', `${workspaceId(search.workspaceFolder)}.later.json`);
+  const file = planFile(path.join(home, '.alfred'), workspaceId(search.workspaceFolder), 'later.json');
   const compute = () => searchedPaths(home, { env: notedEnv(env), workspaceFolder: search.workspaceFolder }, fixed);
   return [...keptLater.get(`${key}\n${JSON.stringify(env)}`, compute, { file, under: path.join(home, '.alfred'), valid: isPaths, key, env })];
 }

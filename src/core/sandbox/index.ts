@@ -8,7 +8,7 @@ import { detectSandbox, type AvailableSandbox, type Sandbox } from './detect';
 import { readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { workspaceId } from '../state/paths';
+import { planFile, workspaceId } from '../state/paths';
 import { savePlan } from './launcher';
 import { KeptValues, notedEnv, runningCode } from '../fs/keptReads';
 import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote } from './wrap';
@@ -111,7 +111,7 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
     opts.code ?? runningCode(), sandbox, strict, opts.workspaceFolder, opts.protectedGlobs, opts.stateDir ?? null, home, opts.installation ?? null,
     opts.tempFolders ?? null,
   ]);
-  const file = path.join(home, '.alfred', 'run', 'sandbox', `${workspaceId(opts.workspaceFolder)}.mounts.json`);
+  const file = planFile(path.join(home, '.alfred'), workspaceId(opts.workspaceFolder), 'mounts.json');
   return kept.get(`${key}\n${JSON.stringify(env)}`, () => {
     const noted = { ...opts, env: notedEnv(env) };
     const readOnly = readOnlyPaths(noted);

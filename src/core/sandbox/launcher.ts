@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { atomicWrite } from '../fs/atomicWrite';
+import { planFile, PLAN_FILE_KINDS } from '../state/paths';
 
 export const SANDBOX_SCRIPT = `#!/bin/sh
 # Written by Alfred: runs one command in the kernel sandbox Alfred planned for a workspace
@@ -60,8 +61,10 @@ function writeIfChanged(file: string, text: string, mode: number): boolean {
   return stamp === undefined;
 }
 
-/** What a workspace's plan leaves in the plans folder: its arguments, and the saved mounts and paths (fs/keptReads). */
-const PLAN_FILE = /^[0-9a-f]{16}\.(?:args|mounts\.json|later\.json)$/;
+const isPlanFile = (name: string): boolean => {
+  const dot = name.indexOf('.');
+  return /^[0-9a-f]{16}$/.test(name.slice(0, dot)) && (PLAN_FILE_KINDS as readonly string[]).includes(name.slice(dot + 1));
+};
 /** A plan file not written for this long belongs to a workspace no longer used; if it is, it is written again. */
 export const UNUSED_PLAN_MS = 30 * 24 * 3600_000;
 
@@ -72,7 +75,7 @@ export const UNUSED_PLAN_MS = 30 * 24 * 3600_000;
 function dropUnusedPlans(dir: string, now = Date.now()): void {
   try {
     for (const name of fs.readdirSync(dir)) {
-      if (!PLAN_FILE.test(name)) continue;
+      if (!isPlanFile(name)) continue;
       const file = path.join(dir, name);
       if (now - fs.statSync(file).mtimeMs > UNUSED_PLAN_MS) fs.rmSync(file, { force: true });
     }
@@ -89,7 +92,7 @@ export function savePlan(alfredDir: string, workspaceId: string, argv: readonly 
   if (argv.some((a) => a.includes('\n'))) return undefined;
   const script = path.join(alfredDir, 'bin', 'alfred-sandbox');
   writeIfChanged(script, SANDBOX_SCRIPT, 0o755);
-  const plans = path.join(alfredDir, 'run', 'sandbox');
-  if (writeIfChanged(path.join(plans, `${workspaceId}.args`), `${argv.join('\n')}\n`, 0o644)) dropUnusedPlans(plans);
+  const args = planFile(alfredDir, workspaceId, 'args');
+  if (writeIfChanged(args, `${argv.join('\n')}\n`, 0o644)) dropUnusedPlans(path.dirname(args));
   return script;
 }

@@ -24,6 +24,17 @@ export function workspaceId(folder: string): string {
   return id;
 }
 
+/**
+ * What a workspace's sandbox plan leaves in `<Alfred's folder>/run/sandbox` (read-only inside the
+ * sandbox): its arguments, and the mounts and paths saved for hook calls without a server.
+ */
+export const PLAN_FILE_KINDS = ['args', 'mounts.json', 'later.json'] as const;
+
+/** One of a workspace's plan files, `<alfredDir>/run/sandbox/<workspace id>.<kind>`. */
+export function planFile(alfredDir: string, id: string, kind: (typeof PLAN_FILE_KINDS)[number]): string {
+  return path.join(alfredDir, 'run', 'sandbox', `${id}.${kind}`);
+}
+
 /** `${ALFRED_HOME:-~/.alfred}`. */
 export function alfredHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.ALFRED_HOME ? path.resolve(env.ALFRED_HOME) : path.join(os.homedir(), '.alfred');
