@@ -26,14 +26,36 @@ exec $(cat "$plan") -- "\${SHELL:-/bin/sh}" -c "$command"
 /** What this process last found or wrote in each file, with the file's stat then. */
 const known = new Map<string, { text: string; stamp: string }>();
 
-/** Changes with any write, rename or replacement of the file (ctime cannot be set back). */
-function stampOf(file: string): string | undefined {
+/** The stamp changes with any write, rename or replacement of the file (ctime cannot be set back). */
+function stampOf(file: string): { stamp: string; mtimeMs: number } | undefined {
   try {
     const st = fs.statSync(file);
-    return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    return { stamp: `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`, mtimeMs: st.mtimeMs };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * An unchanged file still in use is touched this often, so that dropUnusedPlans never takes it for a
+ * workspace no longer used: a plan dropped between a hook's answer and its command's run fails that
+ * command (the sandbox script finds no plan).
+ */
+const TOUCH_AFTER_MS = 24 * 3600_000;
+
+/** Touches `file` when its time is older than TOUCH_AFTER_MS; false when that failed (the file went). */
+function keepFresh(file: string, text: string, mtimeMs: number): boolean {
+  if (Date.now() - mtimeMs <= TOUCH_AFTER_MS) return true;
+  try {
+    const now = new Date();
+    fs.utimesSync(file, now, now);
+  } catch {
+    known.delete(file);
+    return false;
+  }
+  const after = stampOf(file);
+  if (after) known.set(file, { text, stamp: after.stamp });
+  return true;
 }
 
 /**
@@ -42,34 +64,34 @@ function stampOf(file: string): string | undefined {
  * saw it hold `text` is not read again. True when the file did not exist.
  */
 function writeIfChanged(file: string, text: string, mode: number): boolean {
-  const stamp = stampOf(file);
+  const found = stampOf(file);
   const last = known.get(file);
-  if (stamp !== undefined && last?.stamp === stamp && last.text === text) return false;
+  if (found && last?.stamp === found.stamp && last.text === text && keepFresh(file, text, found.mtimeMs)) return false;
   let same = false;
   try {
     same = fs.readFileSync(file, 'utf8') === text;
   } catch {
     // missing: written below
   }
-  if (same && stamp !== undefined) {
-    known.set(file, { text, stamp });
-    return false;
+  if (same && found) {
+    known.set(file, { text, stamp: found.stamp });
+    if (keepFresh(file, text, found.mtimeMs)) return false;
   }
   known.delete(file); // recorded by the next call that reads it back, whoever wrote it last
   fs.mkdirSync(path.dirname(file), { recursive: true });
   atomicWrite(file, text, { mode });
-  return stamp === undefined;
+  return found === undefined;
 }
 
 const isPlanFile = (name: string): boolean => {
   const dot = name.indexOf('.');
   return /^[0-9a-f]{16}$/.test(name.slice(0, dot)) && (PLAN_FILE_KINDS as readonly string[]).includes(name.slice(dot + 1));
 };
-/** A plan file not written for this long belongs to a workspace no longer used; if it is, it is written again. */
+/** A plan file not written (or touched by a use) for this long belongs to a workspace no longer used; if it is, it is written again. */
 export const UNUSED_PLAN_MS = 30 * 24 * 3600_000;
 
 /**
- * Drops the plan files not written for UNUSED_PLAN_MS, which would otherwise pile up, one set per
+ * Drops the plan files not written or touched for UNUSED_PLAN_MS, which would otherwise pile up, one set per
  * workspace ever used. Runs when a workspace's first plan is written (rarely); a failure only keeps them.
  */
 function dropUnusedPlans(dir: string, now = Date.now()): void {

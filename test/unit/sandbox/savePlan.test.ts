@@ -59,3 +59,40 @@ test("a workspace's first plan drops the plan files no workspace wrote for 30 da
   savePlan(home, '00000000000000cc', ['/usr/bin/bwrap']);
   assert.equal(fs.readFileSync(path.join(plans, '00000000000000cc.args'), 'utf8'), '/usr/bin/bwrap\n');
 });
+
+test('a plan still in use is touched once a day, so that no drop of unused plans takes it between an answer and its command', () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-plan-'));
+  const plans = path.join(home, 'run', 'sandbox');
+  const argv = ['/usr/bin/bwrap', '--ro-bind', '/w/.vscode', '/w/.vscode'];
+  const inUse = path.join(plans, '00000000000000dd.args');
+  savePlan(home, '00000000000000dd', argv); // written, and remembered by this process
+  const day = 24 * 3600_000;
+  const old = new Date(Date.now() - UNUSED_PLAN_MS - day);
+  fs.utimesSync(inUse, old, old);
+  // Its plan unchanged for a month: the next save (a hook call of that workspace) touches it.
+  savePlan(home, '00000000000000dd', argv);
+  assert.ok(Date.now() - fs.statSync(inUse).mtimeMs < 60_000, 'touched');
+  assert.equal(fs.readFileSync(inUse, 'utf8'), `${argv.join('\n')}\n`);
+  // A plan saved less than a day ago is left as it is: a touch is one write a day at most.
+  const hours = new Date(Date.now() - day / 2);
+  fs.utimesSync(inUse, hours, hours);
+  savePlan(home, '00000000000000dd', argv);
+  assert.equal(fs.statSync(inUse).mtimeMs, hours.getTime());
+  // Another workspace's first plan drops the unused ones only.
+  const unused = path.join(plans, '00000000000000ee.args');
+  fs.writeFileSync(unused, 'x');
+  fs.utimesSync(unused, old, old);
+  savePlan(home, '00000000000000ff', ['/usr/bin/bwrap']);
+  assert.deepEqual(fs.readdirSync(plans).sort(), ['00000000000000dd.args', '00000000000000ff.args']);
+});
+
+test('a plan read back by a process that did not write it is touched the same way', () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-plan-'));
+  const file = path.join(home, 'run', 'sandbox', '00000000000000ab.args');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, '/usr/bin/bwrap\n');
+  const old = new Date(Date.now() - UNUSED_PLAN_MS - 24 * 3600_000);
+  fs.utimesSync(file, old, old);
+  savePlan(home, '00000000000000ab', ['/usr/bin/bwrap']);
+  assert.ok(Date.now() - fs.statSync(file).mtimeMs < 60_000, 'touched');
+});
