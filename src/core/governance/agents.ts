@@ -231,7 +231,8 @@ export function installationPaths(installation: string, workspaceFolder: string)
 
 /** The user whose folders of PATH outside the home count (default: this process's); none on Windows. */
 export interface SearchUser { uid: number }
-const currentUser = (): SearchUser | undefined => (typeof process.getuid === 'function' ? { uid: process.getuid() } : undefined);
+/** Null where processes have no uid (Windows). */
+const currentUser = (): SearchUser | null => (typeof process.getuid === 'function' ? { uid: process.getuid() } : null);
 
 /** Whether `user` owns `dir` or, while it is missing, the nearest folder above it that exists (they could make it there). */
 function ownedBy(dir: string, user: SearchUser): boolean {
@@ -257,7 +258,7 @@ function ownedBy(dir: string, user: SearchUser): boolean {
  * for root the folders outside the home: root owns the whole system, which holding PATH alone would
  * not protect (README, Shell sandbox).
  */
-export function commandSearchFolders(searchPath: string | undefined, home: string, workspaceFolder?: string, user: SearchUser | undefined = currentUser()): string[] {
+export function commandSearchFolders(searchPath: string | undefined, home: string, workspaceFolder?: string, user: SearchUser | null = currentUser()): string[] {
   const root = path.resolve(home);
   // A home at the file system's root (HOME=/ in some containers) would make every folder of PATH the home's.
   const homeCounts = path.dirname(root) !== root;
@@ -265,7 +266,7 @@ export function commandSearchFolders(searchPath: string | undefined, home: strin
   const entries = (searchPath ?? '').split(path.delimiter).filter((entry) => path.isAbsolute(entry)).map((entry) => path.resolve(entry));
   const inside = (inner: string, outer: string) => relativeInside(outer, inner) !== undefined;
   const agents = (dir: string): boolean => (homeCounts && dir !== root && inside(dir, root))
-    || (!inside(dir, root) && user !== undefined && user.uid !== 0 && path.dirname(dir) !== dir && ownedBy(dir, user));
+    || (!inside(dir, root) && user !== null && user.uid !== 0 && path.dirname(dir) !== dir && ownedBy(dir, user));
   return [...new Set(entries)].filter((dir) => agents(dir) && !(ws !== undefined && (inside(ws, dir) || inside(dir, ws))));
 }
 

@@ -154,21 +154,25 @@ test('a folder of PATH outside the home counts when the user owns it (Homebrew\'
   try {
     const home = path.join(root, 'home');
     const brew = path.join(root, 'opt', 'homebrew');
-    const system = path.join(root, 'usr', 'bin');
-    for (const dir of [home, path.join(brew, 'bin'), path.join(brew, 'lib', 'python3.12', 'site-packages'), system]) fs.mkdirSync(dir, { recursive: true });
+    // The tests may run as root, who owns everything: the user here is then another uid, given the
+    // folders it owns, and the system's folder is made and given to root. Run as a user, that folder
+    // is one root already owns.
+    const asRoot = process.getuid!() === 0;
+    const me = asRoot ? 4242 : process.getuid!();
+    const system = asRoot ? path.join(root, 'usr', 'bin') : '/usr/bin';
+    for (const dir of [home, path.join(brew, 'bin'), path.join(brew, 'lib', 'python3.12', 'site-packages'), ...(asRoot ? [system] : [])]) fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(brew, 'bin', 'python3'), '');
-    // The tests may run as root, who owns everything: the user here is another uid, given the folders it owns.
-    const me = process.getuid!() === 0 ? 4242 : process.getuid!();
-    if (process.getuid!() === 0) {
+    if (asRoot) {
       fs.chownSync(path.join(brew, 'bin'), me, me);
       fs.chownSync(system, 0, 0);
     }
+    assert.equal(fs.statSync(system).uid, 0);
     const searchPath = [path.join(brew, 'bin'), system, '/'].join(path.delimiter);
     const ws = path.join(home, 'ws');
     assert.deepEqual(commandSearchFolders(searchPath, home, ws, { uid: me }), [path.join(brew, 'bin')]);
     assert.deepEqual(toolInstallations([path.join(brew, 'bin')]), [brew], 'python3 beside lib/python3.12: its site-packages too');
     assert.deepEqual(commandSearchFolders(searchPath, home, ws, { uid: 0 }), [], 'root: no folder outside the home');
-    assert.deepEqual(commandSearchFolders(searchPath, home, ws, undefined), [], 'no user (Windows): none');
+    assert.deepEqual(commandSearchFolders(searchPath, home, ws, null), [], 'no user (Windows): none');
     assert.deepEqual(commandSearchFolders(searchPath, home, path.join(brew, 'bin', 'ws'), { uid: me }), [], 'a folder that holds the workspace is the agent\'s work');
     // Missing, it counts where the user could make it: below a folder of theirs, not another user's.
     const missing = [path.join(brew, 'bin', 'later', 'bin'), path.join(system, 'later')].join(path.delimiter);
