@@ -10,6 +10,7 @@ import ignore, { type Ignore } from 'ignore';
 import { changedFiles, gitState, listedFiles } from './git';
 import { sha256Hasher, sha256Hex } from '../crypto/sha256';
 import { useNodeCrypto } from '../crypto/nodeCrypto';
+import { relativeInside } from '../fs/relativeInside';
 
 /** Folders never hashed without git: tools' caches and dependencies, not the work. */
 export const IGNORED_FOLDERS: readonly string[] = ['.git', 'node_modules'];
@@ -33,11 +34,18 @@ export interface Snapshot {
   takenAt: string;
 }
 
-export async function takeSnapshot(workspaceFolder: string): Promise<Snapshot> {
+/**
+ * `own`: Alfred's own folders (its home, the state folder), never hashed where they lie in the
+ * workspace (the home opened as one): Alfred writes there while the checks run, and they are not the work.
+ */
+export async function takeSnapshot(workspaceFolder: string, own: readonly string[] = []): Promise<Snapshot> {
   const takenAt = new Date().toISOString();
+  const isWork = workOf(workspaceFolder, own);
   const git = await gitState(workspaceFolder);
   if (git) {
-    const [changed, listed] = await Promise.all([changedFiles(workspaceFolder, git), listedFiles(workspaceFolder)]);
+    const [allChanged, allListed] = await Promise.all([changedFiles(workspaceFolder, git), listedFiles(workspaceFolder)]);
+    const changed = allChanged?.filter(isWork);
+    const listed = allListed?.filter(isWork);
     if (changed && listed) {
       const base = { git: true, head: git.head, branch: git.branch, takenAt };
       const shown = { changedFiles: changed.slice(0, MAX_CHANGED_LISTED), changedCount: changed.length };
@@ -45,8 +53,22 @@ export async function takeSnapshot(workspaceFolder: string): Promise<Snapshot> {
       return { kind: 'digest', id: await digestFiles(workspaceFolder, listed), ...base, ...shown, files: listed.length };
     }
   }
-  const files = walkFiles(workspaceFolder);
+  const files = walkFiles(workspaceFolder, isWork);
   return { kind: 'digest', id: await digestFiles(workspaceFolder, files), git: false, files: files.length, takenAt };
+}
+
+/** Whether a workspace-relative path is outside every one of `own` (absolute folders; those outside the workspace count for nothing). */
+function workOf(workspaceFolder: string, own: readonly string[]): (rel: string) => boolean {
+  const real = (p: string): string => {
+    try {
+      return fs.realpathSync.native(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const ws = real(workspaceFolder);
+  const inside = own.map((dir) => relativeInside(ws, real(dir))).filter((rel): rel is string => rel !== undefined && rel !== '');
+  return (rel) => !inside.some((dir) => rel === dir || rel.startsWith(`${dir}/`));
 }
 
 /** Two snapshots are the same when their identities are. */
@@ -81,9 +103,9 @@ function ignoredBy(scopes: readonly IgnoreScope[], rel: string, isDir: boolean):
 
 /**
  * Every file under `folder` that git would not ignore (`.gitignore` files at any depth), relative with
- * `/`, never inside IGNORED_FOLDERS; symlinks are not followed.
+ * `/`, never inside IGNORED_FOLDERS nor where `isWork` says no; symlinks are not followed.
  */
-export function walkFiles(folder: string): string[] {
+export function walkFiles(folder: string, isWork: (rel: string) => boolean = () => true): string[] {
   const out: string[] = [];
   const visit = (dir: string, rel: string, scopes: readonly IgnoreScope[]): void => {
     let entries: fs.Dirent[];
@@ -96,6 +118,7 @@ export function walkFiles(folder: string): string[] {
     const inScope = own ? [...scopes, own] : scopes;
     for (const e of entries) {
       const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (!isWork(childRel)) continue;
       if (e.isDirectory()) {
         if (!IGNORED_FOLDERS.includes(e.name) && !ignoredBy(inScope, childRel, true)) visit(path.join(dir, e.name), childRel, inScope);
       } else if (!ignoredBy(inScope, childRel, false)) {

@@ -11,11 +11,13 @@ import { appendCompletion, environmentVersions, type CompletionRecord } from './
 import { runChecks, type CheckResult } from './runner';
 import { sameSnapshot, shortId, takeSnapshot, type Snapshot } from './snapshot';
 import { randomUuid } from '../crypto/random';
+import { alfredHome } from '../state/paths';
 
-/** What verifying uses of the harness: the workspace and state folders, Alfred's version, who acts now, the event log. */
+/** What verifying uses of the harness: the workspace and state folders, its environment (where Alfred's home is), Alfred's version, who acts now, the event log. */
 export interface CompletionHost {
   readonly workspaceFolder: string;
   readonly stateDir: string;
+  readonly env: NodeJS.ProcessEnv;
   readonly version: string;
   actor(): Actor;
   record: RecordEvents;
@@ -72,7 +74,9 @@ export async function verifyCompletion(harness: CompletionHost, opts: VerifyOpti
   // Taken before the checks run: the configuration that was asked to decide.
   const fingerprint = harness.fingerprint(typeof opts.configuration === 'function' ? opts.configuration() : opts.configuration ?? {});
   opts.onProgress?.({ step: 'snapshot', when: 'before' });
-  const before = await takeSnapshot(harness.workspaceFolder);
+  // Alfred's own folders are not the work (they lie in it when the home is opened as the workspace).
+  const own = [alfredHome(harness.env), harness.stateDir];
+  const before = await takeSnapshot(harness.workspaceFolder, own);
   const checks = await runChecks(config.checks, {
     workspaceFolder: harness.workspaceFolder,
     env: opts.env,
@@ -88,7 +92,7 @@ export async function verifyCompletion(harness: CompletionHost, opts: VerifyOpti
     },
   });
   opts.onProgress?.({ step: 'snapshot', when: 'after' });
-  const after = await takeSnapshot(harness.workspaceFolder);
+  const after = await takeSnapshot(harness.workspaceFolder, own);
   const stable = sameSnapshot(before, after);
   const { accepted, reason } = verdict(checks, stable, before, after);
 

@@ -5,7 +5,9 @@ import { describe, it } from 'node:test';
 import { readCompletions } from '../../../src/core/completion/record';
 import { formatOutcome } from '../../../src/core/completion/report';
 import { verifyCompletion } from '../../../src/core/completion/verify';
-import { makeEnv } from '../harness/helpers';
+import { Harness } from '../../../src/core/harness';
+import { BUILTIN_ROLES, makeEnv } from '../harness/helpers';
+import { git, hasGit, repo, tempFolder } from './gitRepo';
 
 const posixOnly = { skip: process.platform === 'win32' && 'uses a POSIX shell' };
 
@@ -126,6 +128,28 @@ describe('verifyCompletion', posixOnly, () => {
     assert.equal(corrupt.length, 1);
     assert.ok(first.kind === 'recorded' && second.kind === 'recorded');
   });
+
+  // The home opened as the workspace holds Alfred's own home, which Alfred writes while the checks run
+  // (each check's CheckRun event): that is not the work, and must not read as a change to it.
+  for (const withGit of [false, true]) {
+    it(`with Alfred's home inside the workspace (the home opened as one)${withGit ? ', a git repository' : ''}, what Alfred writes there while the checks run is no change`, { skip: withGit && !hasGit && 'no git' }, async () => {
+      const files = { 'src/a.js': 'x', '.alfred/checks.toml': checks(['ok', 'true'], ['also', 'true']) };
+      const ws = withGit ? repo(files) : tempFolder(files);
+      if (withGit) git(ws, 'rm', '-q', '--cached', '-r', '.alfred'); // as a dotfiles repository that does not track it
+      const harness = new Harness({ workspaceFolder: ws, builtinRolesDir: BUILTIN_ROLES, env: { ALFRED_HOME: path.join(ws, '.alfred') }, homeDir: ws });
+      const outcome = await verifyCompletion(harness, { trigger: 'test' });
+      assert.equal(outcome.kind, 'recorded');
+      assert.ok(harness.stateDir.startsWith(path.join(ws, '.alfred', 'state')), harness.stateDir);
+      assert.equal(outcome.record.snapshot.stable, true, outcome.reason);
+      assert.equal(outcome.accepted, true, outcome.reason);
+      // The work itself still counts: a check that changes it is caught.
+      fs.writeFileSync(path.join(ws, '.alfred', 'checks.toml'), checks(['sneaky', node(`require("fs").appendFileSync(${JSON.stringify(path.join(ws, 'src', 'a.js'))}, "y")`)]));
+      const changed = await verifyCompletion(harness, { trigger: 'test' });
+      assert.equal(changed.kind, 'recorded');
+      assert.equal(changed.accepted, false);
+      assert.match(changed.reason, /workspace changed while the checks ran/);
+    });
+  }
 });
 
 async function waitUntilDead(pid: number): Promise<void> {
