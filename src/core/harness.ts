@@ -168,7 +168,8 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     return path.dirname(path.resolve(this.opts.builtinRolesDir));
   }
 
-  private get homeDir(): string {
+  /** The user's home (HarnessOptions.homeDir, for tests; else the system's). */
+  get homeDir(): string {
     return this.opts.homeDir ?? os.homedir();
   }
 

@@ -35,8 +35,8 @@ export interface Snapshot {
 }
 
 /**
- * `own`: Alfred's own folders (its home, the state folder), never hashed where they lie in the
- * workspace (the home opened as one): Alfred writes there while the checks run, and they are not the work.
+ * `own`: folders that are not the work (Alfred's own, the download caches), never hashed where they
+ * lie in the workspace (the home opened as one): Alfred and the checks' tools write there as the checks run.
  */
 export async function takeSnapshot(workspaceFolder: string, own: readonly string[] = []): Promise<Snapshot> {
   const takenAt = new Date().toISOString();

@@ -12,11 +12,13 @@ import { runChecks, type CheckResult } from './runner';
 import { sameSnapshot, shortId, takeSnapshot, type Snapshot } from './snapshot';
 import { randomUuid } from '../crypto/random';
 import { alfredHome } from '../state/paths';
+import { downloadCaches } from '../governance/downloadCaches';
 
-/** What verifying uses of the harness: the workspace and state folders, its environment (where Alfred's home is), Alfred's version, who acts now, the event log. */
+/** What verifying uses of the harness: the workspace and state folders, the user's home and its environment (where Alfred's home is), Alfred's version, who acts now, the event log. */
 export interface CompletionHost {
   readonly workspaceFolder: string;
   readonly stateDir: string;
+  readonly homeDir: string;
   readonly env: NodeJS.ProcessEnv;
   readonly version: string;
   actor(): Actor;
@@ -74,8 +76,9 @@ export async function verifyCompletion(harness: CompletionHost, opts: VerifyOpti
   // Taken before the checks run: the configuration that was asked to decide.
   const fingerprint = harness.fingerprint(typeof opts.configuration === 'function' ? opts.configuration() : opts.configuration ?? {});
   opts.onProgress?.({ step: 'snapshot', when: 'before' });
-  // Alfred's own folders are not the work (they lie in it when the home is opened as the workspace).
-  const own = [alfredHome(harness.env), harness.stateDir];
+  // Not the work, where they lie in the workspace (the home opened as one): Alfred's own folders,
+  // which it writes while the checks run, and the download caches the checks' tools write.
+  const own = [alfredHome(harness.env), harness.stateDir, ...downloadCaches(harness.homeDir)];
   const before = await takeSnapshot(harness.workspaceFolder, own);
   const checks = await runChecks(config.checks, {
     workspaceFolder: harness.workspaceFolder,

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { exists, lookup } from '../fs/keptReads';
 import { relativeInside } from '../fs/relativeInside';
+import { downloadCaches } from '../governance/downloadCaches';
 import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced, toolchainConfigToMake } from '../governance/agents';
 import { gitConfigSources } from '../governance/gitConfigSources';
 import { outermost } from './pathSet';
@@ -35,16 +36,6 @@ export interface MountOptions {
 }
 
 /**
- * The download caches builds write, home-relative: writable under `sandbox = "strict"` where they
- * exist (a build that fetches packages needs them). What they hold, later builds run: holding it is
- * beyond the sandbox (README, What the sandbox does not hold).
- */
-const DOWNLOAD_CACHES: readonly string[] = [
-  '.cache', '.npm', '.yarn', '.pnpm-store', '.local/share/pnpm', '.bun/install/cache', '.cargo/registry', '.cargo/git',
-  'go/pkg/mod', '.m2/repository', '.gradle/caches', '.gradle/wrapper', '.nuget/packages', 'Library/Caches',
-];
-
-/**
  * Where a process with `env` keeps temporary files, as Node's os.tmpdir() finds it on POSIX, but read
  * from `env`: the caller's, and noted as what the plan depends on (fs/keptReads' notedEnv).
  */
@@ -60,7 +51,8 @@ export function writableRoots(opts: MountOptions): string[] {
   const env = opts.env ?? process.env;
   const home = opts.home ?? os.homedir();
   const temp = opts.tempFolders ?? [tempFolderIn(env), '/tmp', '/var/tmp'];
-  const wanted = [opts.workspaceFolder, ...temp.filter((p) => path.isAbsolute(p)), ...DOWNLOAD_CACHES.map((p) => path.join(home, p))];
+  // The download caches: what they hold, later builds run; holding it is beyond the sandbox (README, What the sandbox does not hold).
+  const wanted = [opts.workspaceFolder, ...temp.filter((p) => path.isAbsolute(p)), ...downloadCaches(home)];
   return outermost(wanted.map((p) => real.of(p)).filter((p): p is string => p !== undefined));
 }
 

@@ -69,7 +69,7 @@ describe('/done writes the session configuration into its completion record', po
     const env = makeEnv({ files: { '.alfred/checks.toml': CHECKS } });
     const asked: Array<SessionConfiguration | undefined> = [];
     const host: CompletionHost = {
-      workspaceFolder: env.harness.workspaceFolder, stateDir: env.harness.stateDir, env: env.harness.env, version: '1.0.0',
+      workspaceFolder: env.harness.workspaceFolder, stateDir: env.harness.stateDir, homeDir: env.harness.homeDir, env: env.harness.env, version: '1.0.0',
       actor: () => env.harness.actor(), record: (events) => env.harness.record(events),
       fingerprint: (known) => {
         asked.push(known);

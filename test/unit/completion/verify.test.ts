@@ -130,10 +130,12 @@ describe('verifyCompletion', posixOnly, () => {
   });
 
   // The home opened as the workspace holds Alfred's own home, which Alfred writes while the checks run
-  // (each check's CheckRun event): that is not the work, and must not read as a change to it.
+  // (each check's CheckRun event), and the download caches, where npm writes a log on every run: they
+  // are not the work, and must not read as a change to it.
   for (const withGit of [false, true]) {
-    it(`with Alfred's home inside the workspace (the home opened as one)${withGit ? ', a git repository' : ''}, what Alfred writes there while the checks run is no change`, { skip: withGit && !hasGit && 'no git' }, async () => {
-      const files = { 'src/a.js': 'x', '.alfred/checks.toml': checks(['ok', 'true'], ['also', 'true']) };
+    it(`with Alfred's home inside the workspace (the home opened as one)${withGit ? ', a git repository' : ''}, what Alfred and the checks' tools write in their own folders is no change`, { skip: withGit && !hasGit && 'no git' }, async () => {
+      const npmLike = node('const fs = require("fs"); fs.mkdirSync(".npm/_logs", { recursive: true }); fs.writeFileSync(".npm/_logs/" + Date.now() + "-debug-0.log", "ok"); fs.mkdirSync(".cache/pip", { recursive: true }); fs.writeFileSync(".cache/pip/x", "y")');
+      const files = { 'src/a.js': 'x', '.alfred/checks.toml': checks(['ok', npmLike], ['also', 'true']) };
       const ws = withGit ? repo(files) : tempFolder(files);
       if (withGit) git(ws, 'rm', '-q', '--cached', '-r', '.alfred'); // as a dotfiles repository that does not track it
       const harness = new Harness({ workspaceFolder: ws, builtinRolesDir: BUILTIN_ROLES, env: { ALFRED_HOME: path.join(ws, '.alfred') }, homeDir: ws });

@@ -1,0 +1,15 @@
+/**
+ * The download caches builds write, home-relative. The kernel sandbox lets a command write them
+ * under `sandbox = "strict"` where they exist (a build that fetches packages needs them), and a
+ * completion snapshot leaves them out where they lie in the workspace (the home opened as one):
+ * npm writes its logs there on every run, and they are not the work.
+ */
+import * as path from 'node:path';
+
+export const DOWNLOAD_CACHES: readonly string[] = [
+  '.cache', '.npm', '.yarn', '.pnpm-store', '.local/share/pnpm', '.bun/install/cache', '.cargo/registry', '.cargo/git',
+  'go/pkg/mod', '.m2/repository', '.gradle/caches', '.gradle/wrapper', '.nuget/packages', 'Library/Caches',
+];
+
+/** The download caches of `home`, absolute. */
+export const downloadCaches = (home: string): string[] => DOWNLOAD_CACHES.map((p) => path.join(home, p));
