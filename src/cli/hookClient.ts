@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { readStdin, writeLine as print } from './fdIo';
-import { FORWARDED_ENV, HOOK_PROTOCOL_VERSION, hookSocketPath, isHookAnswer, type HookRequest } from '../core/hooks/serverProtocol';
+import { forwardedEnv, HOOK_PROTOCOL_VERSION, hookSocketPath, isHookAnswer, type HookRequest } from '../core/hooks/serverProtocol';
 
 /** A server on this machine accepts at once; past this there is none worth waiting for (Windows pipes). */
 const CONNECT_TIMEOUT_MS = 200;
@@ -43,8 +43,7 @@ function requestFor(argv: readonly string[]): Omit<HookRequest, 'stdin'> | undef
     else if (arg.startsWith('--workspace=')) workspace = arg.slice('--workspace='.length);
     else return undefined;
   }
-  const env: HookRequest['env'] = {};
-  for (const key of FORWARDED_ENV) if (process.env[key] !== undefined) env[key] = process.env[key];
+  const env = forwardedEnv(process.env);
   const cwd = process.cwd();
   // As the command line: the folder given, else this process's folder (where a relative input cwd starts).
   const processCwd = workspace === undefined ? cwd : resolve(cwd, workspace);

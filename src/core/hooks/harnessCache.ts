@@ -10,6 +10,7 @@ import { exists, lookup, readdir, readsOf, stat } from '../fs/keptReads';
 import type { Harness } from '../harness';
 import { isRoleFile } from '../roles/loader';
 import { TEAM_FILE } from '../team/config';
+import { FORWARDED_ENV } from './serverProtocol';
 
 export type OpenHarness = (folder: string, env: NodeJS.ProcessEnv, cwd: string, traceLater: TraceLater) => Promise<Harness>;
 type TraceLater = (write: () => Promise<void>) => void;
@@ -51,9 +52,9 @@ export class HarnessCache {
 
   constructor(private readonly open: OpenHarness) {}
 
-  /** The harness of `folder` (relative to `cwd`) under the role variables of `env`. */
+  /** The harness of `folder` (relative to `cwd`) under the caller's variables of `env` (each caller environment its own). */
   async get(folder: string, env: NodeJS.ProcessEnv, cwd: string): Promise<Harness> {
-    const key = JSON.stringify([path.resolve(cwd, folder), env.ALFRED_ROLE ?? null, env.LEAN_CTX_ROLE ?? null]);
+    const key = JSON.stringify([path.resolve(cwd, folder), ...FORWARDED_ENV.map((name) => env[name] ?? null)]);
     const kept = this.entries.get(key);
     this.entries.delete(key);
     if (kept?.reads.unchanged()) {

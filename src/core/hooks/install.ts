@@ -6,6 +6,7 @@
  */
 import { applyEdits, modify, parse as parseJsonc, type FormattingOptions } from 'jsonc-parser';
 import { LAUNCHER_MARKS, LAUNCHER_POSIX, LAUNCHER_WINDOWS } from './launcherPath';
+import { FORWARDED_ENV } from './serverProtocol';
 
 /**
  * The events of `.github/hooks/alfred.json`, which the Copilot CLI and VS Code both read, so each key
@@ -172,11 +173,16 @@ const FAST_PATH = String.raw`alfred_ask() {
   # Patterns, not regular expressions: bash compiles a regular expression on every test (a ms here).
   [[ -n $port && \${#port} -le 5 && $port != *[!0-9]* && \${#token} == 64 && $token != *[!0-9a-f]* && \${#proof} == 64 && $proof != *[!0-9a-f]* ]] \
     || { alfred_why='unreadable hook.tcp'; return 1; }
-  req="alfred-hook 2 $token"$'\n'"event $1"$'\n'"cwd $PWD"$'\n'
+  req="alfred-hook 3 $token"$'\n'"event $1"$'\n'"cwd $PWD"$'\n'
   [[ -n \${ALFRED_WORKSPACE+x} ]] && req+="workspace $ALFRED_WORKSPACE"$'\n'
-  for k in ALFRED_ROLE LEAN_CTX_ROLE ALFRED_STOP_MAX_BLOCKS; do [[ -n \${!k+x} ]] && req+="env $k=\${!k}"$'\n'; done
+  # The caller's values of what a decision reads (FORWARDED_ENV), so the server answers as this process would.
   # A newline in a value would be a header line of its own: such a call is the command line's.
-  [[ $PWD\${ALFRED_WORKSPACE-}\${ALFRED_ROLE-}\${LEAN_CTX_ROLE-}\${ALFRED_STOP_MAX_BLOCKS-} == *$'\n'* ]] && { alfred_why='a newline in a path or variable'; return 1; }
+  [[ $PWD\${ALFRED_WORKSPACE-} == *$'\n'* ]] && { alfred_why='a newline in a path'; return 1; }
+  for k in ${FORWARDED_ENV.join(' ')}; do
+    [[ -n \${!k+x} ]] || continue
+    [[ \${!k} == *$'\n'* ]] && { alfred_why="a newline in $k"; return 1; }
+    req+="env $k=\${!k}"$'\n'
+  done
   { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || { alfred_why="nothing listens on port $port"; return 1; }
   alfred_input=
   if [[ -c /dev/stdin ]]; then :  # a terminal or /dev/null: no input, as the command line reads it

@@ -4,7 +4,7 @@
  *
  * Request, over loopback TCP: header lines `key value`, then an empty line, then `length` bytes of
  * hook input:
- *   alfred-hook 2 <token>
+ *   alfred-hook 3 <token>
  *   event <Event>
  *   cwd <the launcher's $PWD>
  *   workspace <ALFRED_WORKSPACE>          (only when set)
@@ -19,7 +19,8 @@ import { canonicalHookEvent } from './events';
 import { FORWARDED_ENV, MAX_REQUEST_BYTES, type ForwardedEnv } from './serverProtocol';
 import { useNodeCrypto } from '../crypto/nodeCrypto';
 
-export const NATIVE_MAGIC = 'alfred-hook 2 ';
+/** 3: the header forwards FORWARDED_ENV whole (2 forwarded the role variables alone). */
+export const NATIVE_MAGIC = 'alfred-hook 3 ';
 /** The port file's name in `<alfred home>/run`. */
 export const PORT_FILE = 'hook.tcp';
 /** A header is a few paths and names; anything longer is not the launcher. */

@@ -16,7 +16,7 @@ export interface OpenWorkspaceOptions {
   /** The built-in roles: the CLI's and the extension's own `roles/` folder. */
   builtinRolesDir: string;
   version: string;
-  /** The environment the harness reads (ALFRED_HOME, ALFRED_ROLE, LEAN_CTX_ROLE); default process.env. */
+  /** The environment the harness reads (ALFRED_HOME, ALFRED_ROLE, LEAN_CTX_ROLE, HOME…); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** What a relative `workspace` is relative to; default the process's folder. */
   cwd?: string;
@@ -45,6 +45,12 @@ async function workspaceRoleSetting(folder: string): Promise<() => string | unde
   };
 }
 
+/** The home `env` names, as os.homedir() finds it in its own process's; undefined when it names none. */
+function homeOf(env: NodeJS.ProcessEnv): string | undefined {
+  const home = process.platform === 'win32' ? env.USERPROFILE : env.HOME;
+  return home && path.isAbsolute(home) ? home : undefined;
+}
+
 export async function openWorkspaceHarness(workspace: string, opts: OpenWorkspaceOptions): Promise<Harness> {
   const folder = opts.cwd ? path.resolve(opts.cwd, workspace) : path.resolve(workspace);
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new Error(`--workspace ${workspace}: not a folder.`);
@@ -58,5 +64,7 @@ export async function openWorkspaceHarness(workspace: string, opts: OpenWorkspac
     ...(opts.traceLater ? { traceLater: opts.traceLater } : {}),
     pricing: publishedPricingReader(stateDir(folder, opts.env)),
     ...(opts.env ? { env: opts.env } : {}),
+    // A served call's home is its caller's (its HOME forwarded), as in the caller's own process.
+    ...(opts.env && homeOf(opts.env) ? { homeDir: homeOf(opts.env) } : {}),
   });
 }

@@ -240,7 +240,7 @@ export class HookServer {
 
 /**
  * The server's environment as the caller would have it: this server's alfred home (the one whose
- * socket the caller found), and the caller's role variables in place of the server's own.
+ * socket the caller found), and the caller's FORWARDED_ENV (set or unset) in place of the server's own.
  */
 export function requestEnv(base: NodeJS.ProcessEnv, home: string, forwarded: HookRequest['env']): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, ALFRED_HOME: home };

@@ -5,11 +5,35 @@
  */
 import { join } from 'node:path';
 
-export const HOOK_PROTOCOL_VERSION = 1;
+/** 2: the caller's environment is FORWARDED_ENV whole (1 carried the role variables alone). */
+export const HOOK_PROTOCOL_VERSION = 2;
 
-/** The caller's variables that change what a hook answers (the active role, Stop's limit). */
-export const FORWARDED_ENV = ['ALFRED_ROLE', 'LEAN_CTX_ROLE', 'ALFRED_STOP_MAX_BLOCKS'] as const;
+/**
+ * The caller's variables that change what a hook answers: the active role and Stop's limit, and
+ * every variable a decision reads (where the home, its configuration and its tools are, which sandbox
+ * and which ledger). A served call answers with the caller's values of these, set or unset, as the
+ * caller's own process would: test/unit/hooks/forwardedEnv.test.ts proves a decision reads no other
+ * variable but ALFRED_HOME, which names the server's own home (the one whose socket the caller found).
+ */
+export const FORWARDED_ENV = [
+  'ALFRED_ROLE', 'LEAN_CTX_ROLE', 'ALFRED_STOP_MAX_BLOCKS',
+  'HOME', 'USERPROFILE', 'PATH', 'Path', 'TMPDIR', 'TMP', 'TEMP', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'APPDATA',
+  'ALFRED_SANDBOX', 'ALFRED_VSCODE_USER_DIR',
+  'ALFRED_LEDGER_URL', 'ALFRED_LEDGER_BACKEND', 'ALFRED_LEDGER_SCOPE', 'ALFRED_LEDGER_RETENTION_DAYS',
+  'ALFRED_USER', 'ALFRED_REPOSITORY', 'ALFRED_MACHINE', 'ALFRED_TAGS',
+  'GIT_CONFIG_GLOBAL', 'NPM_CONFIG_USERCONFIG', 'npm_config_userconfig', 'GOENV', 'AWS_CONFIG_FILE', 'PIP_CONFIG_FILE',
+  'UV_CONFIG_FILE', 'CONDARC', 'KUBECONFIG', 'DOCKER_CONFIG', 'GNUPGHOME',
+  'ASDF_DATA_DIR', 'CARGO_HOME', 'FNM_DIR', 'GRADLE_USER_HOME', 'NVM_DIR', 'PYENV_ROOT', 'PYTHONUSERBASE', 'RBENV_ROOT',
+  'RUSTUP_HOME', 'SDKMAN_DIR', 'VOLTA_HOME',
+] as const;
 export type ForwardedEnv = Partial<Record<(typeof FORWARDED_ENV)[number], string>>;
+
+/** What a caller with `env` forwards: its FORWARDED_ENV variables that are set. */
+export function forwardedEnv(env: NodeJS.ProcessEnv): ForwardedEnv {
+  const out: ForwardedEnv = {};
+  for (const key of FORWARDED_ENV) if (env[key] !== undefined) out[key] = env[key];
+  return out;
+}
 
 export interface HookRequest {
   v: typeof HOOK_PROTOCOL_VERSION;

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { readEvents } from '../../../src/core/events/read';
 import { openWorkspaceHarness } from '../../../src/core/hooks/openWorkspace';
 import { startHookServer, type HookServer } from '../../../src/core/hooks/server';
-import type { HookRequest, HookResponse } from '../../../src/core/hooks/serverProtocol';
+import { forwardedEnv, HOOK_PROTOCOL_VERSION, type HookRequest, type HookResponse } from '../../../src/core/hooks/serverProtocol';
 import { stateDir } from '../../../src/core/state/paths';
 import { isolateEnv, newWorkspace, run } from '../cli/helpers';
 import { runSandboxedAnswer, sandboxAvailable } from './sandboxed';
@@ -119,7 +119,8 @@ const inProcess: Ask = async (event, stdin, _ws, role) => {
 let server: HookServer | undefined;
 let savedPath: string | undefined;
 const throughServer: Ask = (event, stdin, ws, role) => new Promise((resolve, reject) => {
-  const request: HookRequest = { v: 1, event, stdin, processCwd: ws, env: { ALFRED_ROLE: role } } as HookRequest;
+  // As the launcher's client sends it: the caller's forwarded variables, its role among them.
+  const request: HookRequest = { v: HOOK_PROTOCOL_VERSION, event, stdin, processCwd: ws, env: forwardedEnv({ ...process.env, ALFRED_ROLE: role }) };
   const socket = net.connect(server!.socketPath, () => socket.write(`${JSON.stringify(request)}\n`));
   let text = '';
   socket.setEncoding('utf8').on('data', (d: string) => (text += d));

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readEvents } from '../../../src/core/events/read';
 import { launcherScripts, launcherTarget } from '../../../src/core/hooks/install';
-import { PORT_FILE } from '../../../src/core/hooks/nativeProtocol';
+import { NATIVE_MAGIC, PORT_FILE } from '../../../src/core/hooks/nativeProtocol';
 import { openWorkspaceHarness } from '../../../src/core/hooks/openWorkspace';
 import { startHookServer, type HookServer, type HookServerOptions } from '../../../src/core/hooks/server';
 import { readLedger } from '../../../src/core/state/ledgerFormat';
@@ -138,6 +138,29 @@ describe('the launcher\'s fast path', { skip }, () => {
     assert.deepEqual(toolCalls(folder).map((e) => e.role), ['no-terminal', 'no-terminal']);
   });
 
+  it('the caller\'s PATH decides, not the server\'s: a command planting a program in a home folder first on it is refused, as by the command line', async () => {
+    const tools = path.join(process.env.HOME!, '.tools', 'bin');
+    const input = (cwd: string) => JSON.stringify({ hook_event_name: 'PreToolUse', cwd, tool_name: 'run_in_terminal', tool_input: { command: `cp /bin/true ${path.join(tools, 'git')}` } });
+    const callerEnv = { PATH: `${tools}:${process.env.PATH}` };
+    const [fast, local] = [newWorkspace(env.root), newWorkspace(env.root)];
+    const served = await launch(['hook', 'PreToolUse'], input(fast), fast, { ...callerEnv, ALFRED_HOOK_DEBUG: '1' });
+    assert.match(served.stderr, FAST);
+    assert.match(served.stdout, /"permissionDecision":"deny".*\.tools\/bin\/git/);
+    const expected = await commandLine(['hook', 'PreToolUse'], input(local), local, callerEnv);
+    assert.equal(served.stdout, expected.stdout);
+    // The server's own PATH does not hold that folder: the same command from a caller without it goes ahead.
+    const plain = await launch(['hook', 'PreToolUse'], input(fast), fast, { ALFRED_HOOK_DEBUG: '1' });
+    assert.deepEqual([plain.stdout, FAST.test(plain.stderr)], ['{}\n', true]);
+  });
+
+  it('a newline in a forwarded variable: the command line answers, with that value', async () => {
+    const folder = newWorkspace(env.root);
+    const r = await launch(['hook', 'PreToolUse'], shellCall(folder), folder, { XDG_CONFIG_HOME: `${env.root}/a\nb`, ALFRED_HOOK_DEBUG: '1' });
+    assert.match(r.stderr, /no answer on the launcher's fast path \(a newline in XDG_CONFIG_HOME\)/);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(toolCalls(folder).length, 1);
+  });
+
   it('twelve concurrent calls charge exactly twelve shell calls', async () => {
     const folder = newWorkspace(env.root);
     const runs = await Promise.all(Array.from({ length: 12 }, () => launch(['hook', 'PreToolUse'], shellCall(folder), folder, { ALFRED_HOOK_DEBUG: '1' })));
@@ -164,12 +187,13 @@ describe('the launcher\'s fast path', { skip }, () => {
       return answer;
     };
     const request = (token: string, folder: string, lines: string[] = [], input = shellCall(folder)) =>
-      `alfred-hook 2 ${token}\nevent PreToolUse\ncwd ${folder}\n${lines.map((l) => `${l}\n`).join('')}length ${Buffer.byteLength(input)}\n\n${input}`;
+      `${NATIVE_MAGIC}${token}\nevent PreToolUse\ncwd ${folder}\n${lines.map((l) => `${l}\n`).join('')}length ${Buffer.byteLength(input)}\n\n${input}`;
 
     it('a well-formed request is answered (the control for the ones below)', async () => {
       const folder = newWorkspace(env.root);
       const [, token, proof] = readPortFile();
-      assert.equal(await raw(server.nativePort!, request(token!, folder)), `0 ${process.pid} ${proof}\n{}\n\x1e`);
+      // As the launcher sends it here: ALFRED_SANDBOX=off is this file's (a request without it has none).
+      assert.equal(await raw(server.nativePort!, request(token!, folder, ['env ALFRED_SANDBOX=off'])), `0 ${process.pid} ${proof}\n{}\n\x1e`);
       assert.equal(readLedger(stateDir(folder))!.usage.shell, 1);
     });
 
@@ -180,6 +204,8 @@ describe('the launcher\'s fast path', { skip }, () => {
       assert.equal(await refusedRaw(folder, request('', folder)), 'fallback not a request from the launcher\n');
       assert.equal(await refusedRaw(folder, request(wrong, folder)), 'fallback not a request from the launcher\n');
       assert.equal(await refusedRaw(folder, request(`${token}0`, folder)), 'fallback not a request from the launcher\n');
+      // A launcher of another version (2 forwarded the role variables alone) runs the command line.
+      assert.equal(await refusedRaw(folder, request(token!, folder).replace(NATIVE_MAGIC, 'alfred-hook 2 ')), 'fallback not a request from the launcher\n');
       assert.equal(await refusedRaw(folder, `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n\r\n${request(token!, folder)}`), 'fallback not a request from the launcher\n');
     });
 
@@ -196,13 +222,13 @@ describe('the launcher\'s fast path', { skip }, () => {
       assert.equal(await refusedRaw(folder, request(t, 'relative/dir')), 'fallback cwd must be an absolute path\n');
       assert.equal(await refusedRaw(folder, request(t, folder).replace('event PreToolUse', 'event agentStop')), 'fallback Stop runs in the agent\'s process\n');
       assert.equal(await refusedRaw(folder, `${request(t, folder)}extra`), 'fallback more input than its length\n');
-      assert.equal(await refusedRaw(folder, Buffer.concat([Buffer.from(`alfred-hook 2 ${t}\nevent PreToolUse\ncwd /tmp/\xff`, 'latin1'), Buffer.from(`\nlength 0\n\n`)])), 'fallback the header is not UTF-8\n');
+      assert.equal(await refusedRaw(folder, Buffer.concat([Buffer.from(`${NATIVE_MAGIC}${t}\nevent PreToolUse\ncwd /tmp/\xff`, 'latin1'), Buffer.from(`\nlength 0\n\n`)])), 'fallback the header is not UTF-8\n');
     });
 
     it('the launcher sends no value with a newline: the command line answers such a call', async () => {
       const folder = newWorkspace(env.root);
       const r = await launch(['hook', 'PreToolUse'], shellCall(folder), folder, { ALFRED_ROLE: 'reviewer\nevent Stop', ALFRED_HOOK_DEBUG: '1' });
-      assert.match(r.stderr, /^alfred hook: no answer on the launcher's fast path \(a newline in a path or variable\); running the command line\n/);
+      assert.match(r.stderr, /^alfred hook: no answer on the launcher's fast path \(a newline in ALFRED_ROLE\); running the command line\n/);
       assert.doesNotMatch(r.stderr, FAST);
     });
   });

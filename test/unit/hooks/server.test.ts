@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { readEvents } from '../../../src/core/events/read';
 import { openWorkspaceHarness } from '../../../src/core/hooks/openWorkspace';
 import { defaultHookSocketPath, startHookServer, type HookServer, type HookServerOptions } from '../../../src/core/hooks/server';
-import type { HookRequest, HookResponse } from '../../../src/core/hooks/serverProtocol';
+import { forwardedEnv, HOOK_PROTOCOL_VERSION, type HookRequest, type HookResponse } from '../../../src/core/hooks/serverProtocol';
 import { readLedger } from '../../../src/core/state/ledgerFormat';
 import { stateDir } from '../../../src/core/state/paths';
 import { isolateEnv, newWorkspace, run } from '../cli/helpers';
@@ -40,7 +40,7 @@ async function listening(opts: Partial<HookServerOptions> = {}): Promise<HookSer
 /** One request over the socket, as the launcher's client sends it. */
 function ask(socketPath: string, request: Omit<HookRequest, 'v'> & { v?: number }): Promise<HookResponse> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(socketPath, () => socket.write(`${JSON.stringify({ v: 1, ...request })}\n`));
+    const socket = net.connect(socketPath, () => socket.write(`${JSON.stringify({ v: HOOK_PROTOCOL_VERSION, ...request })}\n`));
     let text = '';
     socket.setEncoding('utf8').on('data', (d: string) => (text += d));
     socket.on('end', () => resolve(JSON.parse(text) as HookResponse));
@@ -48,8 +48,9 @@ function ask(socketPath: string, request: Omit<HookRequest, 'v'> & { v?: number 
   });
 }
 
+/** As the launcher's client sends it: this process's forwarded variables, with `roleEnv`'s role variables. */
 const request = (event: string, input: object, folder: string, roleEnv: HookRequest['env'] = {}) =>
-  ({ event, stdin: JSON.stringify(input), processCwd: folder, env: roleEnv });
+  ({ event, stdin: JSON.stringify(input), processCwd: folder, env: { ...forwardedEnv(process.env), ...roleEnv } });
 
 /** The same hook through the command line in this process (src/cli/main.ts), with `role` as ALFRED_ROLE. */
 async function inProcess(event: string, input: object | string, role?: string) {
@@ -146,7 +147,8 @@ describe('the hook server answers as the command line does', () => {
   });
 
   it('a bad request gets an error, never a hook answer', async () => {
-    assert.match(String((await ask(server.socketPath, { v: 2, event: 'PreToolUse', stdin: '{}', processCwd: env.root, env: {} }) as { error?: string }).error), /protocol version 2/);
+    // A client of another version (1 forwarded the role variables alone) is refused: it runs the hook itself.
+    for (const v of [1, 3]) assert.match(String((await ask(server.socketPath, { v, event: 'PreToolUse', stdin: '{}', processCwd: env.root, env: {} }) as { error?: string }).error), new RegExp(`protocol version ${v}, expected 2`));
     assert.match(String((await ask(server.socketPath, { event: 'PreToolUse', stdin: '{}', processCwd: 'relative', env: {} }) as { error?: string }).error), /processCwd must be an absolute path/);
   });
 
@@ -180,6 +182,45 @@ describe('the caller\'s environment', () => {
       // The state is the server's alfred home: the one whose socket the caller found.
       const roles = readEvents(stateDir(folder, { ALFRED_HOME: home })).events.filter((e) => e.type === 'ToolCall').map((e) => e.role);
       assert.deepEqual(roles, ['coder', 'reviewer', 'reviewer']);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the caller\'s environment, whole', () => {
+  // An agent in a terminal whose PATH puts a folder of the home first (a version manager's, a
+  // virtualenv's), answered by a window whose own PATH does not have it: a program planted there
+  // runs the next time the user types its name, so a command writing there is refused (here by
+  // parsing: this file runs without the kernel sandbox), as the agent's own process refuses it.
+  // Decided with the server's PATH, it was allowed.
+  it('a served call decides with the caller\'s PATH and home, exactly as the command line in the caller\'s process', async () => {
+    const tools = path.join(process.env.HOME!, '.tools', 'bin');
+    const server = await listening({ env: { ...process.env, PATH: '/usr/bin:/bin' } });
+    try {
+      const folder = newWorkspace(env.root);
+      const plant = { cwd: folder, tool_name: 'run_in_terminal', tool_input: { command: `cp /bin/true ${path.join(tools, 'git')}` } };
+      const caller = `${tools}:/usr/bin:/bin`;
+      const served = await ask(server.socketPath, { event: 'PreToolUse', stdin: JSON.stringify(plant), processCwd: folder, env: forwardedEnv({ ...process.env, PATH: caller }) });
+      assert.ok('stdout' in served);
+      assert.match(served.stdout, /"permissionDecision":"deny"/);
+      assert.match(served.stdout, /\.tools\/bin\/git/);
+      const saved = process.env.PATH;
+      process.env.PATH = caller;
+      try {
+        assert.equal(served.stdout, (await inProcess('PreToolUse', plant)).stdout);
+      } finally {
+        process.env.PATH = saved;
+      }
+      // Without that folder on the caller's PATH, the same edit is no program of the user's: allowed.
+      const elsewhere = await ask(server.socketPath, { event: 'PreToolUse', stdin: JSON.stringify(plant), processCwd: folder, env: forwardedEnv({ ...process.env, PATH: '/usr/bin:/bin' }) });
+      assert.deepEqual(elsewhere, { stdout: '{}', stderr: '', exitCode: 0, pid: process.pid });
+      // The home is the caller's too: the same folder under another HOME is not that home's.
+      const other = path.join(env.root, 'other-home');
+      fs.mkdirSync(other, { recursive: true });
+      const otherHome = await ask(server.socketPath, { event: 'PreToolUse', stdin: JSON.stringify(plant), processCwd: folder, env: forwardedEnv({ ...process.env, HOME: other, PATH: caller }) });
+      assert.ok('stdout' in otherHome);
+      assert.doesNotMatch(otherHome.stdout, /"permissionDecision":"deny"/, 'not in the caller\'s home: not held as its PATH folder');
     } finally {
       await server.close();
     }
