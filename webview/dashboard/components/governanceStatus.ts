@@ -14,9 +14,11 @@ export class GovernanceStatus extends LitElement {
   static override styles = css`
     :host { display: block; }
     .agent { margin: 4px 0 8px; }
-    .line { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; }
-    .name { font-weight: 600; min-width: 7em; }
-    .state { flex: 1; color: var(--vscode-descriptionForeground); }
+    /* The button keeps its place at the right of every row; a long name puts its state under it. */
+    .line { display: grid; grid-template-columns: minmax(0, 1fr) auto; align-items: center; column-gap: 8px; }
+    .who { display: flex; flex-wrap: wrap; column-gap: 8px; }
+    .name { font-weight: 600; }
+    .state { color: var(--vscode-descriptionForeground); }
     .state.governed { color: var(--vscode-testing-iconPassed, var(--vscode-foreground)); }
     .state.not-in-force { color: var(--vscode-editorWarning-foreground); }
     ul { margin: 2px 0 0; padding-left: 18px; }
@@ -48,8 +50,10 @@ export class GovernanceStatus extends LitElement {
     return html`
       <div class="agent" data-agent=${a.id} data-state=${a.state}>
         <div class="line">
-          <span class="name" title=${a.hookFile}>${a.label}</span>
-          <span class="state ${a.state}">${a.stateText}</span>
+          <span class="who">
+            <span class="name" title=${a.hookFile}>${a.label}</span>
+            <span class="state ${a.state}">${a.stateText}</span>
+          </span>
           <vscode-button secondary id=${`govern-${a.id}`} aria-label=${installed ? t('Stop governing {0}', a.label) : t('Govern {0}', a.label)}
             @click=${() => this.dispatchEvent(new CustomEvent('set-governance', { detail: { agent: a.id, govern: !installed } }))}>
             ${installed ? t('Stop governing') : t('Govern')}
