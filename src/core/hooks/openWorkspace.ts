@@ -54,6 +54,8 @@ function homeOf(env: NodeJS.ProcessEnv): string | undefined {
 export async function openWorkspaceHarness(workspace: string, opts: OpenWorkspaceOptions): Promise<Harness> {
   const folder = opts.cwd ? path.resolve(opts.cwd, workspace) : path.resolve(workspace);
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new Error(`--workspace ${workspace}: not a folder.`);
+  // A served call's home is its caller's (its HOME forwarded), as in the caller's own process.
+  const home = opts.env ? homeOf(opts.env) : undefined;
   return new Harness({
     workspaceFolder: folder,
     builtinRolesDir: opts.builtinRolesDir,
@@ -64,7 +66,6 @@ export async function openWorkspaceHarness(workspace: string, opts: OpenWorkspac
     ...(opts.traceLater ? { traceLater: opts.traceLater } : {}),
     pricing: publishedPricingReader(stateDir(folder, opts.env)),
     ...(opts.env ? { env: opts.env } : {}),
-    // A served call's home is its caller's (its HOME forwarded), as in the caller's own process.
-    ...(opts.env && homeOf(opts.env) ? { homeDir: homeOf(opts.env) } : {}),
+    ...(home ? { homeDir: home } : {}),
   });
 }
