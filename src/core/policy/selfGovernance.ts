@@ -1,7 +1,10 @@
 /**
  * Authority only goes up with the user (DESIGN.md, Roles: switching). An agent's tool call that runs
  * Alfred's own mutating commands — `alfred role NAME`, `alfred reset`, `alfred serve` (a hook server
- * answering with the caller's role) — or Alfred's VS Code commands is refused, under any spelling the
+ * answering with the caller's role), `alfred hook` (a call decided and charged as another caller's)
+ * — that sets or unsets Alfred's own variables for what it starts (`ALFRED_ROLE=admin claude -p …`:
+ * a nested agent's hooks would decide under that role, and a hook under another role opens a new
+ * budget session), or that runs Alfred's VS Code commands is refused, under any spelling the
  * command line shows: the launcher `"$HOME/.alfred/bin/alfred"`, `node …/alfred.cjs`, `npx alfred`,
  * inside `bash -c '…'`, `eval`, or an interpreter's string (`python3 -c "os.system('alfred reset')"`).
  * Spellings the line does not show (variables, encoded strings) are held elsewhere: the kernel sandbox
@@ -10,7 +13,13 @@
  */
 
 /** `alfred`, `alfred.cjs`, `alfred-main.cjs`, `alfred.cmd`, then separators a shell or a list literal puts between words. */
-const MUTATING_CLI = /(?:^|[^\w.-])alfred(?:[\w.-]*)?(?:["'`)\]\s,]|\\\s)+(?:(role)(?:["'`\s,]|\\\s)+[A-Za-z0-9_-]|(reset|serve)(?![\w-]))/i;
+const MUTATING_CLI = /(?:^|[^\w.-])alfred(?:[\w.-]*)?(?:["'`)\]\s,]|\\\s)+(?:(role)(?:["'`\s,]|\\\s)+[A-Za-z0-9_-]|(reset|serve|hook)(?![\w-]))/i;
+/**
+ * One of Alfred's variables (`ALFRED_…`, `LEAN_CTX_ROLE`) given a value — a shell's assignment, `env`'s
+ * argument, an interpreter's `environ['…'] = …` — or unset (`unset`, `env -u`), not read (`$ALFRED_ROLE`).
+ */
+const OWN_VARIABLE_SET = /(?:^|[^\w$])((?:ALFRED|LEAN_CTX)_[A-Z0-9_]+)["'`\]]*\s*=(?!=)/;
+const OWN_VARIABLE_UNSET = /(?:\bunset(?:\s+-v)?|\s-u|\s--unset(?:=|\s+))\s*["']?((?:ALFRED|LEAN_CTX)_[A-Z0-9_]+)/;
 /** VS Code commands an agent may run through `run_vscode_command`: Alfred's read-only ones. */
 const READ_ONLY_VSCODE_COMMANDS = new Set(['alfred.showBudget', 'alfred.showRoles', 'alfred.openDashboard', 'alfred.openEventLog']);
 const VSCODE_COMMAND_TOOLS = new Set(['run_vscode_command', 'runVscodeCommand', 'copilot_runVscodeCommand']);
@@ -18,8 +27,11 @@ const VSCODE_COMMAND_TOOLS = new Set(['run_vscode_command', 'runVscodeCommand', 
 /** What the command would change, when a shell command runs Alfred's mutating command line. */
 export function alfredMutationIn(command: string): string | undefined {
   const m = MUTATING_CLI.exec(command);
-  if (!m) return undefined;
-  return m[1] ? 'alfred role NAME (a role switch)' : `alfred ${(m[2] as string).toLowerCase()}`;
+  if (m) return m[1] ? 'alfred role NAME (a role switch)' : `alfred ${(m[2] as string).toLowerCase()}`;
+  const set = OWN_VARIABLE_SET.exec(command);
+  if (set) return `a command that sets ${set[1]}, one of Alfred's own variables, for what it starts`;
+  const unset = OWN_VARIABLE_UNSET.exec(command);
+  return unset ? `a command that unsets ${unset[1]}, one of Alfred's own variables, for what it starts` : undefined;
 }
 
 /** An Alfred VS Code command (other than the read-only ones) that a tool call would run. */
