@@ -2,13 +2,15 @@
  * The hook server's loopback TCP listener for the bash launcher (protocol: nativeProtocol.ts). It
  * turns each request into the same HookRequest the Unix socket's JSON carries and hands it to the
  * server's one handler. It writes `<alfred home>/run/hook.tcp` once listening and removes it on close
- * while the file is still its own.
+ * while the file is still its own; and `hook.sandboxed.tcp`, with a token and a proof of their own,
+ * which the kernel sandbox shows in place of the first (sandbox/wrap.ts): a call from inside the
+ * sandbox (a nested agent's hook) is decided with the server's environment, never the one it forwards.
  */
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { atomicWrite } from '../fs/atomicWrite';
-import { fallbackAnswer, hasToken, MAX_HEADER_BYTES, nativeAnswer, parseNativeHeader, PORT_FILE, type NativeHeader } from './nativeProtocol';
+import { fallbackAnswer, hasToken, MAX_HEADER_BYTES, nativeAnswer, parseNativeHeader, PORT_FILE, SANDBOXED_PORT_FILE, type NativeHeader } from './nativeProtocol';
 import { HOOK_PROTOCOL_VERSION, type HookRequest, type HookResponse } from './serverProtocol';
 import { randomHex } from '../crypto/random';
 
@@ -17,14 +19,18 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 export class NativeHookListener {
   private readonly server: net.Server;
-  private readonly token = randomHex(32);
-  /** Sent only by the server, so a process that took over a dead server's port cannot answer. */
-  private readonly proof = randomHex(32);
-  private written: string | undefined;
+  /** The launcher's: what `hook.tcp` holds. */
+  private readonly caller = { token: randomHex(32), proof: randomHex(32) };
+  /** The sandbox's: what `hook.sandboxed.tcp` holds. A proof of its own, so nothing inside learns the launcher's. */
+  private readonly sandboxed = { token: randomHex(32), proof: randomHex(32) };
+  /** What this listener wrote in each port file. */
+  private written: Array<[file: string, text: string]> = [];
   readonly portFile: string;
+  readonly sandboxedPortFile: string;
 
   constructor(home: string, private readonly serve: (request: HookRequest) => Promise<HookResponse>) {
     this.portFile = path.join(home, 'run', PORT_FILE);
+    this.sandboxedPortFile = path.join(home, 'run', SANDBOXED_PORT_FILE);
     // Half-open: a client that shuts down its sending side after the request still gets the answer.
     this.server = net.createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
   }
@@ -40,11 +46,14 @@ export class NativeHookListener {
       });
     });
     const { port } = this.server.address() as net.AddressInfo;
-    const text = `${port} ${this.token} ${this.proof}\n`;
     fs.mkdirSync(path.dirname(this.portFile), { recursive: true, mode: 0o700 });
-    // Lost in a crash, it only costs the fast path until the next start: no need to wait for the disk.
-    atomicWrite(this.portFile, text, { mode: 0o600, fsync: false });
-    this.written = text;
+    // The sandbox's first: a sandbox that finds no file of its own shows none (wrap.ts), never the launcher's.
+    for (const [file, { token, proof }] of [[this.sandboxedPortFile, this.sandboxed], [this.portFile, this.caller]] as const) {
+      const text = `${port} ${token} ${proof}\n`;
+      // Lost in a crash, it only costs the fast path until the next start: no need to wait for the disk.
+      atomicWrite(file, text, { mode: 0o600, fsync: false });
+      this.written.push([file, text]);
+    }
   }
 
   get port(): number | undefined {
@@ -52,14 +61,14 @@ export class NativeHookListener {
     return typeof address === 'object' && address ? address.port : undefined;
   }
 
-  /** Stops listening; the port file goes only while it is still this listener's. */
+  /** Stops listening; each port file goes only while it is still this listener's. */
   close(): Promise<void> {
-    if (this.written !== undefined) {
+    for (const [file, text] of this.written) {
       try {
-        if (fs.readFileSync(this.portFile, 'utf8') === this.written) fs.rmSync(this.portFile, { force: true });
+        if (fs.readFileSync(file, 'utf8') === text) fs.rmSync(file, { force: true });
       } catch { /* already gone */ }
-      this.written = undefined;
     }
+    this.written = [];
     return new Promise((resolve) => (this.server.listening ? this.server.close(() => resolve()) : resolve()));
   }
 
@@ -69,6 +78,7 @@ export class NativeHookListener {
     const body: Buffer[] = [];
     let bodySize = 0;
     let header: NativeHeader | undefined;
+    let from: 'caller' | 'sandboxed' | undefined;
     let complete = false;
     const refuse = (reason: string) => {
       complete = true;
@@ -88,7 +98,10 @@ export class NativeHookListener {
         buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
         const firstEnd = buffer.indexOf(10);
         // Nothing runs, and nothing more is read, before the token is right.
-        if (firstEnd === -1 ? buffer.length > MAX_HEADER_BYTES : !hasToken(buffer.subarray(0, firstEnd).toString('latin1'), this.token)) return refuse('not a request from the launcher');
+        if (firstEnd === -1) return buffer.length > MAX_HEADER_BYTES ? refuse('not a request from the launcher') : undefined;
+        const first = buffer.subarray(0, firstEnd).toString('latin1');
+        from ??= hasToken(first, this.caller.token) ? 'caller' : hasToken(first, this.sandboxed.token) ? 'sandboxed' : undefined;
+        if (!from) return refuse('not a request from the launcher');
         const end = buffer.indexOf('\n\n');
         if (end === -1) return buffer.length > MAX_HEADER_BYTES ? refuse('header too long') : undefined;
         let text: string;
@@ -108,11 +121,11 @@ export class NativeHookListener {
       socket.removeAllListeners('data');
       if (bodySize > header.length) return refuse('more input than its length');
       socket.setTimeout(0);
-      void this.answer(header, Buffer.concat(body).toString('utf8')).then((text) => socket.end(text));
+      void this.answer(header, Buffer.concat(body).toString('utf8'), from === 'sandboxed').then((text) => socket.end(text));
     });
   }
 
-  private async answer(header: NativeHeader, stdin: string): Promise<string> {
+  private async answer(header: NativeHeader, stdin: string, sandboxed: boolean): Promise<string> {
     let cwd: string;
     try {
       // As process.cwd() in the launcher's place would be: the physical folder. One realpath(3) call,
@@ -125,10 +138,10 @@ export class NativeHookListener {
     const processCwd = header.workspace === undefined ? cwd : path.resolve(cwd, header.workspace);
     const response = await this.serve({
       v: HOOK_PROTOCOL_VERSION, event: header.event, stdin, processCwd, env: header.env,
-      ...(header.workspace !== undefined ? { workspace: processCwd } : {}),
+      ...(header.workspace !== undefined ? { workspace: processCwd } : {}), ...(sandboxed ? { sandboxed: true } : {}),
     });
     // The launcher still holds the input: it runs the command line, as the Node client does.
     if ('error' in response) return fallbackAnswer(`the hook server could not answer (${response.error})`);
-    return nativeAnswer(response, response.pid, this.proof);
+    return nativeAnswer(response, response.pid, (sandboxed ? this.sandboxed : this.caller).proof);
   }
 }

@@ -21,8 +21,7 @@ import { useNodeCrypto } from '../crypto/nodeCrypto';
 
 /** 3: the header forwards FORWARDED_ENV whole (2 forwarded the role variables alone). */
 export const NATIVE_MAGIC = 'alfred-hook 3 ';
-/** The port file's name in `<alfred home>/run`. */
-export const PORT_FILE = 'hook.tcp';
+export { PORT_FILE, SANDBOXED_PORT_FILE } from '../state/paths';
 /** A header is a few paths and names; anything longer is not the launcher. */
 export const MAX_HEADER_BYTES = 64 * 1024;
 export const RS = '\x1e';

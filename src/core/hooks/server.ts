@@ -221,7 +221,7 @@ export class HookServer {
 
   /** The one handler of both listeners: runHook, as the command line would run it for this caller. */
   private async serve(request: HookRequest): Promise<HookResponse> {
-    const env = requestEnv(this.env, this.home, request.env);
+    const env = request.sandboxed ? { ...this.env, ALFRED_HOME: this.home } : requestEnv(this.env, this.home, request.env);
     try {
       const result = await runHook({
         event: request.event,
@@ -229,7 +229,7 @@ export class HookServer {
         ...(request.workspace !== undefined ? { workspace: request.workspace } : {}),
         processCwd: request.processCwd,
         openHarness: (folder) => this.harnesses.get(folder, env, request.processCwd),
-        options: { ...this.opts.options, ...hookOptionsFromEnv(request.env) },
+        options: { ...this.opts.options, ...hookOptionsFromEnv(request.sandboxed ? this.env : request.env) },
       });
       return { ...result, pid: process.pid };
     } catch (err) {

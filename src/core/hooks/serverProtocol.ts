@@ -45,6 +45,11 @@ export interface HookRequest {
   /** The hook process's folder, absolute: relative paths are resolved against it. */
   processCwd: string;
   env: ForwardedEnv;
+  /**
+   * Asked from inside the kernel sandbox (its own port file's token; nativeListener.ts): decided with
+   * the server's environment, `env` ignored. A nested agent's hook may not pick its role or sandbox.
+   */
+  sandboxed?: true;
 }
 
 /** What `alfred hook` would print and exit with; `error` instead when the server could not run it. */

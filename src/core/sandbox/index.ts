@@ -5,7 +5,7 @@
  */
 import type { Role } from '../roles/types';
 import { detectSandbox, type AvailableSandbox, type Sandbox } from './detect';
-import { readOnlyPaths, writableRoots, type MountOptions } from './mounts';
+import { hookRunFolder, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { planFile, workspaceId } from '../state/paths';
@@ -70,7 +70,9 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
   const { sandbox } = verdict;
   const planned = plannedMounts(opts, sandbox, opts.role.sandbox === 'strict');
   // Copies: the kept lists are not the caller's to change.
-  const mounts = { readOnly: [...planned.readOnly], ...(planned.writable ? { writable: [...planned.writable] } : {}) };
+  const mounts = {
+    readOnly: [...planned.readOnly], ...(planned.writable ? { writable: [...planned.writable] } : {}), ...(planned.hookRun ? { hookRun: planned.hookRun } : {}),
+  };
   return {
     kind: 'sandboxed',
     sandbox,
@@ -83,6 +85,8 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
 interface Mounts {
   readOnly: string[];
   writable?: string[];
+  /** Alfred's run folder, emptied inside the sandbox (wrap.ts, WrapInput.hookRun). */
+  hookRun?: string;
   /** bwrap's arguments for these mounts, once asked for (shortLine). */
   prefix?: string[];
 }
@@ -100,8 +104,8 @@ const kept = new KeptValues<Mounts>(8);
 const isPaths = (v: unknown): v is string[] => Array.isArray(v) && v.every((p) => typeof p === 'string');
 const isMounts = (v: unknown): v is Mounts => {
   if (typeof v !== 'object' || v === null) return false;
-  const { readOnly, writable, ...rest } = v as Partial<Mounts>;
-  return Object.keys(rest).length === 0 && isPaths(readOnly) && (writable === undefined || isPaths(writable));
+  const { readOnly, writable, hookRun, ...rest } = v as Partial<Mounts>;
+  return Object.keys(rest).length === 0 && isPaths(readOnly) && (writable === undefined || isPaths(writable)) && (hookRun === undefined || typeof hookRun === 'string');
 };
 
 function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boolean): Mounts {
@@ -115,7 +119,8 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
   return kept.get(`${key}\n${JSON.stringify(env)}`, () => {
     const noted = { ...opts, env: notedEnv(env) };
     const readOnly = readOnlyPaths(noted);
-    return strict ? { readOnly, writable: writableRoots(noted) } : { readOnly };
+    const hookRun = hookRunFolder(noted);
+    return { readOnly, ...(strict ? { writable: writableRoots(noted) } : {}), ...(hookRun ? { hookRun } : {}) };
   }, { file, under: path.join(home, '.alfred'), valid: isMounts, key, env });
 }
 
@@ -124,7 +129,7 @@ function shortLine(opts: PlanOptions, sandbox: AvailableSandbox, mounts: Mounts,
   if (sandbox.kind !== 'bwrap' || cwd !== undefined) return undefined;
   try {
     const id = workspaceId(opts.workspaceFolder);
-    mounts.prefix ??= bwrapPrefix(sandbox, mounts.readOnly, mounts.writable);
+    mounts.prefix ??= bwrapPrefix(sandbox, mounts.readOnly, mounts.writable, mounts.hookRun);
     const script = savePlan(path.join(opts.home ?? os.homedir(), '.alfred'), id, mounts.prefix);
     return script ? `${shellQuote(script)} ${id} ${quoteAlways(command)}` : undefined;
   } catch {

@@ -19,6 +19,7 @@ import { downloadCaches } from '../governance/downloadCaches';
 import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced, toolchainConfigToMake } from '../governance/agents';
 import { gitConfigSources } from '../governance/gitConfigSources';
 import { outermost } from './pathSet';
+import { alfredHome } from '../state/paths';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
 
@@ -40,6 +41,21 @@ export interface MountOptions {
  * from `env`: the caller's, and noted as what the plan depends on (fs/keptReads' notedEnv).
  */
 const tempFolderIn = (env: NodeJS.ProcessEnv): string => (env.TMPDIR || env.TMP || env.TEMP || '/tmp').replace(/(.)\/+$/, '$1');
+
+/**
+ * Alfred's run folder (the hook server's socket and port files), as its real path, made when missing:
+ * the sandbox mounts an empty folder over it (wrap.ts, WrapInput.hookRun), and bwrap mounts only over
+ * a folder that exists. Undefined when it cannot be made (Alfred's home read-only: inside a sandbox).
+ */
+export function hookRunFolder(opts: MountOptions): string | undefined {
+  const run = path.join(alfredHome(opts.env ?? process.env), 'run');
+  try {
+    fs.mkdirSync(run, { recursive: true, mode: 0o700 });
+  } catch {
+    // as it is: read below
+  }
+  return exists(run) ? new RealPaths().of(run) : undefined;
+}
 
 /**
  * What a command may write under `sandbox = "strict"`, as absolute real paths, outermost only: the

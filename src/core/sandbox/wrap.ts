@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import type { AvailableSandbox } from './detect';
 import { byDepth, coveredBy, outermost } from './pathSet';
+import { PORT_FILE, SANDBOXED_PORT_FILE } from '../state/paths';
 
 export interface WrapInput {
   command: string;
@@ -17,6 +18,12 @@ export interface WrapInput {
   readOnly: readonly string[];
   /** `sandbox = "strict"`: the only folders the command may write (mounts.ts: writableRoots). */
   writable?: readonly string[];
+  /**
+   * Alfred's `run` folder (real path), shown empty inside the sandbox but for the hook server's
+   * sandboxed port file, in the launcher's file's place: a hook called from inside (a nested agent's)
+   * reaches the server only as the sandbox's, decided with the server's environment (hooks/nativeListener.ts).
+   */
+  hookRun?: string;
   /** The shell that runs `command`. Default: /bin/sh for argv, the user's `$SHELL` for the line. */
   shell?: string;
 }
@@ -46,7 +53,7 @@ const USER_SHELL = '"${SHELL:-/bin/sh}"';
 export function sandboxArgv(sandbox: AvailableSandbox, input: WrapInput): string[] {
   const shell = input.shell ?? '/bin/sh';
   if (sandbox.kind === 'bwrap') {
-    return [sandbox.path, ...bwrapMounts(input.readOnly, input.writable), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
+    return [sandbox.path, ...bwrapMounts(input.readOnly, input.writable, input.hookRun), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
   }
   const run = [sandbox.path, '-p', sandboxExecProfile(input.readOnly, input.writable), shell, '-c', input.command];
   // sandbox-exec has no --chdir; a tiny sh does the cd, then becomes sandbox-exec.
@@ -63,7 +70,7 @@ export function sandboxCommandLine(sandbox: AvailableSandbox, input: WrapInput):
   const shell = input.shell === undefined ? USER_SHELL : shellQuote(input.shell);
   const tail = `${shell} -c ${quoteAlways(input.command)}`;
   if (sandbox.kind === 'bwrap') {
-    const args = [sandbox.path, ...bwrapMounts(input.readOnly, input.writable), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
+    const args = [sandbox.path, ...bwrapMounts(input.readOnly, input.writable, input.hookRun), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
     return `${args.map(shellQuote).join(' ')} ${tail}`;
   }
   const run = `${shellQuote(sandbox.path)} -p ${quoteAlways(sandboxExecProfile(input.readOnly, input.writable))} ${tail}`;
@@ -72,16 +79,22 @@ export function sandboxCommandLine(sandbox: AvailableSandbox, input: WrapInput):
 }
 
 /** bwrap with its mount arguments, everything before `--`: what the short line's plan file holds. */
-export function bwrapPrefix(sandbox: AvailableSandbox, readOnly: readonly string[], writable?: readonly string[]): string[] {
-  return [sandbox.path, ...bwrapMounts(readOnly, writable)];
+export function bwrapPrefix(sandbox: AvailableSandbox, readOnly: readonly string[], writable?: readonly string[], hookRun?: string): string[] {
+  return [sandbox.path, ...bwrapMounts(readOnly, writable, hookRun)];
 }
 
 /**
  * bwrap's mount arguments: the fixed flags, the rename guards, then the read-only paths. Strict
  * (`writable`): the whole tree read-only, then the writable folders bound writable, then the guards
- * and read-only paths that lie within them (elsewhere, everything is read-only already).
+ * and read-only paths that lie within them (elsewhere, everything is read-only already). Last, over
+ * all of them, Alfred's run folder emptied (WrapInput.hookRun); `--ro-bind-try`: without a server, no file.
  */
-function bwrapMounts(readOnly: readonly string[], writable?: readonly string[]): string[] {
+function bwrapMounts(readOnly: readonly string[], writable?: readonly string[], hookRun?: string): string[] {
+  const run = hookRun ? ['--tmpfs', hookRun, '--ro-bind-try', path.join(hookRun, SANDBOXED_PORT_FILE), path.join(hookRun, PORT_FILE)] : [];
+  return [...bwrapTree(readOnly, writable), ...run];
+}
+
+function bwrapTree(readOnly: readonly string[], writable?: readonly string[]): string[] {
   if (writable) {
     const rw = outermost(writable);
     const ro = within(outermost(readOnly), rw);

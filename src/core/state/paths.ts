@@ -30,6 +30,14 @@ export function workspaceId(folder: string): string {
  */
 export const PLAN_FILE_KINDS = ['args', 'mounts.json', 'later.json'] as const;
 
+/**
+ * The hook server's port files in `<Alfred's folder>/run`: the launcher's (port, token, proof), and the
+ * one the kernel sandbox shows in its place (a token and a proof of their own: a call from inside the
+ * sandbox is told apart, and decided with the server's environment, never its own).
+ */
+export const PORT_FILE = 'hook.tcp';
+export const SANDBOXED_PORT_FILE = 'hook.sandboxed.tcp';
+
 /** One of a workspace's plan files, `<alfredDir>/run/sandbox/<workspace id>.<kind>`. */
 export function planFile(alfredDir: string, id: string, kind: (typeof PLAN_FILE_KINDS)[number]): string {
   return path.join(alfredDir, 'run', 'sandbox', `${id}.${kind}`);

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readEvents } from '../../../src/core/events/read';
 import { launcherScripts, launcherTarget } from '../../../src/core/hooks/install';
-import { NATIVE_MAGIC, PORT_FILE } from '../../../src/core/hooks/nativeProtocol';
+import { NATIVE_MAGIC, PORT_FILE, SANDBOXED_PORT_FILE } from '../../../src/core/hooks/nativeProtocol';
 import { openWorkspaceHarness } from '../../../src/core/hooks/openWorkspace';
 import { startHookServer, type HookServer, type HookServerOptions } from '../../../src/core/hooks/server';
 import { readLedger } from '../../../src/core/state/ledgerFormat';
@@ -177,6 +177,30 @@ describe('the launcher\'s fast path', { skip }, () => {
     assert.match(token!, /^[0-9a-f]{64}$/);
     assert.match(proof!, /^[0-9a-f]{64}$/);
     assert.notEqual(token, proof);
+  });
+
+  it('the sandbox\'s port file: the same port, a token and a proof of its own; a call with that token is decided with the server\'s environment, not the one it sends', async () => {
+    const sandboxed = path.join(path.dirname(portFile()), SANDBOXED_PORT_FILE);
+    assert.equal(fs.statSync(sandboxed).mode & 0o777, 0o600);
+    const [port, token, proof] = fs.readFileSync(sandboxed, 'utf8').trim().split(' ');
+    const [ownPort, ownToken, ownProof] = readPortFile();
+    assert.equal(port, ownPort);
+    assert.match(token!, /^[0-9a-f]{64}$/);
+    assert.match(proof!, /^[0-9a-f]{64}$/);
+    assert.equal(new Set([token, proof, ownToken, ownProof]).size, 4);
+    // A nested agent's hook asks as reviewer: answered as the server's own role (coder here), with the sandbox's proof.
+    const folder = newWorkspace(env.root);
+    const input = shellCall(folder);
+    const ask = (t: string) => raw(Number(port), `${NATIVE_MAGIC}${t}\nevent PreToolUse\ncwd ${folder}\nenv ALFRED_ROLE=reviewer\nenv ALFRED_SANDBOX=off\nlength ${Buffer.byteLength(input)}\n\n${input}`);
+    const fromInside = await ask(token!);
+    assert.ok(fromInside.startsWith(`0 ${process.pid} ${proof}\n`), fromInside);
+    assert.doesNotMatch(fromInside, /permissionDecision/);
+    assert.deepEqual(toolCalls(folder).map((e) => [e.role, e.decision]), [['coder', 'allow']]);
+    assert.deepEqual(readEvents(stateDir(folder)).events.filter((e) => e.type === 'RoleChanged'), [], 'no session of another role');
+    // The launcher's own token: its role counts (the control).
+    const fromOutside = await ask(ownToken!);
+    assert.ok(fromOutside.startsWith(`0 ${process.pid} ${ownProof}\n`), fromOutside);
+    assert.match(fromOutside, /Alfred \(role reviewer\)/);
   });
 
   describe('requests that run nothing', () => {

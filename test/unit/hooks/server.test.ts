@@ -234,12 +234,13 @@ describe('the socket', () => {
       assert.equal(fs.statSync(path.dirname(server.socketPath)).mode & 0o777, 0o700);
       assert.equal(fs.statSync(server.socketPath).mode & 0o777, 0o600);
       assert.ok(fs.statSync(server.socketPath).isSocket());
-      // And the port file of the launcher's fast path, the same mode (nativeServer.test.ts).
-      assert.deepEqual(fs.readdirSync(path.dirname(server.socketPath)).sort(), ['hook.sock', 'hook.tcp']);
+      // And the port files of the launcher's fast path and of the sandbox, the same mode (nativeServer.test.ts).
+      assert.deepEqual(fs.readdirSync(path.dirname(server.socketPath)).sort(), ['hook.sandboxed.tcp', 'hook.sock', 'hook.tcp']);
     } finally {
       await server.close();
     }
     assert.equal(fs.existsSync(server.socketPath), false, 'removed on close');
+    assert.deepEqual(fs.readdirSync(path.dirname(server.socketPath)), [], 'the port files too');
   });
 
   it('a stale socket (its server killed) is taken over', { skip: process.platform === 'win32' }, async () => {
