@@ -9,8 +9,9 @@
  * inside `bash -c '…'`, `eval`, or an interpreter's string (`python3 -c "os.system('alfred reset')"`).
  * Spellings the line does not show (variables, encoded strings) are held elsewhere: the kernel sandbox
  * makes Alfred's home read-only, and a switch to more authority made outside the editor waits for the
- * user's confirmation (roles/authority.ts). Not so for Alfred's variables: an environment is no file
- * the sandbox can hold, so such a spelling of them gets through (README, Authority).
+ * user's confirmation (roles/authority.ts). For Alfred's variables, such a spelling gets through this
+ * rule; inside the kernel sandbox a nested agent's hook is decided with the hook server's environment
+ * anyway (sandbox/wrap.ts, WrapInput.hookRun).
  */
 
 /** `alfred`, `alfred.cjs`, `alfred-main.cjs`, `alfred.cmd`, then separators a shell or a list literal puts between words. */
