@@ -221,7 +221,8 @@ export class HookServer {
 
   /** The one handler of both listeners: runHook, as the command line would run it for this caller. */
   private async serve(request: HookRequest): Promise<HookResponse> {
-    const env = request.sandboxed ? { ...this.env, ALFRED_HOME: this.home } : requestEnv(this.env, this.home, request.env);
+    // From inside the kernel sandbox, the caller's variables are not taken (HookRequest.sandboxed).
+    const env = requestEnv(this.env, this.home, request.sandboxed ? undefined : request.env);
     try {
       const result = await runHook({
         event: request.event,
@@ -229,7 +230,7 @@ export class HookServer {
         ...(request.workspace !== undefined ? { workspace: request.workspace } : {}),
         processCwd: request.processCwd,
         openHarness: (folder) => this.harnesses.get(folder, env, request.processCwd),
-        options: { ...this.opts.options, ...hookOptionsFromEnv(request.sandboxed ? this.env : request.env) },
+        options: { ...this.opts.options, ...hookOptionsFromEnv(env) },
       });
       return { ...result, pid: process.pid };
     } catch (err) {
@@ -240,10 +241,12 @@ export class HookServer {
 
 /**
  * The server's environment as the caller would have it: this server's alfred home (the one whose
- * socket the caller found), and the caller's FORWARDED_ENV (set or unset) in place of the server's own.
+ * socket the caller found), and the caller's FORWARDED_ENV (set or unset) in place of the server's own
+ * — unless `forwarded` is undefined (a call from inside the sandbox): then the server's own.
  */
-export function requestEnv(base: NodeJS.ProcessEnv, home: string, forwarded: HookRequest['env']): NodeJS.ProcessEnv {
+export function requestEnv(base: NodeJS.ProcessEnv, home: string, forwarded: HookRequest['env'] | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, ALFRED_HOME: home };
+  if (!forwarded) return env;
   for (const key of FORWARDED_ENV) {
     delete env[key];
     if (typeof forwarded[key] === 'string') env[key] = forwarded[key];
