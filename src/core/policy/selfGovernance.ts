@@ -7,7 +7,10 @@
  * budget session), or that runs Alfred's VS Code commands is refused, under any spelling the
  * command line shows: the launcher `"$HOME/.alfred/bin/alfred"`, `node …/alfred.cjs`, `npx alfred`,
  * inside `bash -c '…'`, `eval`, or an interpreter's string (`python3 -c "os.system('alfred reset')"`).
- * Spellings the line does not show (variables, encoded strings) are held elsewhere: the kernel sandbox
+ * A word split by quotes or backslashes is read as the shell joins it (`al''fred reset`,
+ * `ALF""RED_ROLE=admin`), and a variable whose name the line computes (`env "$V=admin"`, `export
+ * "$V"=…`) may be one of Alfred's. Other spellings the line does not show (a name read from a file,
+ * encoded strings) are held elsewhere: the kernel sandbox
  * makes Alfred's home read-only, and a switch to more authority made outside the editor waits for the
  * user's confirmation (roles/authority.ts). For Alfred's variables, such a spelling gets through this
  * rule; inside the kernel sandbox a nested agent's hook is decided with the hook server's environment
@@ -22,18 +25,34 @@ const MUTATING_CLI = /(?:^|[^\w.-])alfred(?:[\w.-]*)?(?:["'`)\]\s,]|\\\s)+(?:(ro
  */
 const OWN_VARIABLE_SET = /(?:^|[^\w$])((?:ALFRED|LEAN_CTX)_[A-Z0-9_]+)["'`\]]*\s*=(?!=)/;
 const OWN_VARIABLE_UNSET = /(?:\bunset(?:\s+-v)?|\s-u|\s--unset(?:=|\s+))\s*["']?((?:ALFRED|LEAN_CTX)_[A-Z0-9_]+)/;
+/** `env`, `export`, `declare`… given `NAME=value` where NAME is an expansion (`"$V=admin"`, `${V}=`, `"$V"=`). */
+const COMPUTED_VARIABLE_SET = /(?:^|[\s;&|(`/])(env|export|declare|typeset|readonly|local)(?:\s+-[-\w]+)*\s+["']?\$[^\s=]*=/;
 /** VS Code commands an agent may run through `run_vscode_command`: Alfred's read-only ones. */
 const READ_ONLY_VSCODE_COMMANDS = new Set(['alfred.showBudget', 'alfred.showRoles', 'alfred.openDashboard', 'alfred.openEventLog']);
 const VSCODE_COMMAND_TOOLS = new Set(['run_vscode_command', 'runVscodeCommand', 'copilot_runVscodeCommand']);
 
 /** What the command would change, when a shell command runs Alfred's mutating command line. */
 export function alfredMutationIn(command: string): string | undefined {
-  const m = MUTATING_CLI.exec(command);
-  if (m) return m[1] ? 'alfred role NAME (a role switch)' : `alfred ${(m[2] as string).toLowerCase()}`;
-  const set = OWN_VARIABLE_SET.exec(command);
-  if (set) return `a command that sets ${set[1]}, one of Alfred's own variables, for what it starts`;
-  const unset = OWN_VARIABLE_UNSET.exec(command);
-  return unset ? `a command that unsets ${unset[1]}, one of Alfred's own variables, for what it starts` : undefined;
+  const joined = joinedWords(command);
+  for (const line of joined === command ? [command] : [command, joined]) {
+    const m = MUTATING_CLI.exec(line);
+    if (m) return m[1] ? 'alfred role NAME (a role switch)' : `alfred ${(m[2] as string).toLowerCase()}`;
+    const set = OWN_VARIABLE_SET.exec(line);
+    if (set) return `a command that sets ${set[1]}, one of Alfred's own variables, for what it starts`;
+    const unset = OWN_VARIABLE_UNSET.exec(line);
+    if (unset) return `a command that unsets ${unset[1]}, one of Alfred's own variables, for what it starts`;
+  }
+  const computed = COMPUTED_VARIABLE_SET.exec(command);
+  return computed ? `${computed[1]} with a variable whose name the command computes (it may be one of Alfred's own)` : undefined;
+}
+
+/**
+ * The line with the quotes and backslashes that only join a word taken out (`al''fred` → `alfred`,
+ * `ALF\RED_ROLE` → `ALFRED_ROLE`, `"al"fred` → `alfred`): a quote touching a word character on either
+ * side, an empty pair, a backslash before a word character.
+ */
+function joinedWords(command: string): string {
+  return command.replace(/''|""|\\(?=\w)|(?<=\w)["']|["'](?=\w)/g, '');
 }
 
 /** An Alfred VS Code command (other than the read-only ones) that a tool call would run. */

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { alfredMutationIn } from '../../../src/core/policy/selfGovernance';
+
+describe('alfredMutationIn', () => {
+  it('names Alfred\'s mutating command line however the line spells it', () => {
+    assert.equal(alfredMutationIn('alfred reset'), 'alfred reset');
+    assert.equal(alfredMutationIn('"$HOME/.alfred/bin/alfred" role admin'), 'alfred role NAME (a role switch)');
+    assert.equal(alfredMutationIn('ALFRED_ROLE=reviewer alfred hook PreToolUse < call.json'), 'alfred hook');
+  });
+
+  it('reads a word split by quotes or backslashes as the shell joins it', () => {
+    assert.equal(alfredMutationIn("al''fred reset"), 'alfred reset');
+    assert.equal(alfredMutationIn('al""fred role admin'), 'alfred role NAME (a role switch)');
+    assert.equal(alfredMutationIn('"al"fred serve &'), 'alfred serve');
+    assert.equal(alfredMutationIn('al\\fred reset'), 'alfred reset');
+    assert.equal(alfredMutationIn('ALF""RED_ROLE=admin claude -p hi'), "a command that sets ALFRED_ROLE, one of Alfred's own variables, for what it starts");
+    assert.equal(alfredMutationIn("ALF'RED'_ROLE=admin claude -p hi"), "a command that sets ALFRED_ROLE, one of Alfred's own variables, for what it starts");
+    assert.equal(alfredMutationIn('declare -x ALF""RED_ROLE=admin; claude -p hi'), "a command that sets ALFRED_ROLE, one of Alfred's own variables, for what it starts");
+    assert.equal(alfredMutationIn('ALF\\RED_SANDBOX=off copilot -p hi'), "a command that sets ALFRED_SANDBOX, one of Alfred's own variables, for what it starts");
+    assert.equal(alfredMutationIn('env -u ALF""RED_ROLE codex exec hi'), "a command that unsets ALFRED_ROLE, one of Alfred's own variables, for what it starts");
+  });
+
+  it('refuses a variable set through env, export or declare under a name the line computes', () => {
+    const computed = (word: string) => `${word} with a variable whose name the command computes (it may be one of Alfred's own)`;
+    assert.equal(alfredMutationIn('V=ALFRED_ROLE; env "$V=admin" claude -p hi'), computed('env'));
+    assert.equal(alfredMutationIn('V=ALFRED_ROLE; /usr/bin/env -i "${V}=admin" claude -p hi'), computed('env'));
+    assert.equal(alfredMutationIn('V=ALFRED_ROLE; export "$V=admin"; claude -p hi'), computed('export'));
+    assert.equal(alfredMutationIn('V=ALFRED_ROLE; declare -x "$V"=admin; claude -p hi'), computed('declare'));
+    assert.equal(alfredMutationIn('f() { local $1=admin; claude -p hi; }; f ALFRED_ROLE'), computed('local'));
+  });
+
+  it('lets a command read Alfred\'s variables and set other ones', () => {
+    for (const command of [
+      'echo $ALFRED_ROLE',
+      'echo "$ALFRED_ROLE"',
+      'echo "${ALFRED_ROLE:-none}"',
+      'test "$ALFRED_ROLE" == coder && echo yes',
+      '[[ $ALFRED_ROLE = coder ]]',
+      'printenv ALFRED_ROLE',
+      'env | grep ALFRED_',
+      'export PATH="$HOME/bin:$PATH" && npm test',
+      'env NODE_ENV=test FOO="$BAR" npm test',
+      'local_dir=$(pwd); export DIR="$local_dir"',
+      'export $(grep -v "^#" .env.example | xargs) && npm start',
+      'env "$@"',
+      "git commit -m 'alfredo'\"'\"'s fix'",
+      'cat src/alfred/hook.ts',
+      'npm run alfred:build',
+      "echo 'don''t' \"stop\"",
+    ]) assert.equal(alfredMutationIn(command), undefined, command);
+  });
+});
