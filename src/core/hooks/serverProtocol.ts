@@ -5,15 +5,16 @@
  */
 import { join } from 'node:path';
 
-/** 2: the caller's environment is FORWARDED_ENV whole (1 carried the role variables alone). */
-export const HOOK_PROTOCOL_VERSION = 2;
+/** 3: FORWARDED_ENV names where tmux, screen, the user's runtime folder and Docker keep their sockets (2 did not; 1 carried the role variables alone). */
+export const HOOK_PROTOCOL_VERSION = 3;
 
 /**
  * The caller's variables that change what a hook answers: the active role and Stop's limit, and
- * every variable a decision reads (where the home, its configuration and its tools are, which sandbox
- * and which ledger). A served call answers with the caller's values of these, set or unset, as the
- * caller's own process would: test/unit/hooks/forwardedEnv.test.ts proves a decision reads no other
- * variable but ALFRED_HOME, which names the server's own home (the one whose socket the caller found).
+ * every variable a decision reads (where the home, its configuration and its tools are, which sandbox,
+ * which ledger, where the servers the sandbox hides keep their sockets). A served call answers with
+ * the caller's values of these, set or unset, as the caller's own process would:
+ * test/unit/hooks/forwardedEnv.test.ts proves a decision reads no other variable but ALFRED_HOME,
+ * which names the server's own home (the one whose socket the caller found).
  */
 export const FORWARDED_ENV = [
   'ALFRED_ROLE', 'LEAN_CTX_ROLE', 'ALFRED_STOP_MAX_BLOCKS',
@@ -25,6 +26,7 @@ export const FORWARDED_ENV = [
   'UV_CONFIG_FILE', 'CONDARC', 'KUBECONFIG', 'DOCKER_CONFIG', 'GNUPGHOME',
   'ASDF_DATA_DIR', 'CARGO_HOME', 'FNM_DIR', 'GRADLE_USER_HOME', 'NVM_DIR', 'PYENV_ROOT', 'PYTHONUSERBASE', 'RBENV_ROOT',
   'RUSTUP_HOME', 'SDKMAN_DIR', 'VOLTA_HOME',
+  'TMUX_TMPDIR', 'SCREENDIR', 'XDG_RUNTIME_DIR', 'DOCKER_HOST',
 ] as const;
 export type ForwardedEnv = Partial<Record<(typeof FORWARDED_ENV)[number], string>>;
 

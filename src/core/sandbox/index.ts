@@ -5,10 +5,11 @@
  */
 import type { Role } from '../roles/types';
 import { detectSandbox, type AvailableSandbox, type Sandbox } from './detect';
+import { commandServers } from './commandServers';
 import { hookRunFolder, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { planFile, workspaceId } from '../state/paths';
+import { alfredHome, planFile, workspaceId } from '../state/paths';
 import { savePlan } from './launcher';
 import { KeptValues, notedEnv, runningCode } from '../fs/keptReads';
 import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote } from './wrap';
@@ -72,6 +73,7 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
   // Copies: the kept lists are not the caller's to change.
   const mounts = {
     readOnly: [...planned.readOnly], ...(planned.writable ? { writable: [...planned.writable] } : {}), ...(planned.hookRun ? { hookRun: planned.hookRun } : {}),
+    ...(planned.hiddenSockets ? { hiddenSockets: [...planned.hiddenSockets] } : {}), ...(planned.hiddenFolders ? { hiddenFolders: [...planned.hiddenFolders] } : {}),
   };
   return {
     kind: 'sandboxed',
@@ -87,6 +89,9 @@ interface Mounts {
   writable?: string[];
   /** Alfred's run folder, emptied inside the sandbox (wrap.ts, WrapInput.hookRun). */
   hookRun?: string;
+  /** Servers outside that run commands, hidden (commandServers.ts). */
+  hiddenSockets?: string[];
+  hiddenFolders?: string[];
   /** bwrap's arguments for these mounts, once asked for (shortLine). */
   prefix?: string[];
 }
@@ -104,8 +109,9 @@ const kept = new KeptValues<Mounts>(8);
 const isPaths = (v: unknown): v is string[] => Array.isArray(v) && v.every((p) => typeof p === 'string');
 const isMounts = (v: unknown): v is Mounts => {
   if (typeof v !== 'object' || v === null) return false;
-  const { readOnly, writable, hookRun, ...rest } = v as Partial<Mounts>;
-  return Object.keys(rest).length === 0 && isPaths(readOnly) && (writable === undefined || isPaths(writable)) && (hookRun === undefined || typeof hookRun === 'string');
+  const { readOnly, writable, hookRun, hiddenSockets, hiddenFolders, ...rest } = v as Partial<Mounts>;
+  return Object.keys(rest).length === 0 && isPaths(readOnly) && [writable, hiddenSockets, hiddenFolders].every((p) => p === undefined || isPaths(p))
+    && (hookRun === undefined || typeof hookRun === 'string');
 };
 
 function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boolean): Mounts {
@@ -120,7 +126,12 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
     const noted = { ...opts, env: notedEnv(env) };
     const readOnly = readOnlyPaths(noted);
     const hookRun = hookRunFolder(noted);
-    return { readOnly, ...(strict ? { writable: writableRoots(noted) } : {}), ...(hookRun ? { hookRun } : {}) };
+    const writable = strict ? writableRoots(noted) : undefined;
+    const hidden = commandServers({ env: noted.env, kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...(writable ?? [])] }, strict);
+    return {
+      readOnly, ...(writable ? { writable } : {}), ...(hookRun ? { hookRun } : {}),
+      ...(hidden.sockets.length ? { hiddenSockets: hidden.sockets } : {}), ...(hidden.folders.length ? { hiddenFolders: hidden.folders } : {}),
+    };
   }, { file, under: path.join(home, '.alfred'), valid: isMounts, key, env });
 }
 
@@ -129,7 +140,7 @@ function shortLine(opts: PlanOptions, sandbox: AvailableSandbox, mounts: Mounts,
   if (sandbox.kind !== 'bwrap' || cwd !== undefined) return undefined;
   try {
     const id = workspaceId(opts.workspaceFolder);
-    mounts.prefix ??= bwrapPrefix(sandbox, mounts.readOnly, mounts.writable, mounts.hookRun);
+    mounts.prefix ??= bwrapPrefix(sandbox, mounts);
     const script = savePlan(path.join(opts.home ?? os.homedir(), '.alfred'), id, mounts.prefix);
     return script ? `${shellQuote(script)} ${id} ${quoteAlways(command)}` : undefined;
   } catch {

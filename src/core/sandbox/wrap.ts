@@ -24,6 +24,12 @@ export interface WrapInput {
    * reaches the server only as the sandbox's, decided with the server's environment (hooks/nativeListener.ts).
    */
   hookRun?: string;
+  /**
+   * Servers outside that would run what the command asks (commandServers.ts): their sockets covered by
+   * /dev/null, their folders shown empty.
+   */
+  hiddenSockets?: readonly string[];
+  hiddenFolders?: readonly string[];
   /** The shell that runs `command`. Default: /bin/sh for argv, the user's `$SHELL` for the line. */
   shell?: string;
 }
@@ -53,7 +59,7 @@ const USER_SHELL = '"${SHELL:-/bin/sh}"';
 export function sandboxArgv(sandbox: AvailableSandbox, input: WrapInput): string[] {
   const shell = input.shell ?? '/bin/sh';
   if (sandbox.kind === 'bwrap') {
-    return [sandbox.path, ...bwrapMounts(input.readOnly, input.writable, input.hookRun), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
+    return [sandbox.path, ...bwrapMounts(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
   }
   const run = [sandbox.path, '-p', sandboxExecProfile(input.readOnly, input.writable), shell, '-c', input.command];
   // sandbox-exec has no --chdir; a tiny sh does the cd, then becomes sandbox-exec.
@@ -70,7 +76,7 @@ export function sandboxCommandLine(sandbox: AvailableSandbox, input: WrapInput):
   const shell = input.shell === undefined ? USER_SHELL : shellQuote(input.shell);
   const tail = `${shell} -c ${quoteAlways(input.command)}`;
   if (sandbox.kind === 'bwrap') {
-    const args = [sandbox.path, ...bwrapMounts(input.readOnly, input.writable, input.hookRun), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
+    const args = [sandbox.path, ...bwrapMounts(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
     return `${args.map(shellQuote).join(' ')} ${tail}`;
   }
   const run = `${shellQuote(sandbox.path)} -p ${quoteAlways(sandboxExecProfile(input.readOnly, input.writable))} ${tail}`;
@@ -79,19 +85,25 @@ export function sandboxCommandLine(sandbox: AvailableSandbox, input: WrapInput):
 }
 
 /** bwrap with its mount arguments, everything before `--`: what the short line's plan file holds. */
-export function bwrapPrefix(sandbox: AvailableSandbox, readOnly: readonly string[], writable?: readonly string[], hookRun?: string): string[] {
-  return [sandbox.path, ...bwrapMounts(readOnly, writable, hookRun)];
+export function bwrapPrefix(sandbox: AvailableSandbox, mounts: MountInput): string[] {
+  return [sandbox.path, ...bwrapMounts(mounts)];
 }
+
+/** What a plan mounts: WrapInput without the command and where it runs. */
+export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'hookRun' | 'hiddenSockets' | 'hiddenFolders'>;
 
 /**
  * bwrap's mount arguments: the fixed flags, the rename guards, then the read-only paths. Strict
  * (`writable`): the whole tree read-only, then the writable folders bound writable, then the guards
  * and read-only paths that lie within them (elsewhere, everything is read-only already). Last, over
- * all of them, Alfred's run folder emptied (WrapInput.hookRun); `--ro-bind-try`: without a server, no file.
+ * all of them, Alfred's run folder emptied (WrapInput.hookRun); `--ro-bind-try`: without a server, no
+ * file. Then the servers outside that run commands, hidden (`--ro-bind-try`: a socket gone meanwhile
+ * hides nothing, and must not stop the command).
  */
-function bwrapMounts(readOnly: readonly string[], writable?: readonly string[], hookRun?: string): string[] {
+function bwrapMounts({ readOnly, writable, hookRun, hiddenSockets = [], hiddenFolders = [] }: MountInput): string[] {
   const run = hookRun ? ['--tmpfs', hookRun, '--ro-bind-try', path.join(hookRun, SANDBOXED_PORT_FILE), path.join(hookRun, PORT_FILE)] : [];
-  return [...bwrapTree(readOnly, writable), ...run];
+  const hidden = [...hiddenFolders.flatMap((p) => ['--tmpfs', p]), ...hiddenSockets.flatMap((p) => ['--ro-bind-try', '/dev/null', p])];
+  return [...bwrapTree(readOnly, writable), ...run, ...hidden];
 }
 
 function bwrapTree(readOnly: readonly string[], writable?: readonly string[]): string[] {

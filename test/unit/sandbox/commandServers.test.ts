@@ -1,0 +1,115 @@
+/**
+ * Servers outside the sandbox that run what a command asks them to (tmux, screen; under strict the
+ * user's runtime folder and Docker) are hidden inside it: which sockets and folders a plan hides, and,
+ * in a real bubblewrap, that a command can no longer reach them while its own tmux still works.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { commandServers } from '../../../src/core/sandbox/commandServers';
+import { planSandbox, sandboxArgv } from '../../../src/core/sandbox/index';
+import { NO_SANDBOX, ORIGINAL, sandboxFixture, tempRoot } from './helpers';
+
+const servers: net.Server[] = [];
+after(() => servers.forEach((s) => s.close()));
+
+/** A Unix socket listening at `p` (a stand-in for a session's or a daemon's). */
+async function listening(p: string): Promise<string> {
+  fs.mkdirSync(path.dirname(p), { recursive: true, mode: 0o700 });
+  const server = net.createServer((s) => s.end());
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(p, resolve));
+  return p;
+}
+
+const TMUX = spawnSync('tmux', ['-V']).status === 0;
+
+test('tmux\'s and screen\'s sockets are hidden, in every sandbox; files beside them are not', async () => {
+  const root = tempRoot();
+  const tmuxFolder = path.join(root, 'tmux-tmp', 'tmux-1234');
+  const screenFolder = path.join(root, 'screens');
+  const tmux = await listening(path.join(tmuxFolder, 'default'));
+  const screen = await listening(path.join(screenFolder, '4242.pts-0.host'));
+  fs.writeFileSync(path.join(tmuxFolder, 'notes.txt'), 'not a socket\n');
+  const env = { TMUX_TMPDIR: path.join(root, 'tmux-tmp'), SCREENDIR: screenFolder };
+  for (const strict of [false, true]) {
+    assert.deepEqual(commandServers({ env, uid: 1234, user: 'nobody-here', kept: [] }, strict), { sockets: [tmux, screen], folders: [] });
+  }
+  // No session folder: nothing hidden.
+  assert.deepEqual(commandServers({ env: { TMUX_TMPDIR: path.join(root, 'none') }, uid: 1234, user: 'nobody-here', kept: [] }, false), { sockets: [], folders: [] });
+});
+
+test('under strict, the user\'s runtime folder is emptied and Docker\'s socket hidden; never over the workspace', async () => {
+  const root = tempRoot();
+  const runtime = path.join(root, 'run-user');
+  await listening(path.join(runtime, 'bus'));
+  const docker = await listening(path.join(root, 'docker', 'docker.sock'));
+  const env = { XDG_RUNTIME_DIR: runtime, DOCKER_HOST: `unix://${docker}`, TMUX_TMPDIR: path.join(root, 'none') };
+  const ws = path.join(root, 'ws');
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [ws] }, true), { sockets: [docker], folders: [runtime] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [ws] }, false), { sockets: [], folders: [] });
+  // A workspace inside the runtime folder stays seen: the folder is not emptied.
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [path.join(runtime, 'ws')] }, true), { sockets: [docker], folders: [] });
+});
+
+test('a plan hides them after every other mount, in both forms of the command', async () => {
+  const root = tempRoot();
+  const env0 = { TMUX_TMPDIR: path.join(root, 'tmux-tmp') };
+  const uid = process.getuid?.() ?? 0;
+  const tmux = await listening(path.join(env0.TMUX_TMPDIR, `tmux-${uid}`, 'default'));
+  const f = sandboxFixture();
+  const plan = planSandbox({ role: { name: 'coder', sandbox: 'auto' }, workspaceFolder: f.ws, protectedGlobs: [], env: { ...f.env, ...env0 }, home: f.home, sandbox: { kind: 'bwrap', path: '/usr/bin/bwrap' } });
+  assert.equal(plan.kind, 'sandboxed');
+  if (plan.kind !== 'sandboxed') return;
+  const argv = plan.argv('true', f.ws);
+  assert.deepEqual(argv.slice(argv.indexOf('--chdir') - 3, argv.indexOf('--chdir')), ['--ro-bind-try', '/dev/null', tmux]);
+  assert.ok(plan.line('true', f.ws).includes(`--ro-bind-try /dev/null ${tmux} `));
+  assert.deepEqual(sandboxArgv({ kind: 'bwrap', path: '/usr/bin/bwrap' }, { command: 'true', readOnly: [], hiddenFolders: ['/run/user/7'], hiddenSockets: ['/run/docker.sock'] }).slice(-9, -4),
+    ['--tmpfs', '/run/user/7', '--ro-bind-try', '/dev/null', '/run/docker.sock']);
+});
+
+test('inside the sandbox, a tmux session outside cannot run a command; a tmux of the command\'s own still works', { skip: NO_SANDBOX || (!TMUX && 'tmux is not installed') }, () => {
+  const f = sandboxFixture();
+  const tmuxTmp = path.join(f.root, 'tmux-tmp');
+  fs.mkdirSync(tmuxTmp);
+  const env = { ...f.env, TMUX_TMPDIR: tmuxTmp };
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', 'outside', ...args], { env, encoding: 'utf8' });
+  assert.equal(tmux('new-session', '-d', 'sleep 120').status, 0);
+  try {
+    const target = path.join(f.ws, 'tests', 'x.test.js');
+    const plan = planSandbox({ role: { name: 'coder', sandbox: 'auto' }, workspaceFolder: f.ws, protectedGlobs: ['tests/**'], stateDir: f.stateDir, env, home: f.home });
+    assert.equal(plan.kind, 'sandboxed');
+    if (plan.kind !== 'sandboxed') return;
+    const [file, ...args] = plan.argv(`echo hacked > ${target}; tmux -L outside run-shell "echo hacked > ${target}"; echo "outside: $?"; tmux -L inside new-session -d "sleep 5" && tmux -L inside list-sessions | wc -l`, f.ws);
+    const r = spawnSync(file!, args, { cwd: f.ws, env, encoding: 'utf8', timeout: 30_000 });
+    assert.match(r.stderr, /Read-only file system/);
+    assert.match(r.stdout, /^outside: 1\n1\n$/, `${r.stdout}${r.stderr}`);
+    assert.equal(fs.readFileSync(target, 'utf8'), ORIGINAL);
+    // Outside, the session is there and answers.
+    assert.equal(tmux('run-shell', 'true').status, 0);
+  } finally {
+    tmux('kill-server');
+  }
+});
+
+test('strict: a command cannot reach a socket in the user\'s runtime folder', { skip: NO_SANDBOX }, async () => {
+  const root = tempRoot('alfred-strict-');
+  const ws = path.join(root, 'ws');
+  const home = path.join(root, 'home');
+  const temp = path.join(root, 'tmp');
+  const runtime = path.join(root, 'run-user');
+  for (const dir of [ws, home, temp]) fs.mkdirSync(dir, { recursive: true });
+  const bus = await listening(path.join(runtime, 'bus'));
+  const env = { ...process.env, HOME: home, ALFRED_HOME: path.join(home, '.alfred'), XDG_RUNTIME_DIR: runtime };
+  const reach = `${JSON.stringify(process.execPath)} -e "require('net').connect(process.argv[1]).on('connect', () => { console.log('reached'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })" ${bus}`;
+  for (const [sandbox, expected] of [['auto', 'reached'], ['strict', 'ENOENT']] as const) {
+    const plan = planSandbox({ role: { name: 'r', sandbox }, workspaceFolder: ws, protectedGlobs: [], env, home, tempFolders: [temp] });
+    if (plan.kind !== 'sandboxed') throw new Error(plan.kind);
+    const [file, ...args] = plan.argv(reach, ws);
+    const r = spawnSync(file!, args, { cwd: ws, env, encoding: 'utf8', timeout: 30_000 });
+    assert.equal(r.stdout.trim(), expected, `${sandbox}: ${r.stdout}${r.stderr}`);
+  }
+});
