@@ -7,7 +7,12 @@
  * runtime folder (`$XDG_RUNTIME_DIR`: the D-Bus session, through which `systemd-run --user` runs a
  * command; podman; the ssh and gpg agents), shown empty, and Docker's socket. Read through
  * fs/keptReads: a session started later adds a socket to its folder, and the plan is made again.
+ * And the editor's own: a VS Code window's command-line socket (`$VSCODE_IPC_HOOK_CLI`) installs an
+ * extension when asked (`code --install-extension`, run by the editor, outside); those come and go
+ * with windows, so they are found when a command runs (editorSockets; the short line's script does
+ * the same), not kept in the plan.
  */
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { lookup, readdir } from '../fs/keptReads';
@@ -54,6 +59,19 @@ export function commandServers(opts: CommandServerOptions, strict: boolean): Hid
   const realSockets = sockets.map((p) => real.of(p)).filter((p): p is string => p !== undefined);
   const hiddenFolders = new Set(folders);
   return { sockets: [...new Set(realSockets)].filter((p) => !coveredBy(p, hiddenFolders)), folders };
+}
+
+/** VS Code's command-line sockets where it makes them (`$XDG_RUNTIME_DIR`, else the temporary folder), as they are now. */
+export function editorSockets(env: NodeJS.ProcessEnv): string[] {
+  const folders = [...new Set([env.XDG_RUNTIME_DIR, env.TMPDIR || '/tmp', '/tmp'].filter((f): f is string => !!f && path.isAbsolute(f)))];
+  return folders.flatMap((folder) => {
+    try {
+      return fs.readdirSync(folder, { withFileTypes: true })
+        .filter((e) => e.isSocket() && e.name.startsWith('vscode-ipc-') && e.name.endsWith('.sock')).map((e) => path.join(folder, e.name));
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The sockets (and screen's FIFOs, in builds that use them) in `folder`; none when it is missing or unreadable. */

@@ -5,7 +5,7 @@
  */
 import type { Role } from '../roles/types';
 import { detectSandbox, type AvailableSandbox, type Sandbox } from './detect';
-import { commandServers } from './commandServers';
+import { commandServers, editorSockets } from './commandServers';
 import { hookRunFolder, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -79,9 +79,16 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
     kind: 'sandboxed',
     sandbox,
     ...mounts,
-    argv: (command, cwd) => sandboxArgv(sandbox, { command, cwd, ...mounts }),
-    line: (command, cwd) => shortLine(opts, sandbox, planned, command, cwd) ?? sandboxCommandLine(sandbox, { command, ...mounts, ...(cwd !== undefined ? { cwd } : {}) }),
+    argv: (command, cwd) => sandboxArgv(sandbox, { command, cwd, ...withEditorSockets(mounts, opts.env) }),
+    line: (command, cwd) => shortLine(opts, sandbox, planned, command, cwd)
+      ?? sandboxCommandLine(sandbox, { command, ...withEditorSockets(mounts, opts.env), ...(cwd !== undefined ? { cwd } : {}) }),
   };
+}
+
+/** The plan's mounts with the editor's command-line sockets as they are now (commandServers.ts). */
+function withEditorSockets<T extends { hiddenSockets?: string[] }>(mounts: T, env: NodeJS.ProcessEnv | undefined): T {
+  const now = editorSockets(env ?? process.env);
+  return now.length ? { ...mounts, hiddenSockets: [...(mounts.hiddenSockets ?? []), ...now] } : mounts;
 }
 
 interface Mounts {

@@ -3,7 +3,8 @@
  * mount (a kilobyte or two), and the user reads the line in the agent's confirmation card and in the
  * terminal; so the mounts go into a plan file in Alfred's home (read-only inside the sandbox, outside
  * every workspace), and the line is `~/.alfred/bin/alfred-sandbox <workspace id> '<command>'`, a
- * small POSIX script that runs the command under that plan.
+ * small POSIX script that runs the command under that plan, with the editor's command-line sockets
+ * that exist at that moment covered (commandServers.ts, editorSockets: they come and go with windows).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,9 +19,15 @@ case "$1" in *[!0-9a-f]*|'') echo "alfred-sandbox: bad workspace id '$1'" >&2; e
 plan="$(dirname "$0")/../run/sandbox/$1.args"
 [ -r "$plan" ] || { echo "alfred-sandbox: no sandbox plan at $plan" >&2; exit 126; }
 command=$2
+set --
+set +f
+for s in "\${XDG_RUNTIME_DIR:-/nonexistent}"/vscode-ipc-*.sock "\${TMPDIR:-/tmp}"/vscode-ipc-*.sock /tmp/vscode-ipc-*.sock; do
+  [ -S "$s" ] && set -- "$@" --ro-bind-try /dev/null "$s"
+done
+set -f
 IFS='
 '
-exec $(cat "$plan") -- "\${SHELL:-/bin/sh}" -c "$command"
+exec $(cat "$plan") "$@" -- "\${SHELL:-/bin/sh}" -c "$command"
 `;
 
 /** What this process last found or wrote in each file, with the file's stat then. */

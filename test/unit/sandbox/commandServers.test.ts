@@ -65,7 +65,11 @@ test('a plan hides them after every other mount, in both forms of the command', 
   assert.equal(plan.kind, 'sandboxed');
   if (plan.kind !== 'sandboxed') return;
   const argv = plan.argv('true', f.ws);
-  assert.deepEqual(argv.slice(argv.indexOf('--chdir') - 3, argv.indexOf('--chdir')), ['--ro-bind-try', '/dev/null', tmux]);
+  const at = argv.indexOf(tmux);
+  assert.deepEqual(argv.slice(at - 2, at + 1), ['--ro-bind-try', '/dev/null', tmux]);
+  // After it, only other sockets covered (the editor's, found when the command runs), then the command.
+  const rest = argv.slice(at + 1, argv.indexOf('--chdir'));
+  assert.deepEqual(rest.filter((_, i) => i % 3 !== 2), rest.flatMap((_, i) => (i % 3 === 0 ? ['--ro-bind-try', '/dev/null'] : [])));
   assert.ok(plan.line('true', f.ws).includes(`--ro-bind-try /dev/null ${tmux} `));
   assert.deepEqual(sandboxArgv({ kind: 'bwrap', path: '/usr/bin/bwrap' }, { command: 'true', readOnly: [], hiddenFolders: ['/run/user/7'], hiddenSockets: ['/run/docker.sock'] }).slice(-9, -4),
     ['--tmpfs', '/run/user/7', '--ro-bind-try', '/dev/null', '/run/docker.sock']);
@@ -112,4 +116,24 @@ test('strict: a command cannot reach a socket in the user\'s runtime folder', { 
     const r = spawnSync(file!, args, { cwd: ws, env, encoding: 'utf8', timeout: 30_000 });
     assert.equal(r.stdout.trim(), expected, `${sandbox}: ${r.stdout}${r.stderr}`);
   }
+});
+
+test('a VS Code window\'s command-line socket cannot be reached from inside, in either form; another socket beside it can', { skip: NO_SANDBOX }, async () => {
+  const f = sandboxFixture();
+  const tmp = path.join(f.root, 'tmp');
+  const editor = await listening(path.join(tmp, 'vscode-ipc-4f1c2d3e-0000-4000-8000-000000000000.sock'));
+  const other = await listening(path.join(tmp, 'other.sock'));
+  const env = { ...f.env, TMPDIR: tmp };
+  // Made after the socket exists or not, the plan is the same: the sockets are found when the command runs.
+  const plan = planSandbox({ role: { name: 'coder', sandbox: 'auto' }, workspaceFolder: f.ws, protectedGlobs: ['tests/**'], stateDir: f.stateDir, env, home: f.home });
+  if (plan.kind !== 'sandboxed') throw new Error(plan.kind);
+  const reach = (p: string) => `${JSON.stringify(process.execPath)} -e "require('net').connect(process.argv[1]).on('connect', () => { console.log('reached'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })" ${p}`;
+  const command = `${reach(editor)}; ${reach(other)}`;
+  const [file, ...args] = plan.argv(command, f.ws);
+  const byArgv = spawnSync(file!, args, { cwd: f.ws, env, encoding: 'utf8', timeout: 30_000 });
+  assert.equal(byArgv.stdout, 'ECONNREFUSED\nreached\n', byArgv.stderr);
+  const line = plan.line(command);
+  assert.match(line, /alfred-sandbox [0-9a-f]+ /);
+  const byLine = spawnSync('/bin/sh', ['-c', line], { cwd: f.ws, env: { ...env, SHELL: '/bin/sh' }, encoding: 'utf8', timeout: 30_000 });
+  assert.equal(byLine.stdout, 'ECONNREFUSED\nreached\n', byLine.stderr);
 });
