@@ -8,9 +8,11 @@
  * command line shows: the launcher `"$HOME/.alfred/bin/alfred"`, `node …/alfred.cjs`, `npx alfred`,
  * inside `bash -c '…'`, `eval`, or an interpreter's string (`python3 -c "os.system('alfred reset')"`).
  * A word split by quotes or backslashes is read as the shell joins it (`al''fred reset`,
- * `ALF""RED_ROLE=admin`), and a variable whose name the line computes (`env "$V=admin"`, `export
- * "$V"=…`) may be one of Alfred's. Other spellings the line does not show (a name read from a file,
- * encoded strings) are held elsewhere: the kernel sandbox
+ * `ALF""RED_ROLE=admin`); the builtins that assign the variable they are named are assignments too
+ * (`printf -v`, `read`, `for … in`, `getopts`, a nameref `declare -n`); and a variable whose name the
+ * line computes (`env "$V=admin"`, `printf -v "$V"`, `export "$V"`, `eval "$V=…"`) may be one of
+ * Alfred's. Other spellings the line does not show (a name read from a file, encoded strings) are
+ * held elsewhere: the kernel sandbox
  * makes Alfred's home read-only, and a switch to more authority made outside the editor waits for the
  * user's confirmation (roles/authority.ts). For Alfred's variables, such a spelling gets through this
  * rule; inside the kernel sandbox a nested agent's hook is decided with the hook server's environment
@@ -24,9 +26,39 @@ const MUTATING_CLI = /(?:^|[^\w.-])alfred(?:[\w.-]*)?(?:["'`)\]\s,]|\\\s)+(?:(ro
  * argument, an interpreter's `environ['…'] = …` — or unset (`unset`, `env -u`), not read (`$ALFRED_ROLE`).
  */
 const OWN_VARIABLE_SET = /(?:^|[^\w$])((?:ALFRED|LEAN_CTX)_[A-Z0-9_]+)["'`\]]*\s*=(?!=)/;
+const OWN = String.raw`((?:ALFRED|LEAN_CTX)_[A-Z0-9_]+)\b`;
+/** Up to the end of a simple command: its words, not what a pipe, a list or a redirection brings in. */
+const WORDS = String.raw`[^;&|\n<>]*?`;
+/** Where a command's name stands: first in the line, a list, a group or a string, after a keyword or an assignment (`IFS= read`). */
+const AT_COMMAND = String.raw`(?:^|[;&|({}!\n"'\`]|\b(?:do|then|else|while|until|if|time)\s|\b\w+=\S*\s)\s*(?:builtin\s+|command\s+)?`;
+/**
+ * The builtins that assign the variable they are named: `printf -v NAME`, `read … NAME`, `for NAME
+ * in`, `select NAME in`, `getopts OPTS NAME`, and a nameref (`declare -n r=NAME`, after which
+ * `r=admin` sets NAME). (`mapfile` makes an array, which bash does not export.)
+ */
+const OWN_VARIABLE_ASSIGNED = [
+  new RegExp(String.raw`${AT_COMMAND}printf\s+(?:-[^\sv]\S*\s+)*-v\s*["']?${OWN}`),
+  new RegExp(String.raw`${AT_COMMAND}read\s${WORDS}(?<=\s)["']?${OWN}`),
+  new RegExp(String.raw`${AT_COMMAND}(?:for|select)\s+["']?${OWN}["']?\s+in\b`),
+  new RegExp(String.raw`${AT_COMMAND}getopts\s+\S+\s+["']?${OWN}`),
+  new RegExp(String.raw`${AT_COMMAND}(?:declare|typeset|local)\s+(?:-\w+\s+)*-\w*n\w*\s${WORDS}=["']?${OWN}`),
+];
 const OWN_VARIABLE_UNSET = /(?:\bunset(?:\s+-v)?|\s-u|\s--unset(?:=|\s+))\s*["']?((?:ALFRED|LEAN_CTX)_[A-Z0-9_]+)/;
-/** `env`, `export`, `declare`… given `NAME=value` where NAME is an expansion (`"$V=admin"`, `${V}=`, `"$V"=`). */
-const COMPUTED_VARIABLE_SET = /(?:^|[\s;&|(`/])(env|export|declare|typeset|readonly|local)(?:\s+-[-\w]+)*\s+["']?\$[^\s=]*=/;
+/** A word that starts by expanding a variable (`$V`, `"${V}"`, `$1`), not a command's output (`$(…)`). */
+const EXPANSION = String.raw`["']?\$\{?[\w!]`;
+/**
+ * A variable named by an expansion and given a value or exported: `env`, `export`, `declare`…
+ * given `"$V=admin"`, `"${V}"=…` or `"$V"`; `printf -v "$V"`, `read "$V"`, a nameref to `"$V"`, `eval
+ * "$V=…"`. (`export $(grep … .env | xargs)` exports what a file names: a command's output, let through.)
+ */
+const COMPUTED_VARIABLE_SET: readonly RegExp[] = [
+  /(?:^|[\s;&|(`/"'])(env|export|declare|typeset|readonly|local)(?:\s+-[-\w]+)*\s+["']?\$[^\s=]*=/,
+  new RegExp(String.raw`(?:^|[\s;&|(\`"'])(export|declare|typeset|readonly|local)(?:\s+-[-\w]+)*\s+${EXPANSION}`),
+  new RegExp(String.raw`${AT_COMMAND}(printf)\s+(?:-[^\sv]\S*\s+)*-v\s*${EXPANSION}`),
+  new RegExp(String.raw`${AT_COMMAND}(read)\s${WORDS}(?<=\s)${EXPANSION}`),
+  new RegExp(String.raw`${AT_COMMAND}(declare|typeset|local)\s+(?:-\w+\s+)*-\w*n\w*\s${WORDS}=${EXPANSION}`),
+  new RegExp(String.raw`${AT_COMMAND}(eval)\s${WORDS}\$\{?\w+\}?["']?=`),
+];
 /** VS Code commands an agent may run through `run_vscode_command`: Alfred's read-only ones. */
 const READ_ONLY_VSCODE_COMMANDS = new Set(['alfred.showBudget', 'alfred.showRoles', 'alfred.openDashboard', 'alfred.openEventLog']);
 const VSCODE_COMMAND_TOOLS = new Set(['run_vscode_command', 'runVscodeCommand', 'copilot_runVscodeCommand']);
@@ -37,13 +69,23 @@ export function alfredMutationIn(command: string): string | undefined {
   for (const line of joined === command ? [command] : [command, joined]) {
     const m = MUTATING_CLI.exec(line);
     if (m) return m[1] ? 'alfred role NAME (a role switch)' : `alfred ${(m[2] as string).toLowerCase()}`;
-    const set = OWN_VARIABLE_SET.exec(line);
+    const set = OWN_VARIABLE_SET.exec(line) ?? firstMatch(OWN_VARIABLE_ASSIGNED, line);
     if (set) return `a command that sets ${set[1]}, one of Alfred's own variables, for what it starts`;
     const unset = OWN_VARIABLE_UNSET.exec(line);
     if (unset) return `a command that unsets ${unset[1]}, one of Alfred's own variables, for what it starts`;
   }
-  const computed = COMPUTED_VARIABLE_SET.exec(command);
-  return computed ? `${computed[1]} with a variable whose name the command computes (it may be one of Alfred's own)` : undefined;
+  const computed = firstMatch(COMPUTED_VARIABLE_SET, command);
+  return computed ? `${computed[1] === 'printf' ? 'printf -v' : computed[1]} with a variable whose name the command computes (it may be one of Alfred's own)` : undefined;
+}
+
+/** The match that starts first in the line, so the reason names what the line does first. */
+function firstMatch(patterns: readonly RegExp[], line: string): RegExpExecArray | undefined {
+  let first: RegExpExecArray | undefined;
+  for (const pattern of patterns) {
+    const m = pattern.exec(line);
+    if (m && (!first || m.index < first.index)) first = m;
+  }
+  return first;
 }
 
 /**

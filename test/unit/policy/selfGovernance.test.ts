@@ -30,6 +30,27 @@ describe('alfredMutationIn', () => {
     assert.equal(alfredMutationIn('f() { local $1=admin; claude -p hi; }; f ALFRED_ROLE'), computed('local'));
   });
 
+  it('refuses the builtins that assign the variable they are named, and a name the line computes', () => {
+    const sets = (name: string) => `a command that sets ${name}, one of Alfred's own variables, for what it starts`;
+    const computed = (word: string) => `${word} with a variable whose name the command computes (it may be one of Alfred's own)`;
+    // Each of these, run by bash with `env` in place of the agent, hands it ALFRED_ROLE=admin (getopts: the option's letter).
+    assert.equal(alfredMutationIn('printf -v ALFRED_ROLE admin; export ALFRED_ROLE; claude -p hi'), sets('ALFRED_ROLE'));
+    assert.equal(alfredMutationIn('read ALFRED_ROLE <<< admin; export ALFRED_ROLE; claude -p hi'), sets('ALFRED_ROLE'));
+    assert.equal(alfredMutationIn('IFS= read -r -d "" ALFRED_SANDBOX < off.txt; export ALFRED_SANDBOX'), sets('ALFRED_SANDBOX'));
+    assert.equal(alfredMutationIn('for ALFRED_ROLE in admin; do export ALFRED_ROLE; claude -p hi; done'), sets('ALFRED_ROLE'));
+    assert.equal(alfredMutationIn('declare -n r=ALFRED_ROLE; r=admin; export r; claude -p hi'), sets('ALFRED_ROLE'));
+    assert.equal(alfredMutationIn('set -- -9; getopts 9 ALFRED_STOP_MAX_BLOCKS; export ALFRED_STOP_MAX_BLOCKS'), sets('ALFRED_STOP_MAX_BLOCKS'));
+    assert.equal(alfredMutationIn("bash -c 'read ALFRED_ROLE <<< admin; export ALFRED_ROLE; claude -p hi'"), sets('ALFRED_ROLE'));
+    // The reason names what the line does first.
+    assert.equal(alfredMutationIn('V=ALFRED_ROLE; printf -v "$V" admin; export "${V?}"; claude -p hi'), computed('printf -v'));
+    assert.equal(alfredMutationIn('V=ALFRED_ROLE; read -r "$V" <<< admin; export "$V"; claude -p hi'), computed('read'));
+    assert.equal(alfredMutationIn('V=ALFRED_ROLE; declare -n r="$V"; r=admin; export "$V"'), computed('declare'));
+    assert.equal(alfredMutationIn('V=ALFRED_ROLE; eval "$V=admin"; export "$V"'), computed('eval'));
+    assert.equal(alfredMutationIn('eval "export $V=admin"'), computed('eval'));
+    assert.equal(alfredMutationIn('export "$V"; claude -p hi'), computed('export'));
+    assert.equal(alfredMutationIn('export ${V?}'), computed('export'));
+  });
+
   it('lets a command read Alfred\'s variables and set other ones', () => {
     for (const command of [
       'echo $ALFRED_ROLE',
@@ -48,6 +69,15 @@ describe('alfredMutationIn', () => {
       'cat src/alfred/hook.ts',
       'npm run alfred:build',
       "echo 'don''t' \"stop\"",
+      'while IFS= read -r line; do echo "$line"; done < notes.txt',
+      'read -r a b <<< "$ALFRED_ROLE"',
+      'for f in src/*.ts; do wc -l "$f"; done',
+      "printf -v now '%(%s)T' -1; echo $now",
+      'declare -n ref=results; ref+=(ok)',
+      'grep -rn ALFRED_ROLE src',
+      'echo "please read ALFRED_ROLE first"',
+      'eval "$(ssh-agent -s)"',
+      'mapfile -t files < <(git ls-files)',
     ]) assert.equal(alfredMutationIn(command), undefined, command);
   });
 });
