@@ -1,21 +1,20 @@
 /**
  * Servers outside the sandbox that run what a command asks them to, in a place no mount holds: a
- * tmux session (`tmux run-shell`, `send-keys`), a screen session (`screen -X stuff`). A command
- * reaches them through their sockets, which a read-only mount does not stop (connecting writes
- * nothing), so inside the sandbox each socket is covered by /dev/null: tried, `tmux run-shell 'touch
- * ~/.bashrc'` wrote the protected file from inside. Under `sandbox = "strict"` also the user's
- * runtime folder (`$XDG_RUNTIME_DIR`: the D-Bus session, through which `systemd-run --user` runs a
- * command; podman; the ssh and gpg agents), shown empty, and Docker's socket. Read through
- * fs/keptReads: a session started later adds a socket to its folder, and the plan is made again.
- * And the editor's own: a VS Code window's command-line socket (`$VSCODE_IPC_HOOK_CLI`) installs an
- * extension when asked (`code --install-extension`, run by the editor, outside); those come and go
- * with windows, so they are found when a command runs (editorSockets; the short line's script does
- * the same), not kept in the plan.
+ * tmux session (`tmux run-shell`, `send-keys`), a screen session (`screen -X stuff`), a VS Code
+ * window's command-line socket (`$VSCODE_IPC_HOOK_CLI`: `code --install-extension`, run by the
+ * editor, outside). A command reaches them through their sockets, which a read-only mount does not
+ * stop (connecting writes nothing), so inside the sandbox each socket is covered by /dev/null: tried,
+ * `tmux run-shell 'touch ~/.bashrc'` wrote the protected file from inside. Sessions and windows come
+ * and go, so their sockets are found when a command runs (liveSockets; the short line's script does
+ * the same), not kept in the plan: one started after the plan is covered, and one gone is not mounted
+ * over (bwrap would make an empty file in its place, or fail where the folder is read-only). Under
+ * `sandbox = "strict"` the plan also hides the user's runtime folder (`$XDG_RUNTIME_DIR`: the D-Bus
+ * session, through which `systemd-run --user` runs a command; podman; the ssh and gpg agents), shown
+ * empty, and Docker's socket (commandServers).
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { lookup, readdir } from '../fs/keptReads';
+import { lookup } from '../fs/keptReads';
 import { coveredBy } from './pathSet';
 import { RealPaths } from './realPaths';
 
@@ -23,8 +22,6 @@ export interface CommandServerOptions {
   env: NodeJS.ProcessEnv;
   /** The user the command runs as (default: this process's); undefined where there is none (Windows). */
   uid?: number;
-  /** The user's name (default: this process's), for screen's folders. */
-  user?: string;
   /** Folders that must stay as they are inside: the workspace, the homes, the writable roots. */
   kept: readonly string[];
 }
@@ -36,58 +33,52 @@ export interface HiddenServers {
   folders: string[];
 }
 
+/** What the plan hides under `strict` (nothing otherwise): the user's runtime folder and Docker's socket. */
 export function commandServers(opts: CommandServerOptions, strict: boolean): HiddenServers {
+  if (!strict) return { sockets: [], folders: [] };
   const { env } = opts;
   const uid = 'uid' in opts ? opts.uid : process.getuid?.();
-  const user = opts.user ?? userName();
   const real = new RealPaths();
-  const sessionFolders = [
-    ...(uid !== undefined ? [path.join(env.TMUX_TMPDIR || '/tmp', `tmux-${uid}`)] : []),
-    ...(env.SCREENDIR ? [env.SCREENDIR] : []),
-    ...(user ? [`/run/screen/S-${user}`, `/var/run/screen/S-${user}`] : []),
-  ];
-  const sockets = sessionFolders.flatMap((folder) => socketsIn(folder));
   const folders: string[] = [];
-  if (strict) {
-    const runtime = env.XDG_RUNTIME_DIR || (uid !== undefined ? `/run/user/${uid}` : undefined);
-    const runtimeReal = runtime && lookup(runtime)?.isDirectory() ? real.of(runtime) : undefined;
-    // Never over what the command must see (a workspace kept in the runtime folder, say).
-    if (runtimeReal && !opts.kept.some((k) => coveredBy(k, new Set([runtimeReal])))) folders.push(runtimeReal);
-    const dockerHost = env.DOCKER_HOST?.startsWith('unix://') ? [env.DOCKER_HOST.slice('unix://'.length)] : [];
-    for (const p of ['/var/run/docker.sock', '/run/docker.sock', ...dockerHost]) if (lookup(p)?.isSocket()) sockets.push(p);
-  }
+  const runtime = env.XDG_RUNTIME_DIR || (uid !== undefined ? `/run/user/${uid}` : undefined);
+  const runtimeReal = runtime && lookup(runtime)?.isDirectory() ? real.of(runtime) : undefined;
+  // Never over what the command must see (a workspace kept in the runtime folder, say).
+  if (runtimeReal && !opts.kept.some((k) => coveredBy(k, new Set([runtimeReal])))) folders.push(runtimeReal);
+  const dockerHost = env.DOCKER_HOST?.startsWith('unix://') ? [env.DOCKER_HOST.slice('unix://'.length)] : [];
+  const sockets = ['/var/run/docker.sock', '/run/docker.sock', ...dockerHost].filter((p) => lookup(p)?.isSocket());
   const realSockets = sockets.map((p) => real.of(p)).filter((p): p is string => p !== undefined);
   const hiddenFolders = new Set(folders);
   return { sockets: [...new Set(realSockets)].filter((p) => !coveredBy(p, hiddenFolders)), folders };
 }
 
-/** VS Code's command-line sockets where it makes them (`$XDG_RUNTIME_DIR`, else the temporary folder), as they are now. */
-export function editorSockets(env: NodeJS.ProcessEnv): string[] {
-  const folders = [...new Set([env.XDG_RUNTIME_DIR, env.TMPDIR || '/tmp', '/tmp'].filter((f): f is string => !!f && path.isAbsolute(f)))];
-  return folders.flatMap((folder) => {
-    try {
-      return fs.readdirSync(folder, { withFileTypes: true })
-        .filter((e) => e.isSocket() && e.name.startsWith('vscode-ipc-') && e.name.endsWith('.sock')).map((e) => path.join(folder, e.name));
-    } catch {
-      return [];
-    }
-  });
+/**
+ * The sockets of sessions and windows as they are now, where the short line's script looks
+ * (launcher.ts, SANDBOX_SCRIPT): VS Code's `vscode-ipc-*.sock` in `$XDG_RUNTIME_DIR`, the
+ * temporary folder and `/tmp`; tmux's in `${TMUX_TMPDIR:-/tmp}/tmux-*`; screen's (sockets, or FIFOs
+ * in builds that use them) in `$SCREENDIR`, `/run/screen/S-*` and `/var/run/screen/S-*`.
+ */
+export function liveSockets(env: NodeJS.ProcessEnv): string[] {
+  const editorFolders = [env.XDG_RUNTIME_DIR, env.TMPDIR || '/tmp', '/tmp'].filter((f): f is string => !!f && path.isAbsolute(f));
+  const editor = [...new Set(editorFolders)].flatMap((folder) => entries(folder).filter((e) => e.isSocket() && e.name.startsWith('vscode-ipc-') && e.name.endsWith('.sock')).map((e) => path.join(folder, e.name)));
+  const sessionFolders = [
+    ...subfolders(env.TMUX_TMPDIR || '/tmp', 'tmux-'),
+    ...(env.SCREENDIR && path.isAbsolute(env.SCREENDIR) ? [env.SCREENDIR] : []),
+    ...subfolders('/run/screen', 'S-'), ...subfolders('/var/run/screen', 'S-'),
+  ];
+  const sessions = sessionFolders.flatMap((folder) => entries(folder).filter((e) => e.isSocket() || e.isFIFO()).map((e) => path.join(folder, e.name)));
+  return [...editor, ...sessions];
 }
 
-/** The sockets (and screen's FIFOs, in builds that use them) in `folder`; none when it is missing or unreadable. */
-function socketsIn(folder: string): string[] {
-  if (!lookup(folder)?.isDirectory()) return [];
+/** The folders in `parent` whose names start with `prefix`. */
+function subfolders(parent: string, prefix: string): string[] {
+  return entries(parent).filter((e) => e.isDirectory() && e.name.startsWith(prefix)).map((e) => path.join(parent, e.name));
+}
+
+/** A folder's entries; none when it is missing or unreadable (another user's session folder). */
+function entries(folder: string): fs.Dirent[] {
   try {
-    return readdir(folder).filter((e) => e.isSocket() || e.isFIFO()).map((e) => path.join(folder, e.name));
+    return fs.readdirSync(folder, { withFileTypes: true });
   } catch {
     return [];
-  }
-}
-
-function userName(): string | undefined {
-  try {
-    return os.userInfo().username;
-  } catch {
-    return undefined;
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Role } from '../roles/types';
 import { detectSandbox, type AvailableSandbox, type Sandbox } from './detect';
-import { commandServers, editorSockets } from './commandServers';
+import { commandServers, liveSockets } from './commandServers';
 import { hookRunFolder, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -79,15 +79,15 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
     kind: 'sandboxed',
     sandbox,
     ...mounts,
-    argv: (command, cwd) => sandboxArgv(sandbox, { command, cwd, ...withEditorSockets(mounts, opts.env) }),
+    argv: (command, cwd) => sandboxArgv(sandbox, { command, cwd, ...withLiveSockets(mounts, opts.env) }),
     line: (command, cwd) => shortLine(opts, sandbox, planned, command, cwd)
-      ?? sandboxCommandLine(sandbox, { command, ...withEditorSockets(mounts, opts.env), ...(cwd !== undefined ? { cwd } : {}) }),
+      ?? sandboxCommandLine(sandbox, { command, ...withLiveSockets(mounts, opts.env), ...(cwd !== undefined ? { cwd } : {}) }),
   };
 }
 
-/** The plan's mounts with the editor's command-line sockets as they are now (commandServers.ts). */
-function withEditorSockets<T extends { hiddenSockets?: string[] }>(mounts: T, env: NodeJS.ProcessEnv | undefined): T {
-  const now = editorSockets(env ?? process.env);
+/** The plan's mounts with the sockets of sessions and windows as they are now (commandServers.ts). */
+function withLiveSockets<T extends { hiddenSockets?: string[] }>(mounts: T, env: NodeJS.ProcessEnv | undefined): T {
+  const now = liveSockets(env ?? process.env);
   return now.length ? { ...mounts, hiddenSockets: [...(mounts.hiddenSockets ?? []), ...now] } : mounts;
 }
 

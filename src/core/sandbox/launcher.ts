@@ -3,8 +3,8 @@
  * mount (a kilobyte or two), and the user reads the line in the agent's confirmation card and in the
  * terminal; so the mounts go into a plan file in Alfred's home (read-only inside the sandbox, outside
  * every workspace), and the line is `~/.alfred/bin/alfred-sandbox <workspace id> '<command>'`, a
- * small POSIX script that runs the command under that plan, with the editor's command-line sockets
- * that exist at that moment covered (commandServers.ts, editorSockets: they come and go with windows).
+ * small POSIX script that runs the command under that plan, with the sockets of the editor's windows
+ * and of tmux and screen sessions that exist at that moment covered (commandServers.ts: they come and go).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -21,8 +21,10 @@ plan="$(dirname "$0")/../run/sandbox/$1.args"
 command=$2
 set --
 set +f
-for s in "\${XDG_RUNTIME_DIR:-/nonexistent}"/vscode-ipc-*.sock "\${TMPDIR:-/tmp}"/vscode-ipc-*.sock /tmp/vscode-ipc-*.sock; do
-  [ -S "$s" ] && set -- "$@" --ro-bind-try /dev/null "$s"
+# The sockets of the editor's windows and of tmux and screen sessions outside, as they are now (commandServers.ts).
+for s in "\${XDG_RUNTIME_DIR:-/nonexistent}"/vscode-ipc-*.sock "\${TMPDIR:-/tmp}"/vscode-ipc-*.sock /tmp/vscode-ipc-*.sock \\
+  "\${TMUX_TMPDIR:-/tmp}"/tmux-*/* "\${SCREENDIR:-/nonexistent}"/* /run/screen/S-*/* /var/run/screen/S-*/*; do
+  { [ -S "$s" ] || [ -p "$s" ]; } && set -- "$@" --ro-bind-try /dev/null "$s"
 done
 set -f
 IFS='

@@ -1,7 +1,8 @@
 /**
- * Servers outside the sandbox that run what a command asks them to (tmux, screen; under strict the
- * user's runtime folder and Docker) are hidden inside it: which sockets and folders a plan hides, and,
- * in a real bubblewrap, that a command can no longer reach them while its own tmux still works.
+ * Servers outside the sandbox that run what a command asks them to (tmux, screen, VS Code's
+ * command-line socket; under strict the user's runtime folder and Docker) are hidden inside it: which
+ * sockets are found when a command runs and which folders a plan hides, and, in a real bubblewrap,
+ * that a command can no longer reach them while its own tmux still works.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,7 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { commandServers } from '../../../src/core/sandbox/commandServers';
+import { commandServers, liveSockets } from '../../../src/core/sandbox/commandServers';
 import { planSandbox, sandboxArgv } from '../../../src/core/sandbox/index';
 import { NO_SANDBOX, ORIGINAL, sandboxFixture, tempRoot } from './helpers';
 
@@ -27,19 +28,23 @@ async function listening(p: string): Promise<string> {
 
 const TMUX = spawnSync('tmux', ['-V']).status === 0;
 
-test('tmux\'s and screen\'s sockets are hidden, in every sandbox; files beside them are not', async () => {
+test('the sockets of tmux and screen sessions are found as they are now, in every sandbox; files beside them are not', async () => {
   const root = tempRoot();
   const tmuxFolder = path.join(root, 'tmux-tmp', 'tmux-1234');
   const screenFolder = path.join(root, 'screens');
   const tmux = await listening(path.join(tmuxFolder, 'default'));
   const screen = await listening(path.join(screenFolder, '4242.pts-0.host'));
+  const fifo = path.join(screenFolder, '4343.pts-1.host');
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
   fs.writeFileSync(path.join(tmuxFolder, 'notes.txt'), 'not a socket\n');
-  const env = { TMUX_TMPDIR: path.join(root, 'tmux-tmp'), SCREENDIR: screenFolder };
-  for (const strict of [false, true]) {
-    assert.deepEqual(commandServers({ env, uid: 1234, user: 'nobody-here', kept: [] }, strict), { sockets: [tmux, screen], folders: [] });
-  }
-  // No session folder: nothing hidden.
-  assert.deepEqual(commandServers({ env: { TMUX_TMPDIR: path.join(root, 'none') }, uid: 1234, user: 'nobody-here', kept: [] }, false), { sockets: [], folders: [] });
+  fs.mkdirSync(path.join(root, 'tmux-tmp', 'other'));
+  const env = { TMUX_TMPDIR: path.join(root, 'tmux-tmp'), SCREENDIR: screenFolder, TMPDIR: path.join(root, 'none') };
+  assert.deepEqual(liveSockets(env).filter((p) => p.startsWith(root)).sort(), [fifo, screen, tmux].sort());
+  // A session that ends takes its socket with it: nothing is mounted where it was.
+  await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
+  assert.deepEqual(liveSockets(env).filter((p) => p.startsWith(root)).sort(), [fifo, tmux].sort());
+  // The plan hides none of them (they come and go), and under strict only the runtime folder and Docker.
+  for (const strict of [false, true]) assert.deepEqual(commandServers({ env: { ...env, XDG_RUNTIME_DIR: path.join(root, 'none') }, uid: 1234, kept: [] }, strict), { sockets: [], folders: [] });
 });
 
 test('under strict, the user\'s runtime folder is emptied and Docker\'s socket hidden; never over the workspace', async () => {
@@ -75,27 +80,49 @@ test('a plan hides them after every other mount, in both forms of the command', 
     ['--tmpfs', '/run/user/7', '--ro-bind-try', '/dev/null', '/run/docker.sock']);
 });
 
-test('inside the sandbox, a tmux session outside cannot run a command; a tmux of the command\'s own still works', { skip: NO_SANDBOX || (!TMUX && 'tmux is not installed') }, () => {
+test('inside the sandbox, a tmux session outside cannot run a command, started before or after the plan, in either form; a tmux of the command\'s own still works', { skip: NO_SANDBOX || (!TMUX && 'tmux is not installed') }, () => {
   const f = sandboxFixture();
   const tmuxTmp = path.join(f.root, 'tmux-tmp');
   fs.mkdirSync(tmuxTmp);
-  const env = { ...f.env, TMUX_TMPDIR: tmuxTmp };
+  const env = { ...f.env, TMUX_TMPDIR: tmuxTmp, SHELL: '/bin/sh' };
   const tmux = (...args: string[]) => spawnSync('tmux', ['-L', 'outside', ...args], { env, encoding: 'utf8' });
+  const target = path.join(f.ws, 'tests', 'x.test.js');
+  // Planned before the session exists: its socket is found when the command runs.
+  const plan = planSandbox({ role: { name: 'coder', sandbox: 'auto' }, workspaceFolder: f.ws, protectedGlobs: ['tests/**'], stateDir: f.stateDir, env, home: f.home });
+  if (plan.kind !== 'sandboxed') throw new Error(plan.kind);
   assert.equal(tmux('new-session', '-d', 'sleep 120').status, 0);
   try {
-    const target = path.join(f.ws, 'tests', 'x.test.js');
-    const plan = planSandbox({ role: { name: 'coder', sandbox: 'auto' }, workspaceFolder: f.ws, protectedGlobs: ['tests/**'], stateDir: f.stateDir, env, home: f.home });
-    assert.equal(plan.kind, 'sandboxed');
-    if (plan.kind !== 'sandboxed') return;
-    const [file, ...args] = plan.argv(`echo hacked > ${target}; tmux -L outside run-shell "echo hacked > ${target}"; echo "outside: $?"; tmux -L inside new-session -d "sleep 5" && tmux -L inside list-sessions | wc -l`, f.ws);
-    const r = spawnSync(file!, args, { cwd: f.ws, env, encoding: 'utf8', timeout: 30_000 });
-    assert.match(r.stderr, /Read-only file system/);
-    assert.match(r.stdout, /^outside: 1\n1\n$/, `${r.stdout}${r.stderr}`);
+    // A session of the command's own under a name of each run's: its socket outlives it (the sandbox's
+    // processes end with the command, before tmux removes it), and the next command covers it.
+    const command = (inside: string) => `echo hacked > ${target}; tmux -L outside run-shell "echo hacked > ${target}"; echo "outside: $?"; tmux -L ${inside} new-session -d "sleep 5" && tmux -L ${inside} list-sessions | wc -l`;
+    const [file, ...args] = plan.argv(command('inside1'), f.ws);
+    const byArgv = spawnSync(file!, args, { cwd: f.ws, env, encoding: 'utf8', timeout: 30_000 });
+    const byLine = spawnSync('/bin/sh', ['-c', plan.line(command('inside2'))], { cwd: f.ws, env, encoding: 'utf8', timeout: 30_000 });
+    for (const r of [byArgv, byLine]) {
+      assert.match(r.stderr, /Read-only file system/);
+      assert.match(r.stdout, /^outside: 1\n1\n$/, `${r.stdout}${r.stderr}`);
+    }
     assert.equal(fs.readFileSync(target, 'utf8'), ORIGINAL);
     // Outside, the session is there and answers.
     assert.equal(tmux('run-shell', 'true').status, 0);
   } finally {
     tmux('kill-server');
+  }
+});
+
+test('a socket gone before the command runs is not mounted over: nothing is left in its place', { skip: NO_SANDBOX }, async () => {
+  const f = sandboxFixture();
+  const tmuxTmp = path.join(f.root, 'tmux-tmp');
+  const env = { ...f.env, TMUX_TMPDIR: tmuxTmp, SHELL: '/bin/sh' };
+  const socket = await listening(path.join(tmuxTmp, `tmux-${process.getuid?.() ?? 0}`, 'gone'));
+  const plan = planSandbox({ role: { name: 'coder', sandbox: 'auto' }, workspaceFolder: f.ws, protectedGlobs: [], stateDir: f.stateDir, env, home: f.home });
+  if (plan.kind !== 'sandboxed') throw new Error(plan.kind);
+  await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
+  assert.equal(fs.existsSync(socket), false);
+  const [file, ...args] = plan.argv('echo ran', f.ws);
+  for (const r of [spawnSync(file!, args, { cwd: f.ws, env, encoding: 'utf8' }), spawnSync('/bin/sh', ['-c', plan.line('echo ran')], { cwd: f.ws, env, encoding: 'utf8' })]) {
+    assert.equal(r.stdout, 'ran\n', r.stderr);
+    assert.equal(fs.existsSync(socket), false);
   }
 });
 
