@@ -126,7 +126,9 @@ function sandboxCheck(sandbox: SandboxStatus): DoctorCheck {
   switch (sandbox.state) {
     case 'kernel': return {
       name: 'sandbox', state: 'ok',
-      detail: `shell commands run in ${sandbox.kind ?? 'the kernel sandbox'}${sandbox.mode === 'strict' ? ', strict: they write only the workspace, the temporary folders and the download caches' : ''}`,
+      detail: `shell commands run in ${sandbox.kind ?? 'the kernel sandbox'}${sandbox.mode !== 'strict' ? '' : sandbox.kind === 'bwrap'
+        ? ', strict: they write only the workspace, the temporary folders and their own copies of the download caches'
+        : ', strict: they write only the workspace, the temporary folders and the download caches'}`,
     };
     case 'off': return { name: 'sandbox', state: 'warn', detail: `off for role ${sandbox.role}` };
     case 'refused': return { name: 'sandbox', state: 'fail', detail: `none here (${sandbox.why ?? 'unknown'}): shell calls are refused` };

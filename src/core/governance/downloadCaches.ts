@@ -1,8 +1,9 @@
 /**
- * The download caches builds write, home-relative. The kernel sandbox lets a command write them
- * under `sandbox = "strict"` where they exist (a build that fetches packages needs them), and a
- * completion snapshot leaves them out where they lie in the workspace (the home opened as one):
- * npm writes its logs there on every run, and they are not the work.
+ * The download caches builds write, home-relative. Under `sandbox = "strict"` the kernel sandbox
+ * shows each that exists as a copy of the workspace's own, which a command writes (a build that
+ * fetches packages needs one; sandbox/mounts.ts, ownCaches), and a completion snapshot leaves them
+ * out where they lie in the workspace (the home opened as one): npm writes its logs there on every
+ * run, and they are not the work.
  */
 import * as path from 'node:path';
 

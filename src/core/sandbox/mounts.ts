@@ -5,7 +5,7 @@
  * runs later outside the sandbox (the shells' start-up files and what they source, git's and npm's
  * user configuration and what git's includes or runs, the toolchains' code and configuration, the
  * editors' extensions and configuration, the folders of PATH an agent could write); and under
- * `sandbox = "strict"`, what it may write at all (writableRoots). The mounts need real, existing
+ * `sandbox = "strict"`, what it may write at all (writableRoots, ownCaches). The mounts need real, existing
  * paths: symlinks are resolved, and governance folders and configuration an agent could otherwise
  * create (git keeps no empty folder) are created empty first.
  */
@@ -15,11 +15,11 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { exists, lookup } from '../fs/keptReads';
 import { relativeInside } from '../fs/relativeInside';
-import { downloadCaches } from '../governance/downloadCaches';
+import { DOWNLOAD_CACHES } from '../governance/downloadCaches';
 import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced, toolchainConfigToMake } from '../governance/agents';
 import { gitConfigSources } from '../governance/gitConfigSources';
-import { outermost } from './pathSet';
-import { alfredHome } from '../state/paths';
+import { byDepth, outermost } from './pathSet';
+import { alfredHome, workspaceId } from '../state/paths';
 import { RealPaths } from './realPaths';
 import { walkWorkspace } from './walk';
 
@@ -59,17 +59,41 @@ export function hookRunFolder(opts: MountOptions): string | undefined {
 
 /**
  * What a command may write under `sandbox = "strict"`, as absolute real paths, outermost only: the
- * workspace, the temporary folders and the download caches that exist. The read-only paths within
- * them stay read-only (wrap.ts).
+ * workspace and the temporary folders (and the download caches, ownCaches). The read-only paths
+ * within them stay read-only (wrap.ts).
  */
 export function writableRoots(opts: MountOptions): string[] {
   const real = new RealPaths();
   const env = opts.env ?? process.env;
-  const home = opts.home ?? os.homedir();
   const temp = opts.tempFolders ?? [tempFolderIn(env), '/tmp', '/var/tmp'];
-  // The download caches: what they hold, later builds run; holding it is beyond the sandbox (README, What the sandbox does not hold).
-  const wanted = [opts.workspaceFolder, ...temp.filter((p) => path.isAbsolute(p)), ...downloadCaches(home)];
+  const wanted = [opts.workspaceFolder, ...temp.filter((p) => path.isAbsolute(p))];
   return outermost(wanted.map((p) => real.of(p)).filter((p): p is string => p !== undefined));
+}
+
+/**
+ * Under `sandbox = "strict"`, the download caches that exist (`~/.npm`, `~/.cache`, `~/.cargo/registry`…),
+ * each shown as a folder of the workspace's own, `<alfred home>/sandbox-caches/<workspace id>/<cache>`
+ * (made here), shallowest first. What a build outside takes from a cache it runs (cargo an extracted
+ * crate's build.rs, Gradle its wrapper, npx a package, Go its build cache) without checking it
+ * again: written by a command in the real cache, it would run outside the sandbox later. The
+ * command's builds fill their own copy instead (the first fetches again). A cache whose folder cannot
+ * be made (Alfred's home read-only: inside a sandbox) is left read-only.
+ */
+export function ownCaches(opts: MountOptions): { source: string; target: string }[] {
+  const real = new RealPaths();
+  const env = opts.env ?? process.env;
+  const home = opts.home ?? os.homedir();
+  const alfred = env.ALFRED_HOME ? alfredHome(env) : path.join(home, '.alfred');
+  const own = path.join(alfred, 'sandbox-caches', workspaceId(opts.workspaceFolder));
+  const binds = new Map<string, string>();
+  for (const rel of DOWNLOAD_CACHES) {
+    const target = real.of(path.join(home, rel));
+    if (target === undefined || binds.has(target)) continue;
+    const source = path.join(own, rel);
+    ensureFolder(source, 0o700);
+    if (exists(source)) binds.set(target, source);
+  }
+  return byDepth([...binds.keys()]).map((target) => ({ source: binds.get(target)!, target }));
 }
 
 /**

