@@ -111,7 +111,7 @@ test('a role with sandbox = "strict" says so on the dashboard: its commands writ
     const sandbox = frame.locator('#sandbox', { hasText: 'strict' });
     await sandbox.waitFor({ timeout: 10_000 });
     assert.equal((await sandbox.innerText()).trim(),
-      'Shell sandbox: bubblewrap, strict. Shell commands write only the workspace, the temporary folders and their own copies of the download caches, and not the protected paths in them.');
+      'Shell sandbox: bubblewrap, strict. Shell commands write only the workspace and their own copies of the temporary folders and the download caches, and not the protected paths in them.');
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The download caches builds write, home-relative. Under `sandbox = "strict"` the kernel sandbox
  * shows each that exists as a copy of the workspace's own, which a command writes (a build that
- * fetches packages needs one; sandbox/mounts.ts, ownCaches), and a completion snapshot leaves them
+ * fetches packages needs one; sandbox/mounts.ts, ownCopies), and a completion snapshot leaves them
  * out where they lie in the workspace (the home opened as one): npm writes its logs there on every
  * run, and they are not the work.
  */

@@ -6,8 +6,9 @@ export type ShellPolicy = 'track' | 'compress' | 'deny';
  * Whether shell commands run in a kernel sandbox with protected paths read-only (DESIGN.md, Protected
  * paths hold against any command): `required` refuses shell where there is none, `auto` falls back
  * to best-effort parsing and says so, `off` never sandboxes. `strict` is `required` where commands
- * also write nowhere but the workspace, the temporary folders and their own copies of the download
- * caches (sandbox/mounts.ts, writableRoots and ownCaches): the rest of the machine is read-only to them.
+ * also write nowhere but the workspace and their own copies of the temporary folders and the
+ * download caches (sandbox/mounts.ts, writableRoots and ownCopies): the rest of the machine is
+ * read-only to them.
  */
 export type SandboxMode = 'strict' | 'required' | 'auto' | 'off';
 

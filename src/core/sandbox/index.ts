@@ -6,13 +6,13 @@
 import type { Role } from '../roles/types';
 import { detectSandbox, type AvailableSandbox, type Sandbox } from './detect';
 import { commandServers, liveSockets } from './commandServers';
-import { hookRunFolder, ownCaches, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
+import { hookRunFolder, ownCopies, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { alfredHome, planFile, workspaceId } from '../state/paths';
 import { savePlan } from './launcher';
 import { KeptValues, notedEnv, runningCode } from '../fs/keptReads';
-import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote, type CacheBind } from './wrap';
+import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote, type OwnCopy } from './wrap';
 
 export { detectSandbox, resetSandboxDetection, type AvailableSandbox, type Sandbox } from './detect';
 export { readOnlyPaths, writableRoots, type MountOptions } from './mounts';
@@ -34,8 +34,8 @@ export type SandboxPlan =
       readOnly: string[];
       /** `sandbox = "strict"`: the only folders it may write (absolute real paths). */
       writable?: string[];
-      /** `sandbox = "strict"`: the download caches it writes, each shown as the workspace's own (mounts.ts, ownCaches). */
-      ownCaches?: CacheBind[];
+      /** `sandbox = "strict"`: the temporary folders and download caches it writes, each shown as the workspace's own (mounts.ts, ownCopies). */
+      ownCopies?: OwnCopy[];
       /** argv to spawn: `/bin/sh -c command` in `cwd`, sandboxed. */
       argv(command: string, cwd: string): string[];
       /** One POSIX shell line running `command` in the user's `$SHELL`, sandboxed; without `cwd`, in the terminal's folder. */
@@ -75,7 +75,7 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
   // Copies: the kept lists are not the caller's to change.
   const mounts = {
     readOnly: [...planned.readOnly], ...(planned.writable ? { writable: [...planned.writable] } : {}), ...(planned.hookRun ? { hookRun: planned.hookRun } : {}),
-    ...(planned.ownCaches ? { ownCaches: planned.ownCaches.map((c) => ({ ...c })) } : {}),
+    ...(planned.ownCopies ? { ownCopies: planned.ownCopies.map((c) => ({ ...c })) } : {}),
     ...(planned.hiddenSockets ? { hiddenSockets: [...planned.hiddenSockets] } : {}), ...(planned.hiddenFolders ? { hiddenFolders: [...planned.hiddenFolders] } : {}),
   };
   return {
@@ -97,8 +97,8 @@ function withLiveSockets<T extends { hiddenSockets?: string[] }>(mounts: T, env:
 interface Mounts {
   readOnly: string[];
   writable?: string[];
-  /** Under strict, the download caches shown as the workspace's own (mounts.ts, ownCaches). */
-  ownCaches?: CacheBind[];
+  /** Under strict, the temporary folders and download caches shown as the workspace's own (mounts.ts, ownCopies). */
+  ownCopies?: OwnCopy[];
   /** Alfred's run folder, emptied inside the sandbox (wrap.ts, WrapInput.hookRun). */
   hookRun?: string;
   /** Servers outside that run commands, hidden (commandServers.ts). */
@@ -119,15 +119,15 @@ interface Mounts {
 const kept = new KeptValues<Mounts>(8);
 
 const isPaths = (v: unknown): v is string[] => Array.isArray(v) && v.every((p) => typeof p === 'string');
-const isCacheBind = (v: unknown): v is CacheBind => {
-  const c = v as Partial<CacheBind> | null;
+const isOwnCopy = (v: unknown): v is OwnCopy => {
+  const c = v as Partial<OwnCopy> | null;
   return typeof c === 'object' && c !== null && Object.keys(c).length === 2 && typeof c.source === 'string' && typeof c.target === 'string';
 };
 const isMounts = (v: unknown): v is Mounts => {
   if (typeof v !== 'object' || v === null) return false;
-  const { readOnly, writable, ownCaches: caches, hookRun, hiddenSockets, hiddenFolders, ...rest } = v as Partial<Mounts>;
+  const { readOnly, writable, ownCopies: copies, hookRun, hiddenSockets, hiddenFolders, ...rest } = v as Partial<Mounts>;
   return Object.keys(rest).length === 0 && isPaths(readOnly) && [writable, hiddenSockets, hiddenFolders].every((p) => p === undefined || isPaths(p))
-    && (hookRun === undefined || typeof hookRun === 'string') && (caches === undefined || (Array.isArray(caches) && caches.every(isCacheBind)));
+    && (hookRun === undefined || typeof hookRun === 'string') && (copies === undefined || (Array.isArray(copies) && copies.every(isOwnCopy)));
 };
 
 function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boolean): Mounts {
@@ -143,10 +143,10 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
     const readOnly = readOnlyPaths(noted);
     const hookRun = hookRunFolder(noted);
     const writable = strict ? writableRoots(noted) : undefined;
-    const caches = strict ? ownCaches(noted) : [];
-    const hidden = commandServers({ env: noted.env, kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...(writable ?? []), ...caches.map((c) => c.target)] }, strict);
+    const copies = strict ? ownCopies(noted) : [];
+    const hidden = commandServers({ env: noted.env, kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...(writable ?? []), ...copies.map((c) => c.target)] }, strict);
     return {
-      readOnly, ...(writable ? { writable } : {}), ...(caches.length ? { ownCaches: caches } : {}), ...(hookRun ? { hookRun } : {}),
+      readOnly, ...(writable ? { writable } : {}), ...(copies.length ? { ownCopies: copies } : {}), ...(hookRun ? { hookRun } : {}),
       ...(hidden.sockets.length ? { hiddenSockets: hidden.sockets } : {}), ...(hidden.folders.length ? { hiddenFolders: hidden.folders } : {}),
     };
   }, { file, under: path.join(home, '.alfred'), valid: isMounts, key, env });

@@ -5,7 +5,7 @@
  * runs later outside the sandbox (the shells' start-up files and what they source, git's and npm's
  * user configuration and what git's includes or runs, the toolchains' code and configuration, the
  * editors' extensions and configuration, the folders of PATH an agent could write); and under
- * `sandbox = "strict"`, what it may write at all (writableRoots, ownCaches). The mounts need real, existing
+ * `sandbox = "strict"`, what it may write at all (writableRoots, ownCopies). The mounts need real, existing
  * paths: symlinks are resolved, and governance folders and configuration an agent could otherwise
  * create (git keeps no empty folder) are created empty first.
  */
@@ -18,9 +18,10 @@ import { relativeInside } from '../fs/relativeInside';
 import { DOWNLOAD_CACHES } from '../governance/downloadCaches';
 import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced, toolchainConfigToMake } from '../governance/agents';
 import { gitConfigSources } from '../governance/gitConfigSources';
-import { byDepth, outermost } from './pathSet';
+import { byDepth, coveredBy, outermost } from './pathSet';
 import { alfredHome, workspaceId } from '../state/paths';
 import { RealPaths } from './realPaths';
+import type { OwnCopy } from './wrap';
 import { walkWorkspace } from './walk';
 
 export interface MountOptions {
@@ -58,43 +59,57 @@ export function hookRunFolder(opts: MountOptions): string | undefined {
 }
 
 /**
- * What a command may write under `sandbox = "strict"`, as absolute real paths, outermost only: the
- * workspace and the temporary folders (and the download caches, ownCaches). The read-only paths
- * within them stay read-only (wrap.ts).
+ * What a command writes as it is under `sandbox = "strict"`, as absolute real paths, outermost only:
+ * the workspace, and a temporary folder that holds the home or Alfred's home (a copy of it would hide
+ * them). The read-only paths within them stay read-only (wrap.ts). The other temporary folders and
+ * the download caches it writes as copies of its own (ownCopies).
  */
 export function writableRoots(opts: MountOptions): string[] {
   const real = new RealPaths();
-  const env = opts.env ?? process.env;
-  const temp = opts.tempFolders ?? [tempFolderIn(env), '/tmp', '/var/tmp'];
-  const wanted = [opts.workspaceFolder, ...temp.filter((p) => path.isAbsolute(p))];
-  return outermost(wanted.map((p) => real.of(p)).filter((p): p is string => p !== undefined));
+  return outermost([real.of(opts.workspaceFolder) ?? path.resolve(opts.workspaceFolder), ...strictTemps(opts, real).kept]);
 }
 
 /**
- * Under `sandbox = "strict"`, the download caches that exist (`~/.npm`, `~/.cache`, `~/.cargo/registry`…),
- * each shown as a folder of the workspace's own, `<alfred home>/sandbox-caches/<workspace id>/<cache>`
- * (made here), shallowest first. What a build outside takes from a cache it runs (cargo an extracted
- * crate's build.rs, Gradle its wrapper, npx a package, Go its build cache) without checking it
- * again: written by a command in the real cache, it would run outside the sandbox later. The
- * command's builds fill their own copy instead (the first fetches again). A cache whose folder cannot
- * be made (Alfred's home read-only: inside a sandbox) is left read-only.
+ * Under `sandbox = "strict"`, the temporary folders (but those writableRoots keeps) and the download
+ * caches that exist (`~/.npm`, `~/.cache`, `~/.cargo/registry`…), each shown as a folder of the
+ * workspace's own, `<alfred home>/sandbox-copies/<workspace id>/<real path>` (made here), kept from one
+ * command to the next; shallowest first. What a program outside takes from them it runs without
+ * checking again: cargo an extracted crate's build.rs, Gradle its wrapper, npx a package, Go its build
+ * cache, tsx a file it compiled before (`/tmp/tsx-<uid>`). Written by a command in the real folder, it
+ * would run outside the sandbox later; in the copy, only the command's own builds see it (the first
+ * fetches again). The copies of the temporary folders also hide what servers outside keep there
+ * (sockets of tmux, X11, an ssh agent). A folder whose copy cannot be made (Alfred's home read-only:
+ * inside a sandbox) is left read-only.
  */
-export function ownCaches(opts: MountOptions): { source: string; target: string }[] {
+export function ownCopies(opts: MountOptions): OwnCopy[] {
   const real = new RealPaths();
   const env = opts.env ?? process.env;
   const home = opts.home ?? os.homedir();
-  const alfred = env.ALFRED_HOME ? alfredHome(env) : path.join(home, '.alfred');
-  const own = path.join(alfred, 'sandbox-caches', workspaceId(opts.workspaceFolder));
-  const binds = new Map<string, string>();
-  for (const rel of DOWNLOAD_CACHES) {
-    const target = real.of(path.join(home, rel));
-    if (target === undefined || binds.has(target)) continue;
-    const source = path.join(own, rel);
+  const own = path.join(alfredFolder(env, home), 'sandbox-copies', workspaceId(opts.workspaceFolder));
+  const targets = [...strictTemps(opts, real).copied, ...DOWNLOAD_CACHES.map((rel) => real.of(path.join(home, rel)))];
+  const copies = new Map<string, string>();
+  for (const target of targets) {
+    if (target === undefined || copies.has(target)) continue;
+    const source = path.join(own, target);
     ensureFolder(source, 0o700);
-    if (exists(source)) binds.set(target, source);
+    if (exists(source)) copies.set(target, source);
   }
-  return byDepth([...binds.keys()]).map((target) => ({ source: binds.get(target)!, target }));
+  return byDepth([...copies.keys()]).map((target) => ({ source: copies.get(target)!, target }));
 }
+
+/** The temporary folders that exist, as real paths, outermost: `kept` holds the home or Alfred's home. */
+function strictTemps(opts: MountOptions, real: RealPaths): { kept: string[]; copied: string[] } {
+  const env = opts.env ?? process.env;
+  const home = opts.home ?? os.homedir();
+  const temp = opts.tempFolders ?? [tempFolderIn(env), '/tmp', '/var/tmp'];
+  const found = outermost(temp.filter((p) => path.isAbsolute(p)).map((p) => real.of(p)).filter((p): p is string => p !== undefined));
+  const homes = [home, alfredFolder(env, home)].map((p) => real.of(p) ?? path.resolve(p));
+  const holdsHome = (t: string) => homes.some((h) => coveredBy(h, new Set([t])));
+  return { kept: found.filter(holdsHome), copied: found.filter((t) => !holdsHome(t)) };
+}
+
+/** Alfred's home for `home`: ALFRED_HOME, else `<home>/.alfred` (not the process's home: a plan may be for another). */
+const alfredFolder = (env: NodeJS.ProcessEnv, home: string): string => (env.ALFRED_HOME ? alfredHome(env) : path.join(home, '.alfred'));
 
 /**
  * Files one glob may list: each is a mount and two words of the terminal line. Past it, the glob's

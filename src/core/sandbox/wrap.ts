@@ -3,8 +3,8 @@
  * one POSIX shell line (an agent's terminal command, rewritten by its hook). Everything stays as it
  * was — the workspace writable, the network, the environment, the user — except that the given
  * paths are read-only; or, with `writable` (`sandbox = "strict"`), everything is read-only but those
- * folders and the download caches (each the workspace's own copy: `ownCaches`), and the read-only
- * paths within them stay so. Pure: no file-system access.
+ * folders and the copies of its own in place of the temporary folders and download caches
+ * (`ownCopies`), and the read-only paths within them stay so. Pure: no file-system access.
  */
 import * as path from 'node:path';
 import type { AvailableSandbox } from './detect';
@@ -20,11 +20,11 @@ export interface WrapInput {
   /** `sandbox = "strict"`: the only folders the command may write (mounts.ts: writableRoots). */
   writable?: readonly string[];
   /**
-   * `sandbox = "strict"`: the download caches, each shown as a folder of the workspace's own in
-   * Alfred's home (mounts.ts: ownCaches), so what a command fetches or plants there never reaches a
-   * build outside. sandbox-exec cannot mount: there the caches themselves are writable.
+   * `sandbox = "strict"`: the temporary folders and download caches, each shown as a folder of the
+   * workspace's own in Alfred's home (mounts.ts, ownCopies), so what a command fetches or plants there
+   * never reaches a program outside. sandbox-exec cannot mount: there the folders themselves are writable.
    */
-  ownCaches?: readonly CacheBind[];
+  ownCopies?: readonly OwnCopy[];
   /**
    * Alfred's `run` folder (real path), shown empty inside the sandbox but for the hook server's
    * sandboxed port file, in the launcher's file's place: a hook called from inside (a nested agent's)
@@ -41,8 +41,8 @@ export interface WrapInput {
   shell?: string;
 }
 
-/** A download cache (`target`, its real path) shown as `source`, writable. */
-export interface CacheBind {
+/** A folder (`target`, its real path) shown as `source`, writable. */
+export interface OwnCopy {
   source: string;
   target: string;
 }
@@ -103,38 +103,42 @@ export function bwrapPrefix(sandbox: AvailableSandbox, mounts: MountInput): stri
 }
 
 /** What a plan mounts: WrapInput without the command and where it runs. */
-export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCaches' | 'hookRun' | 'hiddenSockets' | 'hiddenFolders'>;
+export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCopies' | 'hookRun' | 'hiddenSockets' | 'hiddenFolders'>;
 
 /**
  * bwrap's mount arguments: the fixed flags, the rename guards, then the read-only paths. Strict
- * (`writable`): the whole tree read-only, then the writable folders bound writable, the guards within
- * them, the download caches' own copies, then the read-only paths within all these (elsewhere,
- * everything is read-only already). Last, over
+ * (`writable`): the whole tree read-only, then the own copies that hold a writable folder (the
+ * workspace in /tmp), the writable folders, the guards within them, the other copies, then the
+ * read-only paths within all these (elsewhere, everything is read-only already). Last, over
  * all of them, Alfred's run folder emptied (WrapInput.hookRun); `--ro-bind-try`: without a server, no
  * file. Then the servers outside that run commands, hidden (`--ro-bind-try`: a socket gone meanwhile
  * hides nothing, and must not stop the command).
  */
-function bwrapMounts({ readOnly, writable, ownCaches = [], hookRun, hiddenSockets = [], hiddenFolders = [] }: MountInput): string[] {
+function bwrapMounts({ readOnly, writable, ownCopies = [], hookRun, hiddenSockets = [], hiddenFolders = [] }: MountInput): string[] {
   const run = hookRun ? ['--tmpfs', hookRun, '--ro-bind-try', path.join(hookRun, SANDBOXED_PORT_FILE), path.join(hookRun, PORT_FILE)] : [];
   const hidden = [...hiddenFolders.flatMap((p) => ['--tmpfs', p]), ...hiddenSockets.flatMap((p) => ['--ro-bind-try', '/dev/null', p])];
-  return [...bwrapTree(readOnly, writable, ownCaches), ...run, ...hidden];
+  return [...bwrapTree(readOnly, writable, ownCopies), ...run, ...hidden];
 }
 
-function bwrapTree(readOnly: readonly string[], writable: readonly string[] | undefined, ownCaches: readonly CacheBind[]): string[] {
+function bwrapTree(readOnly: readonly string[], writable: readonly string[] | undefined, ownCopies: readonly OwnCopy[]): string[] {
   if (writable) {
     const rw = outermost(writable);
-    // Also a cache within a writable folder (a workspace opened on the home): bound after it.
-    const targets = ownCaches.map((c) => c.target);
-    const open = [...rw, ...targets];
+    // A copy that holds a writable folder (the workspace in /tmp) comes before it; the others after
+    // it (a cache in a workspace opened on the home) and after the guards above them (a home in /tmp),
+    // or those would cover them.
+    const holdsWritable = (c: OwnCopy) => rw.some((r) => coveredBy(r, new Set([c.target])));
+    const early = ownCopies.filter(holdsWritable);
+    const late = ownCopies.filter((c) => !holdsWritable(c));
+    const open = [...rw, ...ownCopies.map((c) => c.target)];
     const ro = within(outermost(readOnly), open);
-    // A guard binds the real folder: none in a cache's copy (what is renamed there never reaches the
-    // real one), and the copies come after the guards above them (a home in /tmp), or those would cover them.
-    const guards = within(renameGuards(ro), rw).filter((g) => !rw.includes(g) && !coveredBy(g, new Set(targets)));
+    // A guard binds the real folder: none in a later copy (what is renamed there never reaches the real one).
+    const guards = within(renameGuards(ro), rw).filter((g) => !rw.includes(g) && !coveredBy(g, new Set(late.map((c) => c.target))));
     return [
       ...STRICT_BWRAP_FLAGS,
+      ...early.flatMap((c) => ['--bind', c.source, c.target]),
       ...rw.flatMap((p) => ['--bind', p, p]),
       ...guards.flatMap((p) => ['--bind', p, p]),
-      ...ownCaches.flatMap((c) => ['--bind', c.source, c.target]),
+      ...late.flatMap((c) => ['--bind', c.source, c.target]),
       ...ro.flatMap((p) => ['--ro-bind', p, p]),
     ];
   }
@@ -168,9 +172,9 @@ export function renameGuards(readOnly: readonly string[]): string[] {
   return byDepth([...guards].filter((g) => !coveredBy(g, covered)));
 }
 
-/** What sandbox-exec lets a strict command write: it cannot mount, so the download caches themselves. */
+/** What sandbox-exec lets a strict command write: it cannot mount, so the folders of the own copies themselves. */
 function execWritable(input: WrapInput): readonly string[] | undefined {
-  return input.writable && [...input.writable, ...(input.ownCaches ?? []).map((c) => c.target)];
+  return input.writable && [...input.writable, ...(input.ownCopies ?? []).map((c) => c.target)];
 }
 
 /**

@@ -6,7 +6,7 @@ export function sandboxText(s: SandboxStatus): string {
   switch (s.state) {
     case 'kernel':
       if (s.mode === 'strict' && s.kind === 'bwrap') {
-        return vscode.l10n.t('Shell sandbox: {0}, strict. Shell commands write only the workspace, the temporary folders and their own copies of the download caches, and not the protected paths in them.', 'bubblewrap');
+        return vscode.l10n.t('Shell sandbox: {0}, strict. Shell commands write only the workspace and their own copies of the temporary folders and the download caches, and not the protected paths in them.', 'bubblewrap');
       }
       return s.mode === 'strict'
         ? vscode.l10n.t('Shell sandbox: {0}, strict. Shell commands write only the workspace, the temporary folders and the download caches, and not the protected paths in them.', s.kind ?? '')

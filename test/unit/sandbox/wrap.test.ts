@@ -84,11 +84,11 @@ test('strict bwrap argv: / read-only and the devices as they are, the writable f
   assert.deepEqual(STRICT_BWRAP_FLAGS.slice(6), BWRAP_FLAGS.slice(3), 'the same closures of the ways out');
 });
 
-test('strict bwrap argv: each download cache shown as its own copy after the writable folders, one within them too; the read-only paths in it show the real ones, with no guard binding the real folder writable', () => {
+test('strict bwrap argv: each temporary folder and download cache shown as its own copy, before a writable folder it holds and after the others; the read-only paths in it show the real ones, with no guard binding the real folder writable', () => {
   const argv = sandboxArgv(BWRAP, {
     command: 'make', cwd: '/w/p', readOnly: ['/w/p/.alfred', '/h/.cache/lean-ctx/bin'], writable: ['/w/p', '/tmp'],
     // A cache within a writable folder (the workspace opened on the home) is its own copy too.
-    ownCaches: [{ source: '/h/.alfred/sandbox-caches/1/.cache', target: '/h/.cache' }, { source: '/h/.alfred/sandbox-caches/1/.npm', target: '/w/p/.npm' }],
+    ownCopies: [{ source: '/h/.alfred/sandbox-caches/1/.cache', target: '/h/.cache' }, { source: '/h/.alfred/sandbox-caches/1/.npm', target: '/w/p/.npm' }],
   });
   assert.deepEqual(argv, [
     '/usr/bin/bwrap', ...STRICT_BWRAP_FLAGS,
@@ -100,14 +100,23 @@ test('strict bwrap argv: each download cache shown as its own copy after the wri
   // A home in a writable folder (/tmp): the guard above a cache comes before its copy, and none is bound in the copy.
   assert.deepEqual(sandboxArgv(BWRAP, {
     command: 'make', readOnly: ['/tmp/h/.alfred', '/tmp/h/.cache/x/bin'], writable: ['/tmp'],
-    ownCaches: [{ source: '/tmp/h/.alfred/sandbox-caches/1/.cache', target: '/tmp/h/.cache' }],
+    ownCopies: [{ source: '/tmp/h/.alfred/sandbox-caches/1/.cache', target: '/tmp/h/.cache' }],
   }).slice(STRICT_BWRAP_FLAGS.length + 1, -4), [
     '--bind', '/tmp', '/tmp', '--bind', '/tmp/h', '/tmp/h',
     '--bind', '/tmp/h/.alfred/sandbox-caches/1/.cache', '/tmp/h/.cache',
     '--ro-bind', '/tmp/h/.alfred', '/tmp/h/.alfred', '--ro-bind', '/tmp/h/.cache/x/bin', '/tmp/h/.cache/x/bin',
   ]);
+  // A workspace in a copied temporary folder: the copy comes first, the workspace over it.
+  assert.deepEqual(sandboxArgv(BWRAP, {
+    command: 'make', readOnly: ['/tmp/w/.alfred'], writable: ['/tmp/w'],
+    ownCopies: [{ source: '/h/.alfred/sandbox-copies/1/tmp', target: '/tmp' }, { source: '/h/.alfred/sandbox-copies/1/h/.npm', target: '/h/.npm' }],
+  }).slice(STRICT_BWRAP_FLAGS.length + 1, -4), [
+    '--bind', '/h/.alfred/sandbox-copies/1/tmp', '/tmp', '--bind', '/tmp/w', '/tmp/w',
+    '--bind', '/h/.alfred/sandbox-copies/1/h/.npm', '/h/.npm',
+    '--ro-bind', '/tmp/w/.alfred', '/tmp/w/.alfred',
+  ]);
   // sandbox-exec cannot mount: there the caches themselves are writable.
-  assert.match(sandboxArgv(SBX, { command: 'make', readOnly: [], writable: ['/w/p'], ownCaches: [{ source: '/x', target: '/h/.npm' }] })[2]!,
+  assert.match(sandboxArgv(SBX, { command: 'make', readOnly: [], writable: ['/w/p'], ownCopies: [{ source: '/x', target: '/h/.npm' }] })[2]!,
     /\(allow file-write\* \(subpath "\/dev"\) \(subpath "\/h\/.npm"\) \(subpath "\/w\/p"\)\)/);
 });
 
