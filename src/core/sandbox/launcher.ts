@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { atomicWrite } from '../fs/atomicWrite';
-import { planFile, PLAN_FILE_KINDS } from '../state/paths';
+import { planFile, PLAN_FILE_KINDS, sandboxCopies } from '../state/paths';
 
 export const SANDBOX_SCRIPT = `#!/bin/sh
 # Written by Alfred: runs one command in the kernel sandbox Alfred planned for a workspace
@@ -101,15 +101,26 @@ export const UNUSED_PLAN_MS = 30 * 24 * 3600_000;
 
 /**
  * Drops the plan files not written or touched for UNUSED_PLAN_MS, which would otherwise pile up, one set per
- * workspace ever used. Runs when a workspace's first plan is written (rarely); a failure only keeps them.
+ * workspace ever used, and the folders of copies (state/paths.ts, sandboxCopies) of a workspace left
+ * with none. Runs when a workspace's first plan is written (rarely); a failure only keeps them.
  */
 function dropUnusedPlans(dir: string, now = Date.now()): void {
   try {
+    const dropped = new Set<string>();
+    const kept = new Set<string>();
     for (const name of fs.readdirSync(dir)) {
       if (!isPlanFile(name)) continue;
       const file = path.join(dir, name);
-      if (now - fs.statSync(file).mtimeMs > UNUSED_PLAN_MS) fs.rmSync(file, { force: true });
+      const id = name.slice(0, name.indexOf('.'));
+      if (now - fs.statSync(file).mtimeMs > UNUSED_PLAN_MS) {
+        fs.rmSync(file, { force: true });
+        dropped.add(id);
+      } else {
+        kept.add(id);
+      }
     }
+    const alfredDir = path.dirname(path.dirname(dir));
+    for (const id of dropped) if (!kept.has(id)) fs.rmSync(sandboxCopies(alfredDir, id), { recursive: true, force: true });
   } catch {
     // kept: dropped another time
   }

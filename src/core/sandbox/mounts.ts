@@ -19,7 +19,7 @@ import { DOWNLOAD_CACHES } from '../governance/downloadCaches';
 import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced, toolchainConfigToMake } from '../governance/agents';
 import { gitConfigSources } from '../governance/gitConfigSources';
 import { byDepth, coveredBy, outermost } from './pathSet';
-import { alfredHome, workspaceId } from '../state/paths';
+import { alfredHome, sandboxCopies, workspaceId } from '../state/paths';
 import { RealPaths } from './realPaths';
 import type { OwnCopy } from './wrap';
 import { walkWorkspace } from './walk';
@@ -72,7 +72,7 @@ export function writableRoots(opts: MountOptions): string[] {
 /**
  * Under `sandbox = "strict"`, the temporary folders (but those writableRoots keeps) and the download
  * caches that exist (`~/.npm`, `~/.cache`, `~/.cargo/registry`…), each shown as a folder of the
- * workspace's own, `<alfred home>/sandbox-copies/<workspace id>/<real path>` (made here), kept from one
+ * workspace's own, `~/.alfred/sandbox-copies/<workspace id>/<real path>` (made here), kept from one
  * command to the next; shallowest first. What a program outside takes from them it runs without
  * checking again: cargo an extracted crate's build.rs, Gradle its wrapper, npx a package, Go its build
  * cache, tsx a file it compiled before (`/tmp/tsx-<uid>`). Written by a command in the real folder, it
@@ -83,9 +83,9 @@ export function writableRoots(opts: MountOptions): string[] {
  */
 export function ownCopies(opts: MountOptions): OwnCopy[] {
   const real = new RealPaths();
-  const env = opts.env ?? process.env;
   const home = opts.home ?? os.homedir();
-  const own = path.join(alfredFolder(env, home), 'sandbox-copies', workspaceId(opts.workspaceFolder));
+  // Beside the plan's files (launcher.ts), which drops them with those once the workspace is unused.
+  const own = sandboxCopies(path.join(home, '.alfred'), workspaceId(opts.workspaceFolder));
   const targets = [...strictTemps(opts, real).copied, ...DOWNLOAD_CACHES.map((rel) => real.of(path.join(home, rel)))];
   const copies = new Map<string, string>();
   for (const target of targets) {

@@ -43,6 +43,15 @@ export function planFile(alfredDir: string, id: string, kind: (typeof PLAN_FILE_
   return path.join(alfredDir, 'run', 'sandbox', `${id}.${kind}`);
 }
 
+/**
+ * Where a workspace's commands under `sandbox = "strict"` write in place of the temporary folders and
+ * download caches (sandbox/mounts.ts, ownCopies): `<alfredDir>/sandbox-copies/<workspace id>`.
+ * Dropped with the workspace's plan files once unused (sandbox/launcher.ts).
+ */
+export function sandboxCopies(alfredDir: string, id: string): string {
+  return path.join(alfredDir, 'sandbox-copies', id);
+}
+
 /** `${ALFRED_HOME:-~/.alfred}`. */
 export function alfredHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.ALFRED_HOME ? path.resolve(env.ALFRED_HOME) : path.join(os.homedir(), '.alfred');

@@ -35,7 +35,7 @@ test('a plan changed behind the process is written again, even with its size and
   assert.equal(fs.readFileSync(plan, 'utf8'), `${other.join('\n')}\n`);
 });
 
-test("a workspace's first plan drops the plan files no workspace wrote for 30 days, and nothing else", () => {
+test("a workspace's first plan drops the plan files no workspace wrote for 30 days, and the copies of a workspace left with none, and nothing else", () => {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-plan-'));
   const plans = path.join(home, 'run', 'sandbox');
   fs.mkdirSync(plans, { recursive: true });
@@ -50,7 +50,10 @@ test("a workspace's first plan drops the plan files no workspace wrote for 30 da
     fs.writeFileSync(path.join(plans, name), 'x');
     fs.utimesSync(path.join(plans, name), at, at);
   }
+  // Copies a strict command wrote: dropped with the last plan file of their workspace.
+  for (const id of ['00000000000000aa', '00000000000000bb', '00000000000000dd']) fs.mkdirSync(path.join(home, 'sandbox-copies', id, 'tmp'), { recursive: true });
   savePlan(home, '00000000000000cc', ['/usr/bin/bwrap']);
+  assert.deepEqual(fs.readdirSync(path.join(home, 'sandbox-copies')).sort(), ['00000000000000bb', '00000000000000dd'], 'bb is in use; dd had no plan file here to go by');
   assert.deepEqual(fs.readdirSync(plans).sort(), [
     '00000000000000aa.args.bak', '00000000000000bb.args', '00000000000000bb.mounts.json', '00000000000000cc.args', 'notes.txt',
   ]);
