@@ -89,7 +89,8 @@ export function ownCopies(opts: MountOptions): OwnCopy[] {
   const targets = [...strictTemps(opts, real).copied, ...DOWNLOAD_CACHES.map((rel) => real.of(path.join(home, rel)))];
   const copies = new Map<string, string>();
   for (const target of targets) {
-    if (target === undefined || copies.has(target)) continue;
+    // A folder only: a copy mounted on a file (a stray `~/.yarn` file) would stop every command.
+    if (target === undefined || copies.has(target) || !lookup(target)?.isDirectory()) continue;
     const source = path.join(own, target);
     ensureFolder(source, 0o700);
     if (exists(source)) copies.set(target, source);

@@ -30,6 +30,7 @@ test('strict without a sandbox: refused as required is; with one, the workspace 
   const temp = path.join(path.dirname(opts.workspaceFolder), 'tmp');
   fs.mkdirSync(temp);
   fs.mkdirSync(path.join(opts.home!, '.npm'));
+  fs.writeFileSync(path.join(opts.home!, '.yarn'), 'not a folder\n');
   const plan = planSandbox({ ...opts, tempFolders: [temp, path.join(temp, 'inner'), 'relative'] });
   assert.equal(plan.kind, 'sandboxed');
   if (plan.kind !== 'sandboxed') return;
