@@ -25,8 +25,8 @@ const MUTATING_CLI = /(?:^|[^\w.-])alfred(?:[\w.-]*)?(?:["'`)\]\s,]|\\\s)+(?:(ro
  * One of Alfred's variables (`ALFRED_…`, `LEAN_CTX_ROLE`) given a value — a shell's assignment, `env`'s
  * argument, an interpreter's `environ['…'] = …` — or unset (`unset`, `env -u`), not read (`$ALFRED_ROLE`).
  */
-const OWN_VARIABLE_SET = /(?:^|[^\w$])((?:ALFRED|LEAN_CTX)_[A-Z0-9_]+)["'`\]]*\s*=(?!=)/;
 const OWN = String.raw`((?:ALFRED|LEAN_CTX)_[A-Z0-9_]+)\b`;
+const OWN_VARIABLE_SET = new RegExp(String.raw`(?:^|[^\w$])${OWN}["'\`\]]*\s*=(?!=)`);
 /** Up to the end of a simple command: its words, not what a pipe, a list or a redirection brings in. */
 const WORDS = String.raw`[^;&|\n<>]*?`;
 /** Where a command's name stands: first in the line, a list, a group or a string, after a keyword or an assignment (`IFS= read`). */
@@ -43,16 +43,16 @@ const OWN_VARIABLE_ASSIGNED = [
   new RegExp(String.raw`${AT_COMMAND}getopts\s+\S+\s+["']?${OWN}`),
   new RegExp(String.raw`${AT_COMMAND}(?:declare|typeset|local)\s+(?:-\w+\s+)*-\w*n\w*\s${WORDS}=["']?${OWN}`),
 ];
-const OWN_VARIABLE_UNSET = /(?:\bunset(?:\s+-v)?|\s-u|\s--unset(?:=|\s+))\s*["']?((?:ALFRED|LEAN_CTX)_[A-Z0-9_]+)/;
+const OWN_VARIABLE_UNSET = new RegExp(String.raw`(?:\bunset(?:\s+-v)?|\s-u|\s--unset(?:=|\s+))\s*["']?${OWN}`);
 /** A word that starts by expanding a variable (`$V`, `"${V}"`, `$1`), not a command's output (`$(…)`). */
 const EXPANSION = String.raw`["']?\$\{?[\w!]`;
 /**
- * A variable named by an expansion and given a value or exported: `env`, `export`, `declare`…
- * given `"$V=admin"`, `"${V}"=…` or `"$V"`; `printf -v "$V"`, `read "$V"`, a nameref to `"$V"`, `eval
- * "$V=…"`. (`export $(grep … .env | xargs)` exports what a file names: a command's output, let through.)
+ * A variable named by an expansion and given a value or exported: `env` given `"$V=admin"` or
+ * `"${V}"=…`; `export`, `declare`… given any `"$V…"`; `printf -v "$V"`, `read "$V"`, a nameref to `"$V"`,
+ * `eval "$V=…"`. (`export $(grep … .env | xargs)` exports what a file names: a command's output, let through.)
  */
 const COMPUTED_VARIABLE_SET: readonly RegExp[] = [
-  /(?:^|[\s;&|(`/"'])(env|export|declare|typeset|readonly|local)(?:\s+-[-\w]+)*\s+["']?\$[^\s=]*=/,
+  /(?:^|[\s;&|(`/"'])(env)(?:\s+-[-\w]+)*\s+["']?\$[^\s=]*=/,
   new RegExp(String.raw`(?:^|[\s;&|(\`"'])(export|declare|typeset|readonly|local)(?:\s+-[-\w]+)*\s+${EXPANSION}`),
   new RegExp(String.raw`${AT_COMMAND}(printf)\s+(?:-[^\sv]\S*\s+)*-v\s*${EXPANSION}`),
   new RegExp(String.raw`${AT_COMMAND}(read)\s${WORDS}(?<=\s)${EXPANSION}`),

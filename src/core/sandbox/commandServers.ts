@@ -58,24 +58,28 @@ export function commandServers(opts: CommandServerOptions, strict: boolean): Hid
  * in builds that use them) in `$SCREENDIR`, `/run/screen/S-*` and `/var/run/screen/S-*`.
  */
 export function liveSockets(env: NodeJS.ProcessEnv): string[] {
+  // Each folder listed once: /tmp, where most of these are, may hold thousands of entries.
+  const listed = new Map<string, fs.Dirent[]>();
+  const entries = (folder: string): fs.Dirent[] => {
+    let found = listed.get(folder);
+    if (!found) listed.set(folder, (found = entriesOf(folder)));
+    return found;
+  };
+  const named = (folder: string, test: (e: fs.Dirent) => boolean) => entries(folder).filter(test).map((e) => path.join(folder, e.name));
+  const subfolders = (parent: string, prefix: string) => named(parent, (e) => e.isDirectory() && e.name.startsWith(prefix));
   const editorFolders = [env.XDG_RUNTIME_DIR, env.TMPDIR || '/tmp', '/tmp'].filter((f): f is string => !!f && path.isAbsolute(f));
-  const editor = [...new Set(editorFolders)].flatMap((folder) => entries(folder).filter((e) => e.isSocket() && e.name.startsWith('vscode-ipc-') && e.name.endsWith('.sock')).map((e) => path.join(folder, e.name)));
+  const editor = [...new Set(editorFolders)].flatMap((folder) => named(folder, (e) => e.isSocket() && e.name.startsWith('vscode-ipc-') && e.name.endsWith('.sock')));
   const sessionFolders = [
     ...subfolders(env.TMUX_TMPDIR || '/tmp', 'tmux-'),
     ...(env.SCREENDIR && path.isAbsolute(env.SCREENDIR) ? [env.SCREENDIR] : []),
     ...subfolders('/run/screen', 'S-'), ...subfolders('/var/run/screen', 'S-'),
   ];
-  const sessions = sessionFolders.flatMap((folder) => entries(folder).filter((e) => e.isSocket() || e.isFIFO()).map((e) => path.join(folder, e.name)));
+  const sessions = sessionFolders.flatMap((folder) => named(folder, (e) => e.isSocket() || e.isFIFO()));
   return [...editor, ...sessions];
 }
 
-/** The folders in `parent` whose names start with `prefix`. */
-function subfolders(parent: string, prefix: string): string[] {
-  return entries(parent).filter((e) => e.isDirectory() && e.name.startsWith(prefix)).map((e) => path.join(parent, e.name));
-}
-
 /** A folder's entries; none when it is missing or unreadable (another user's session folder). */
-function entries(folder: string): fs.Dirent[] {
+function entriesOf(folder: string): fs.Dirent[] {
   try {
     return fs.readdirSync(folder, { withFileTypes: true });
   } catch {
