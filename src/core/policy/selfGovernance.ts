@@ -90,11 +90,12 @@ function firstMatch(patterns: readonly RegExp[], line: string): RegExpExecArray 
 
 /**
  * The line with the quotes and backslashes that only join a word taken out (`al''fred` → `alfred`,
- * `ALF\RED_ROLE` → `ALFRED_ROLE`, `"al"fred` → `alfred`): a quote touching a word character on either
- * side, an empty pair, a backslash before a word character.
+ * `ALF\RED_ROLE` → `ALFRED_ROLE`, `"al"fred` → `alfred`, bash's `$'read'` → `read`): a quote touching a
+ * word character on either side (with the `$` of `$'…'` or `$"…"` before it), an empty pair, a
+ * backslash before a word character.
  */
 function joinedWords(command: string): string {
-  return command.replace(/''|""|\\(?=\w)|(?<=\w)["']|["'](?=\w)/g, '');
+  return command.replace(/\$?''|\$?""|\\(?=\w)|(?<=\w)["']|\$?["'](?=\w)/g, '');
 }
 
 /** An Alfred VS Code command (other than the read-only ones) that a tool call would run. */

@@ -14,6 +14,10 @@ describe('alfredMutationIn', () => {
     assert.equal(alfredMutationIn('al""fred role admin'), 'alfred role NAME (a role switch)');
     assert.equal(alfredMutationIn('"al"fred serve &'), 'alfred serve');
     assert.equal(alfredMutationIn('al\\fred reset'), 'alfred reset');
+    // bash's ANSI-C and locale quoting: `$'read'` runs read.
+    assert.equal(alfredMutationIn("$'alfred' reset"), 'alfred reset');
+    assert.equal(alfredMutationIn("$'read' ALFRED_ROLE <<< admin; export ALFRED_ROLE; claude -p hi"), "a command that sets ALFRED_ROLE, one of Alfred's own variables, for what it starts");
+    assert.equal(alfredMutationIn('$"read" ALFRED_ROLE <<< admin; export ALFRED_ROLE'), "a command that sets ALFRED_ROLE, one of Alfred's own variables, for what it starts");
     assert.equal(alfredMutationIn('ALF""RED_ROLE=admin claude -p hi'), "a command that sets ALFRED_ROLE, one of Alfred's own variables, for what it starts");
     assert.equal(alfredMutationIn("ALF'RED'_ROLE=admin claude -p hi"), "a command that sets ALFRED_ROLE, one of Alfred's own variables, for what it starts");
     assert.equal(alfredMutationIn('declare -x ALF""RED_ROLE=admin; claude -p hi'), "a command that sets ALFRED_ROLE, one of Alfred's own variables, for what it starts");
