@@ -102,7 +102,7 @@ test('the reviewer\'s shell limit of 0 reads "not allowed", and the switch reads
   });
 });
 
-test('a role with sandbox = "strict" says so on the dashboard: its commands write only the workspace, the temporary folders and the caches', async () => {
+test('a role with sandbox = "strict" says so on the dashboard: its commands write only the workspace, the temporary folders and the caches, and open no Unix socket', async () => {
   await withScreenshot(wb.page, 'strict-sandbox', async () => {
     // From the reviewer to a reviewer with less: no confirmation is asked.
     await switchRoleFromPalette(wb.page, 'locked-reviewer');
@@ -111,7 +111,8 @@ test('a role with sandbox = "strict" says so on the dashboard: its commands writ
     const sandbox = frame.locator('#sandbox', { hasText: 'strict' });
     await sandbox.waitFor({ timeout: 10_000 });
     assert.equal((await sandbox.innerText()).trim(),
-      'Shell sandbox: bubblewrap, strict. Shell commands write only the workspace and their own copies of the temporary folders and the download caches, and not the protected paths in them.');
+      'Shell sandbox: bubblewrap, strict. Shell commands write only the workspace and their own copies of the temporary folders and the download caches, and not the protected paths in them.'
+      + ' They cannot open a Unix socket (X11, D-Bus, an ssh agent, Docker).');
   });
 });
 

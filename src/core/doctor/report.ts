@@ -127,7 +127,7 @@ function sandboxCheck(sandbox: SandboxStatus): DoctorCheck {
     case 'kernel': return {
       name: 'sandbox', state: 'ok',
       detail: `shell commands run in ${sandbox.kind ?? 'the kernel sandbox'}${sandbox.mode !== 'strict' ? '' : sandbox.kind === 'bwrap'
-        ? ', strict: they write only the workspace and their own copies of the temporary folders and the download caches'
+        ? `, strict: they write only the workspace and their own copies of the temporary folders and the download caches${sandbox.noUnixSockets ? ', and open no Unix socket' : ''}`
         : ', strict: they write only the workspace, the temporary folders and the download caches'}`,
     };
     case 'off': return { name: 'sandbox', state: 'warn', detail: `off for role ${sandbox.role}` };

@@ -10,7 +10,7 @@ import { hookRunFolder, ownCopies, readOnlyPaths, writableRoots, type MountOptio
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { alfredHome, planFile, workspaceId } from '../state/paths';
-import { savePlan } from './launcher';
+import { savePlan, saveSandboxFilter } from './launcher';
 import { KeptValues, notedEnv, runningCode } from '../fs/keptReads';
 import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote, type OwnCopy } from './wrap';
 
@@ -71,19 +71,30 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
   const verdict = sandboxVerdict(opts);
   if (verdict.kind !== 'sandboxed') return verdict;
   const { sandbox } = verdict;
-  const planned = plannedMounts(opts, sandbox, opts.role.sandbox === 'strict');
+  const strict = opts.role.sandbox === 'strict';
+  let seccomp: string | undefined;
+  try {
+    seccomp = strict && sandbox.kind === 'bwrap' ? saveSandboxFilter(path.join(opts.home ?? os.homedir(), '.alfred')) : undefined;
+  } catch (err) {
+    return {
+      kind: 'refused',
+      reason: `Shell commands are refused: role "${opts.role.name}" has sandbox = "strict", whose seccomp filter Alfred could not save (${(err as Error).message}).`,
+    };
+  }
+  const planned = plannedMounts(opts, sandbox, strict);
   // Copies: the kept lists are not the caller's to change.
   const mounts = {
     readOnly: [...planned.readOnly], ...(planned.writable ? { writable: [...planned.writable] } : {}), ...(planned.hookRun ? { hookRun: planned.hookRun } : {}),
     ...(planned.ownCopies ? { ownCopies: planned.ownCopies.map((c) => ({ ...c })) } : {}),
     ...(planned.hiddenSockets ? { hiddenSockets: [...planned.hiddenSockets] } : {}), ...(planned.hiddenFolders ? { hiddenFolders: [...planned.hiddenFolders] } : {}),
+    ...(seccomp ? { seccomp } : {}),
   };
   return {
     kind: 'sandboxed',
     sandbox,
     ...mounts,
     argv: (command, cwd) => sandboxArgv(sandbox, { command, cwd, ...withLiveSockets(mounts, opts.env) }),
-    line: (command, cwd) => shortLine(opts, sandbox, planned, command, cwd)
+    line: (command, cwd) => shortLine(opts, sandbox, planned, seccomp, command, cwd)
       ?? sandboxCommandLine(sandbox, { command, ...withLiveSockets(mounts, opts.env), ...(cwd !== undefined ? { cwd } : {}) }),
   };
 }
@@ -153,11 +164,12 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
 }
 
 /** `~/.alfred/bin/alfred-sandbox <id> '<command>'` (launcher.ts), where the plan can be saved; else undefined. */
-function shortLine(opts: PlanOptions, sandbox: AvailableSandbox, mounts: Mounts, command: string, cwd: string | undefined): string | undefined {
+function shortLine(opts: PlanOptions, sandbox: AvailableSandbox, mounts: Mounts, seccomp: string | undefined, command: string, cwd: string | undefined): string | undefined {
   if (sandbox.kind !== 'bwrap' || cwd !== undefined) return undefined;
   try {
     const id = workspaceId(opts.workspaceFolder);
-    mounts.prefix ??= bwrapPrefix(sandbox, mounts);
+    // The filter's file is the script's neighbour: the plan only asks for its descriptor.
+    mounts.prefix ??= bwrapPrefix(sandbox, { ...mounts, ...(seccomp ? { seccomp } : {}) });
     const script = savePlan(path.join(opts.home ?? os.homedir(), '.alfred'), id, mounts.prefix);
     return script ? `${shellQuote(script)} ${id} ${quoteAlways(command)}` : undefined;
   } catch {

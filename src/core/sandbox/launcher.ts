@@ -4,19 +4,25 @@
  * terminal; so the mounts go into a plan file in Alfred's home (read-only inside the sandbox, outside
  * every workspace), and the line is `~/.alfred/bin/alfred-sandbox <workspace id> '<command>'`, a
  * small POSIX script that runs the command under that plan, with the sockets of the editor's windows
- * and of tmux and screen sessions that exist at that moment covered (commandServers.ts: they come and go).
+ * and of tmux and screen sessions that exist at that moment covered (commandServers.ts: they come and go),
+ * and, when the plan asks for it (strict), the seccomp filter beside the script open for bwrap.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { atomicWrite } from '../fs/atomicWrite';
 import { planFile, PLAN_FILE_KINDS, sandboxCopies } from '../state/paths';
+import { sandboxFilter, SECCOMP_FD } from './seccomp';
+
+/** The seccomp filter's file, beside the script (seccomp.ts). */
+const FILTER_NAME = 'alfred-sandbox.bpf';
 
 export const SANDBOX_SCRIPT = `#!/bin/sh
 # Written by Alfred: runs one command in the kernel sandbox Alfred planned for a workspace
 # (~/.alfred/run/sandbox/<id>.args: the sandbox program and its arguments, one a line).
 set -f
 case "$1" in *[!0-9a-f]*|'') echo "alfred-sandbox: bad workspace id '$1'" >&2; exit 126 ;; esac
-plan="$(dirname "$0")/../run/sandbox/$1.args"
+bin=$(dirname "$0")
+plan="$bin/../run/sandbox/$1.args"
 [ -r "$plan" ] || { echo "alfred-sandbox: no sandbox plan at $plan" >&2; exit 126; }
 command=$2
 set --
@@ -29,11 +35,22 @@ done
 set -f
 IFS='
 '
-exec $(cat "$plan") "$@" -- "\${SHELL:-/bin/sh}" -c "$command"
+args=$(cat "$plan")
+# A strict plan has bwrap read the seccomp filter from its descriptor: opened here (missing, the command does not run).
+case "
+$args
+" in *"
+--seccomp
+${SECCOMP_FD}
+"*) exec ${SECCOMP_FD}< "$bin/${FILTER_NAME}" ;; esac
+exec $args "$@" -- "\${SHELL:-/bin/sh}" -c "$command"
 `;
 
 /** What this process last found or wrote in each file, with the file's stat then. */
-const known = new Map<string, { text: string; stamp: string }>();
+const known = new Map<string, { text: string | Buffer; stamp: string }>();
+
+const sameContent = (a: string | Buffer, b: string | Buffer): boolean =>
+  typeof a === 'string' || typeof b === 'string' ? a === b : a.equals(b);
 
 /** The stamp changes with any write, rename or replacement of the file (ctime cannot be set back). */
 function stampOf(file: string): { stamp: string; mtimeMs: number } | undefined {
@@ -53,7 +70,7 @@ function stampOf(file: string): { stamp: string; mtimeMs: number } | undefined {
 const TOUCH_AFTER_MS = 24 * 3600_000;
 
 /** Touches `file` when its time is older than TOUCH_AFTER_MS; false when that failed (the file went). */
-function keepFresh(file: string, text: string, mtimeMs: number): boolean {
+function keepFresh(file: string, text: string | Buffer, mtimeMs: number): boolean {
   if (Date.now() - mtimeMs <= TOUCH_AFTER_MS) return true;
   try {
     const now = new Date();
@@ -72,13 +89,13 @@ function keepFresh(file: string, text: string, mtimeMs: number): boolean {
  * file. A hook server plans every call: a file whose stat has not changed since this process last
  * saw it hold `text` is not read again. True when the file did not exist.
  */
-function writeIfChanged(file: string, text: string, mode: number): boolean {
+function writeIfChanged(file: string, text: string | Buffer, mode: number): boolean {
   const found = stampOf(file);
   const last = known.get(file);
-  if (found && last?.stamp === found.stamp && last.text === text && keepFresh(file, text, found.mtimeMs)) return false;
+  if (found && last?.stamp === found.stamp && sameContent(last.text, text) && keepFresh(file, text, found.mtimeMs)) return false;
   let same = false;
   try {
-    same = fs.readFileSync(file, 'utf8') === text;
+    same = sameContent(typeof text === 'string' ? fs.readFileSync(file, 'utf8') : fs.readFileSync(file), text);
   } catch {
     // missing: written below
   }
@@ -137,4 +154,16 @@ export function savePlan(alfredDir: string, workspaceId: string, argv: readonly 
   const args = planFile(alfredDir, workspaceId, 'args');
   if (writeIfChanged(args, `${argv.join('\n')}\n`, 0o644)) dropUnusedPlans(path.dirname(args));
   return script;
+}
+
+/**
+ * Saves the seccomp filter of `arch` beside the sandbox script, where the script and the long line
+ * read it; returns its path, or undefined where Alfred has no filter for `arch` (seccomp.ts).
+ */
+export function saveSandboxFilter(alfredDir: string, arch: string = process.arch): string | undefined {
+  const filter = sandboxFilter(arch);
+  if (!filter) return undefined;
+  const file = path.join(alfredDir, 'bin', FILTER_NAME);
+  writeIfChanged(file, filter, 0o644);
+  return file;
 }

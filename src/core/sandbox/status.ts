@@ -1,6 +1,7 @@
 /** What the kernel sandbox does for the active role, for the dashboard and `/doctor` (no side effects). */
 import type { SandboxMode } from '../roles/types';
 import type { Sandbox } from './detect';
+import { sandboxFilter } from './seccomp';
 
 export type SandboxState =
   /** Shell commands run with protected paths, governance files and Alfred's home read-only. */
@@ -20,11 +21,14 @@ export interface SandboxStatus {
   kind?: string;
   /** Why there is none. */
   why?: string;
+  /** Strict with bubblewrap where Alfred has a seccomp filter (seccomp.ts): commands open no Unix socket. */
+  noUnixSockets?: true;
 }
 
-export function sandboxStatus(role: { name: string; sandbox: SandboxMode }, detected: Sandbox): SandboxStatus {
+export function sandboxStatus(role: { name: string; sandbox: SandboxMode }, detected: Sandbox, arch: string = process.arch): SandboxStatus {
   const base = { mode: role.sandbox, role: role.name };
   if (role.sandbox === 'off') return { ...base, state: 'off' };
   if (detected.kind === 'none') return { ...base, state: role.sandbox === 'required' || role.sandbox === 'strict' ? 'refused' : 'parsing', why: detected.why };
-  return { ...base, state: 'kernel', kind: detected.kind };
+  const noUnixSockets = role.sandbox === 'strict' && detected.kind === 'bwrap' && sandboxFilter(arch) !== undefined;
+  return { ...base, state: 'kernel', kind: detected.kind, ...(noUnixSockets ? { noUnixSockets } : {}) };
 }

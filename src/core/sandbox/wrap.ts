@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { AvailableSandbox } from './detect';
 import { byDepth, coveredBy, outermost } from './pathSet';
 import { PORT_FILE, SANDBOXED_PORT_FILE } from '../state/paths';
+import { SECCOMP_FD } from './seccomp';
 
 export interface WrapInput {
   command: string;
@@ -37,6 +38,11 @@ export interface WrapInput {
    */
   hiddenSockets?: readonly string[];
   hiddenFolders?: readonly string[];
+  /**
+   * `sandbox = "strict"` with bubblewrap: the file of the seccomp filter (seccomp.ts) that keeps the
+   * command from opening a Unix socket, read by bwrap from SECCOMP_FD, which the line and the argv open on it.
+   */
+  seccomp?: string;
   /** The shell that runs `command`. Default: /bin/sh for argv, the user's `$SHELL` for the line. */
   shell?: string;
 }
@@ -72,7 +78,9 @@ const USER_SHELL = '"${SHELL:-/bin/sh}"';
 export function sandboxArgv(sandbox: AvailableSandbox, input: WrapInput): string[] {
   const shell = input.shell ?? '/bin/sh';
   if (sandbox.kind === 'bwrap') {
-    return [sandbox.path, ...bwrapMounts(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
+    const run = [sandbox.path, ...bwrapMounts(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
+    // A tiny sh opens the filter on its descriptor, then becomes bwrap.
+    return input.seccomp ? ['/bin/sh', '-c', `exec "$@" ${SECCOMP_FD}< "$0"`, input.seccomp, ...run] : run;
   }
   const run = [sandbox.path, '-p', sandboxExecProfile(input.readOnly, execWritable(input)), shell, '-c', input.command];
   // sandbox-exec has no --chdir; a tiny sh does the cd, then becomes sandbox-exec.
@@ -90,7 +98,7 @@ export function sandboxCommandLine(sandbox: AvailableSandbox, input: WrapInput):
   const tail = `${shell} -c ${quoteAlways(input.command)}`;
   if (sandbox.kind === 'bwrap') {
     const args = [sandbox.path, ...bwrapMounts(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
-    return `${args.map(shellQuote).join(' ')} ${tail}`;
+    return `${args.map(shellQuote).join(' ')} ${tail}${input.seccomp ? ` ${SECCOMP_FD}< ${shellQuote(input.seccomp)}` : ''}`;
   }
   const run = `${shellQuote(sandbox.path)} -p ${quoteAlways(sandboxExecProfile(input.readOnly, execWritable(input)))} ${tail}`;
   // A subshell, so the `cd` stays out of the terminal.
@@ -103,7 +111,7 @@ export function bwrapPrefix(sandbox: AvailableSandbox, mounts: MountInput): stri
 }
 
 /** What a plan mounts: WrapInput without the command and where it runs. */
-export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCopies' | 'hookRun' | 'hiddenSockets' | 'hiddenFolders'>;
+export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCopies' | 'hookRun' | 'hiddenSockets' | 'hiddenFolders' | 'seccomp'>;
 
 /**
  * bwrap's mount arguments: the fixed flags, the rename guards, then the read-only paths. Strict
@@ -112,12 +120,12 @@ export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCopies' |
  * read-only paths within all these (elsewhere, everything is read-only already). Last, over
  * all of them, Alfred's run folder emptied (WrapInput.hookRun); `--ro-bind-try`: without a server, no
  * file. Then the servers outside that run commands, hidden (`--ro-bind-try`: a socket gone meanwhile
- * hides nothing, and must not stop the command).
+ * hides nothing, and must not stop the command). Last, the seccomp filter's descriptor (WrapInput.seccomp).
  */
-function bwrapMounts({ readOnly, writable, ownCopies = [], hookRun, hiddenSockets = [], hiddenFolders = [] }: MountInput): string[] {
+function bwrapMounts({ readOnly, writable, ownCopies = [], hookRun, hiddenSockets = [], hiddenFolders = [], seccomp }: MountInput): string[] {
   const run = hookRun ? ['--tmpfs', hookRun, '--ro-bind-try', path.join(hookRun, SANDBOXED_PORT_FILE), path.join(hookRun, PORT_FILE)] : [];
   const hidden = [...hiddenFolders.flatMap((p) => ['--tmpfs', p]), ...hiddenSockets.flatMap((p) => ['--ro-bind-try', '/dev/null', p])];
-  return [...bwrapTree(readOnly, writable, ownCopies), ...run, ...hidden];
+  return [...bwrapTree(readOnly, writable, ownCopies), ...run, ...hidden, ...(seccomp ? ['--seccomp', String(SECCOMP_FD)] : [])];
 }
 
 function bwrapTree(readOnly: readonly string[], writable: readonly string[] | undefined, ownCopies: readonly OwnCopy[]): string[] {

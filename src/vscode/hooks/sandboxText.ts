@@ -6,7 +6,8 @@ export function sandboxText(s: SandboxStatus): string {
   switch (s.state) {
     case 'kernel':
       if (s.mode === 'strict' && s.kind === 'bwrap') {
-        return vscode.l10n.t('Shell sandbox: {0}, strict. Shell commands write only the workspace and their own copies of the temporary folders and the download caches, and not the protected paths in them.', 'bubblewrap');
+        const writes = vscode.l10n.t('Shell sandbox: {0}, strict. Shell commands write only the workspace and their own copies of the temporary folders and the download caches, and not the protected paths in them.', 'bubblewrap');
+        return s.noUnixSockets ? `${writes} ${vscode.l10n.t('They cannot open a Unix socket (X11, D-Bus, an ssh agent, Docker).')}` : writes;
       }
       return s.mode === 'strict'
         ? vscode.l10n.t('Shell sandbox: {0}, strict. Shell commands write only the workspace, the temporary folders and the download caches, and not the protected paths in them.', s.kind ?? '')

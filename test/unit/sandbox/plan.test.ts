@@ -6,6 +6,7 @@ import { planSandbox, type PlanOptions } from '../../../src/core/sandbox/index';
 import type { SandboxMode } from '../../../src/core/roles/types';
 import { tempRoot } from './helpers';
 import { workspaceId } from '../../../src/core/state/paths';
+import { sandboxFilter } from '../../../src/core/sandbox/seccomp';
 
 function options(sandbox: PlanOptions['sandbox'], mode: SandboxMode): PlanOptions {
   const root = tempRoot('alfred-plan-');
@@ -46,7 +47,15 @@ test('strict without a sandbox: refused as required is; with one, the workspace 
   assert.deepEqual(holding.ownCopies, [{ source: path.join(own, npm), target: npm }]);
   const argv = plan.argv('make', opts.workspaceFolder);
   assert.ok(argv.join(' ').includes(` --bind ${path.join(own, npm)} ${npm} `));
-  assert.deepEqual(argv.slice(1, 6), ['--ro-bind', '/', '/', '--dev-bind', '/dev'], 'the whole tree read-only, the devices as they are');
+  // Where Alfred has a seccomp filter (x86-64, arm64), a small sh opens it on descriptor 9, then becomes bwrap, which reads it there.
+  const filter = path.join(opts.home!, '.alfred', 'bin', 'alfred-sandbox.bpf');
+  const bytes = sandboxFilter(process.arch);
+  const head = bytes ? ['/bin/sh', '-c', 'exec "$@" 9< "$0"', filter, BWRAP.path] : [BWRAP.path];
+  assert.deepEqual(argv.slice(0, head.length), head);
+  assert.deepEqual(fs.existsSync(filter) && fs.readFileSync(filter), bytes ?? false, 'the filter is saved beside the sandbox script');
+  const seccomp = argv.indexOf('--seccomp');
+  assert.deepEqual(bytes ? [argv[seccomp + 1], seccomp < argv.indexOf('--')] : seccomp, bytes ? ['9', true] : -1);
+  assert.deepEqual(argv.slice(head.length, head.length + 5), ['--ro-bind', '/', '/', '--dev-bind', '/dev'], 'the whole tree read-only, the devices as they are');
   assert.ok(argv.join(' ').includes(` --bind ${opts.workspaceFolder} ${opts.workspaceFolder} `));
   assert.ok(argv.join(' ').includes(` --ro-bind ${path.join(opts.workspaceFolder, '.alfred')} ${path.join(opts.workspaceFolder, '.alfred')} `), 'a protected path in the workspace stays read-only');
   assert.ok(!argv.includes(path.join(opts.home!, '.npmrc')), 'what lies outside the writable folders is read-only already: not mounted again');

