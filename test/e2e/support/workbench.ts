@@ -162,6 +162,9 @@ export async function askInChat(page: Page, prompt: string): Promise<Locator> {
   // Sent while the last response is still finishing (its text can show before it is complete), a
   // prompt is queued by VS Code as steering for that request instead of starting its own.
   await page.locator('.chat-response-loading').first().waitFor({ state: 'detached', timeout: 60_000 });
+  // A failed turn can show its error while VS Code still counts its request active: the chat's Cancel
+  // button (a stop icon in place of Send) stays until it is over, and a prompt sent meanwhile is steering too.
+  await page.locator('.chat-execute-toolbar .codicon-stop-circle').first().waitFor({ state: 'detached', timeout: 60_000 });
   await page.locator('.interactive-input-editor .monaco-editor').last().click();
   // @alfred is sticky: the input may already hold it.
   await page.keyboard.press('Control+A');
