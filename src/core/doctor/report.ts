@@ -122,7 +122,7 @@ export async function teamCheck(team: TeamLedger | undefined, misconfigured: str
     : { name: 'team ledger', state: 'warn', detail: `team ${team.team}: cannot be reached (${problem}); ${applies}` };
 }
 
-function sandboxCheck(sandbox: SandboxStatus): DoctorCheck {
+export function sandboxCheck(sandbox: SandboxStatus): DoctorCheck {
   switch (sandbox.state) {
     case 'kernel': return {
       name: 'sandbox', state: 'ok',

@@ -4,7 +4,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { alfredChecks, doctorText, ledgerCheck, probeProviders, teamCheck } from '../../../src/core/doctor/report';
+import { alfredChecks, doctorText, ledgerCheck, probeProviders, sandboxCheck, teamCheck } from '../../../src/core/doctor/report';
 import { useLedgerBackend } from '../../../src/core/state/ledgerBackend';
 import { openLedgerBackend } from '../../../src/core/state/pgLedger/open';
 import type { ProviderConfig } from '../../../src/core/providers/types';
@@ -54,6 +54,16 @@ describe('doctor: providers', () => {
 });
 
 describe('doctor: Alfred', () => {
+  it('the sandbox check says what a strict role\'s commands may do: with bubblewrap, write their own copies, and open no Unix socket where Alfred has a filter', () => {
+    const base = { state: 'kernel', mode: 'strict', role: 'locked' } as const;
+    assert.deepEqual(sandboxCheck({ ...base, kind: 'bwrap', noUnixSockets: true }), {
+      name: 'sandbox', state: 'ok',
+      detail: 'shell commands run in bwrap, strict: they write only the workspace and their own copies of the temporary folders and the download caches, and open no Unix socket',
+    });
+    assert.equal(sandboxCheck({ ...base, kind: 'bwrap' }).detail, 'shell commands run in bwrap, strict: they write only the workspace and their own copies of the temporary folders and the download caches');
+    assert.equal(sandboxCheck({ ...base, kind: 'sandbox-exec' }).detail, 'shell commands run in sandbox-exec, strict: they write only the workspace, the temporary folders and the download caches');
+  });
+
   it('roles, governance, hook server, sandbox and state folder, with no model anywhere', async () => {
     const env = makeEnv({ files: { '.alfred/roles/broken.toml': '[role]\nname = "broken"\n[limits]\nmax_cost_usd = "lots"\n' } });
     const socket = path.join(env.root, 'hooks.sock');
