@@ -17,6 +17,9 @@ function workspace(): string {
   fs.writeFileSync(path.join(ws, 'src', 'a.ts'), '');
   fs.writeFileSync(path.join(ws, 'src', 'deep', 'b.ts'), '');
   fs.mkdirSync(path.join(ws, 'node_modules', 'x'), { recursive: true });
+  // The tests trust a listing at once (a racy window of 0 ms), except one of a folder changed within the
+  // same millisecond as the walk: waited out, or a first walk right after this one reads it again next time.
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3);
   return ws;
 }
 
