@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { alfredHome } from '../state/paths';
 import { probeKey, rememberedSuccess, rememberSuccess } from './probeCache';
 import { BWRAP_FLAGS } from './wrap';
+import { SECCOMP_FD } from './seccomp';
 
 export type Sandbox = { kind: 'bwrap' | 'sandbox-exec'; path: string } | { kind: 'none'; why: string };
 export type AvailableSandbox = Extract<Sandbox, { path: string }>;
@@ -56,6 +57,31 @@ export function detectSandbox(env: NodeJS.ProcessEnv = process.env, options: Det
 /** Forgets the probes (tests, or after the user installed bubblewrap). */
 export function resetSandboxDetection(): void {
   probed.clear();
+  filtersProbed.clear();
+}
+
+/** One probe of a seccomp filter per bwrap, filter and process. */
+const filtersProbed = new Map<string, string | undefined>();
+
+/**
+ * Why bwrap cannot install the seccomp filter `filter`, saved in `file`, here (sandbox = "strict",
+ * seccomp.ts); undefined when it can. A kernel or container that refuses seccomp filters would
+ * otherwise fail every strict command with bwrap's own message. Run as commands run it: a small sh
+ * opens the file on the filter's descriptor, then becomes bwrap. Remembered as the sandbox's probe is.
+ */
+export function seccompFailure(bwrap: string, file: string, filter: Buffer, env: NodeJS.ProcessEnv, options: DetectOptions = {}): string | undefined {
+  const probe = options.probe ?? runProbe;
+  const rememberIn = options.rememberIn ?? (options.probe ? undefined : path.join(alfredHome(env), 'run'));
+  const cacheKey = JSON.stringify([bwrap, file, filter.toString('hex')]);
+  if (filtersProbed.has(cacheKey)) return filtersProbed.get(cacheKey);
+  const key = rememberIn === undefined ? undefined : probeKey(bwrap, ['--seccomp', filter.toString('hex'), ...BWRAP_FLAGS]);
+  let failure: string | undefined;
+  if (key === undefined || !rememberedSuccess(rememberIn!, key)) {
+    failure = probe('/bin/sh', ['-c', `exec "$@" ${SECCOMP_FD}< "$0"`, file, bwrap, ...BWRAP_FLAGS, '--seccomp', String(SECCOMP_FD), '--', '/bin/true']);
+    if (failure === undefined && key !== undefined) rememberSuccess(rememberIn!, key);
+  }
+  filtersProbed.set(cacheKey, failure);
+  return failure;
 }
 
 function cached(key: string, make: () => Sandbox): Sandbox {

@@ -4,7 +4,7 @@
  * `argv(...)`; an agent's hook rewrites a terminal command into `line(...)`.
  */
 import type { Role } from '../roles/types';
-import { detectSandbox, type AvailableSandbox, type Sandbox } from './detect';
+import { detectSandbox, seccompFailure, type AvailableSandbox, type DetectOptions, type Sandbox } from './detect';
 import { commandServers, liveSockets } from './commandServers';
 import { hookRunFolder, ownCopies, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
@@ -24,6 +24,8 @@ export interface PlanOptions extends MountOptions {
   sandbox?: Sandbox;
   /** Which code plans (a plan another build saved is not used); injected by tests. Default: runningCode(). */
   code?: string;
+  /** Runs the probe of the seccomp filter (strict with bubblewrap); injected by tests. Default: runs it (detect.ts). */
+  probe?: DetectOptions['probe'];
 }
 
 export type SandboxPlan =
@@ -73,13 +75,17 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
   const { sandbox } = verdict;
   const strict = opts.role.sandbox === 'strict';
   let seccomp: string | undefined;
-  try {
-    seccomp = strict && sandbox.kind === 'bwrap' ? saveSandboxFilter(path.join(opts.home ?? os.homedir(), '.alfred')) : undefined;
-  } catch (err) {
-    return {
-      kind: 'refused',
-      reason: `Shell commands are refused: role "${opts.role.name}" has sandbox = "strict", whose seccomp filter Alfred could not save (${(err as Error).message}).`,
-    };
+  if (strict && sandbox.kind === 'bwrap') {
+    const refused = (why: string): SandboxPlan => ({ kind: 'refused', reason: `Shell commands are refused: role "${opts.role.name}" has sandbox = "strict", and ${why}.` });
+    let saved: ReturnType<typeof saveSandboxFilter>;
+    try {
+      saved = saveSandboxFilter(path.join(opts.home ?? os.homedir(), '.alfred'));
+    } catch (err) {
+      return refused(`Alfred could not save its seccomp filter (${(err as Error).message})`);
+    }
+    const failure = saved && seccompFailure(sandbox.path, saved.file, saved.filter, opts.env ?? process.env, opts.probe ? { probe: opts.probe } : {});
+    if (failure !== undefined) return refused(`bubblewrap cannot install its seccomp filter here (${failure})`);
+    seccomp = saved?.file;
   }
   const planned = plannedMounts(opts, sandbox, strict);
   // Copies: the kept lists are not the caller's to change.

@@ -158,12 +158,12 @@ export function savePlan(alfredDir: string, workspaceId: string, argv: readonly 
 
 /**
  * Saves the seccomp filter of `arch` beside the sandbox script, where the script and the long line
- * read it; returns its path, or undefined where Alfred has no filter for `arch` (seccomp.ts).
+ * read it; returns its path and bytes, or undefined where Alfred has no filter for `arch` (seccomp.ts).
  */
-export function saveSandboxFilter(alfredDir: string, arch: string = process.arch): string | undefined {
+export function saveSandboxFilter(alfredDir: string, arch: string = process.arch): { file: string; filter: Buffer } | undefined {
   const filter = sandboxFilter(arch);
   if (!filter) return undefined;
   const file = path.join(alfredDir, 'bin', FILTER_NAME);
   writeIfChanged(file, filter, 0o644);
-  return file;
+  return { file, filter };
 }

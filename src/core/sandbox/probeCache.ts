@@ -34,19 +34,29 @@ export function probeKey(file: string, args: readonly string[]): string | undefi
 }
 
 export function rememberedSuccess(dir: string, key: string, now = Date.now()): boolean {
+  return freshEntries(dir, now).some((e) => e.key === key);
+}
+
+/** The entries still fresh, from a file that may be missing or corrupt (then none). */
+function freshEntries(dir: string, now: number): Entry[] {
   try {
     const entries = JSON.parse(fs.readFileSync(path.join(dir, PROBE_CACHE_FILE), 'utf8')) as unknown;
-    return Array.isArray(entries) && entries.some((e: Partial<Entry>) => e?.key === key && typeof e.at === 'number' && now - e.at >= 0 && now - e.at < MAX_AGE_MS);
+    if (!Array.isArray(entries)) return [];
+    return entries.filter((e: Partial<Entry>): e is Entry => typeof e?.key === 'string' && typeof e.at === 'number' && now - e.at >= 0 && now - e.at < MAX_AGE_MS);
   } catch {
-    return false;
+    return [];
   }
 }
+
+/** A few probes (the sandbox's, its seccomp filter's): each one's success is kept beside the others. */
+const MAX_ENTRIES = 4;
 
 /** Best effort: a folder that cannot be written only means probing again next time. */
 export function rememberSuccess(dir: string, key: string, now = Date.now()): void {
   try {
+    const kept = [...freshEntries(dir, now).filter((e) => e.key !== key), { key, at: now }].slice(-MAX_ENTRIES);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    atomicWrite(path.join(dir, PROBE_CACHE_FILE), `${JSON.stringify([{ key, at: now } satisfies Entry])}\n`, { fsync: false });
+    atomicWrite(path.join(dir, PROBE_CACHE_FILE), `${JSON.stringify(kept)}\n`, { fsync: false });
   } catch {
     // not remembered
   }

@@ -12,7 +12,8 @@ function options(sandbox: PlanOptions['sandbox'], mode: SandboxMode): PlanOption
   const root = tempRoot('alfred-plan-');
   fs.mkdirSync(path.join(root, 'ws'));
   fs.mkdirSync(path.join(root, 'home'));
-  return { role: { name: 'r', sandbox: mode }, workspaceFolder: path.join(root, 'ws'), protectedGlobs: [], env: {}, home: path.join(root, 'home'), sandbox };
+  // The seccomp filter's probe (strict) answers "it works" without running bwrap: planning is what is tested here.
+  return { role: { name: 'r', sandbox: mode }, workspaceFolder: path.join(root, 'ws'), protectedGlobs: [], env: {}, home: path.join(root, 'home'), sandbox, probe: () => undefined };
 }
 
 const NONE = { kind: 'none', why: 'bubblewrap (bwrap) is not installed' } as const;
@@ -59,6 +60,15 @@ test('strict without a sandbox: refused as required is; with one, the workspace 
   assert.ok(argv.join(' ').includes(` --bind ${opts.workspaceFolder} ${opts.workspaceFolder} `));
   assert.ok(argv.join(' ').includes(` --ro-bind ${path.join(opts.workspaceFolder, '.alfred')} ${path.join(opts.workspaceFolder, '.alfred')} `), 'a protected path in the workspace stays read-only');
   assert.ok(!argv.includes(path.join(opts.home!, '.npmrc')), 'what lies outside the writable folders is read-only already: not mounted again');
+});
+
+test('strict where bubblewrap cannot install the seccomp filter: refused with bwrap\'s words, before any command runs', { skip: !sandboxFilter(process.arch) && `no filter for ${process.arch}` }, () => {
+  const plan = planSandbox({ ...options(BWRAP, 'strict'), probe: () => 'bwrap: prctl(PR_SET_SECCOMP): Invalid argument' });
+  assert.deepEqual(plan, {
+    kind: 'refused',
+    reason: 'Shell commands are refused: role "r" has sandbox = "strict", and bubblewrap cannot install its seccomp filter here (bwrap: prctl(PR_SET_SECCOMP): Invalid argument).',
+  });
+  assert.equal(planSandbox({ ...options(BWRAP, 'auto'), probe: () => 'never asked' }).kind, 'sandboxed', 'only strict has the filter');
 });
 
 test('auto without a sandbox: runs unsandboxed, with the note the agent is told', () => {
