@@ -18,8 +18,7 @@ type TraceLater = (write: () => Promise<void>) => void;
 /**
  * A served call's trace is not part of its answer: written once the launcher and the agent that ran it
  * have had the machine to themselves. Written on the loop's next turn, it competed with them for the
- * CPU (the woken launcher is often put on the server's own core) and cost the call 0.2 ms end to end
- * (bench/hook.bench.ts, on two cores).
+ * CPU and cost the call 0.2 ms end to end (the launcher's fast path, measured side by side on two cores).
  */
 const TRACE_AFTER_MS = 20;
 const afterReply: TraceLater = (write) => {

@@ -7,7 +7,8 @@
  * refused too, since it opens sockets without the `socket` system call. Only x86-64 and arm64:
  * elsewhere there is no filter (sandboxFilter answers undefined).
  *
- * The program is classic BPF, as the kernel takes it (`struct sock_filter[]`, host byte order).
+ * The program is classic BPF, as the kernel takes it (`struct sock_filter[]`, little-endian: the byte
+ * order of both architectures).
  * Pure: no file-system access.
  */
 
