@@ -236,6 +236,10 @@ async function main(): Promise<void> {
   const loaded = median(result.loadOnly) / median(result.bare);
   console.log(`alfred hook for an event it does not know, through the launcher without the fast path and no server: Node started and the hook bundle loaded, nothing decided, the floor without a server (no target): p50 ${median(result.loadOnly).toFixed(1)} ms, p95 ${percentile(result.loadOnly, 95).toFixed(1)} ms | ratio p50 ${loaded.toFixed(2)}× node -e 0`);
   for (const w of ['nodeClient', 'inProcessSh'] as const) console.log(`alfred hook PreToolUse ${label[w]} (no target): ${describe(result, w)}`);
+  // What the server's work adds to a fast-path call, against what the target leaves it on this machine now.
+  const share = median(result.native) - median(result.instant);
+  const room = NATIVE_TARGET * median(result.bare) - median(result.instant);
+  console.log(`the hook server's share of a fast-path call (its p50 less the instant server's, no target): ${share.toFixed(2)} ms | what ${NATIVE_TARGET}× leaves it here: ${room.toFixed(2)} ms`);
   verdict(`alfred hook PreToolUse ${label.native}`, `${describe(result, 'native')} | target ≤ ${NATIVE_TARGET}×`, ratio(result, 'native') <= NATIVE_TARGET);
   verdict(`alfred hook PreToolUse ${label.inProcess}`, `${describe(result, 'inProcess')} | target ≤ ${NO_SERVER_TARGET}×`, ratio(result, 'inProcess') <= NO_SERVER_TARGET);
   finish();
