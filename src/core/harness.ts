@@ -25,6 +25,7 @@ import type { GateDecision } from './policy/types';
 import type { ToolCall } from './policy/toolCall';
 import type { ProtectionOptions } from './policy/toolPaths';
 import { detectSandbox, planSandbox, sandboxVerdict, type SandboxPlan } from './sandbox/index';
+import { seccompProbeFailure } from './sandbox/detect';
 import { sandboxStatus, type SandboxStatus } from './sandbox/status';
 import { chargeMeasured, type MeasuredCharge } from './usage/chargeMeasured';
 import type { ModelUsageRecord } from './usage/types';
@@ -285,7 +286,8 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
 
   /** Whether shell commands of the active role run in the kernel sandbox, without planning one. */
   sandboxStatus(): SandboxStatus {
-    return sandboxStatus(this.activeRole().role, detectSandbox(this.env));
+    const detected = detectSandbox(this.env);
+    return sandboxStatus(this.activeRole().role, detected, process.arch, detected.kind === 'bwrap' ? seccompProbeFailure(detected.path) : undefined);
   }
 
   /**

@@ -63,6 +63,12 @@ export function resetSandboxDetection(): void {
 /** One probe of a seccomp filter per bwrap, filter and process. */
 const filtersProbed = new Map<string, string | undefined>();
 
+/** Why a filter probe of `bwrap` failed in this process, if one did (the dashboard and Doctor say so). */
+export function seccompProbeFailure(bwrap: string): string | undefined {
+  for (const [key, failure] of filtersProbed) if (failure !== undefined && (JSON.parse(key) as string[])[0] === bwrap) return failure;
+  return undefined;
+}
+
 /**
  * Why bwrap cannot install the seccomp filter `filter`, saved in `file`, here (sandbox = "strict",
  * seccomp.ts); undefined when it can. A kernel or container that refuses seccomp filters would

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { beforeEach, describe, test } from 'node:test';
-import { detectSandbox, resetSandboxDetection, seccompFailure } from '../../../src/core/sandbox/detect';
+import { detectSandbox, resetSandboxDetection, seccompFailure, seccompProbeFailure } from '../../../src/core/sandbox/detect';
 import { sandboxFilter } from '../../../src/core/sandbox/seccomp';
 import { PROBE_CACHE_FILE, probeKey } from '../../../src/core/sandbox/probeCache';
 import { BWRAP_FLAGS } from '../../../src/core/sandbox/wrap';
@@ -151,7 +151,10 @@ describe('a probe that worked is remembered for other processes', () => {
     const probe = counting('bwrap: prctl(PR_SET_SECCOMP): Invalid argument');
     for (let i = 0; i < 2; i++) {
       resetSandboxDetection();
+      assert.equal(seccompProbeFailure('/usr/bin/bwrap'), undefined, 'nothing probed yet in this process');
       assert.equal(seccompFailure('/usr/bin/bwrap', '/a/filter.bpf', Buffer.from('x'), {}, { probe, rememberIn: dir }), 'bwrap: prctl(PR_SET_SECCOMP): Invalid argument');
+      assert.equal(seccompProbeFailure('/usr/bin/bwrap'), 'bwrap: prctl(PR_SET_SECCOMP): Invalid argument', 'for the dashboard and Doctor');
+      assert.equal(seccompProbeFailure('/bin/bwrap'), undefined);
     }
     assert.equal(probe.calls, 2);
   });
