@@ -78,9 +78,10 @@ export function seccompProbeFailure(bwrap: string): string | undefined {
 export function seccompFailure(bwrap: string, file: string, filter: Buffer, env: NodeJS.ProcessEnv, options: DetectOptions = {}): string | undefined {
   const probe = options.probe ?? runProbe;
   const rememberIn = options.rememberIn ?? (options.probe ? undefined : path.join(alfredHome(env), 'run'));
-  const cacheKey = JSON.stringify([bwrap, file, filter.toString('hex')]);
+  const hex = filter.toString('hex');
+  const cacheKey = JSON.stringify([bwrap, file, hex]);
   if (filtersProbed.has(cacheKey)) return filtersProbed.get(cacheKey);
-  const key = rememberIn === undefined ? undefined : probeKey(bwrap, ['--seccomp', filter.toString('hex'), ...BWRAP_FLAGS]);
+  const key = rememberIn === undefined ? undefined : probeKey(bwrap, ['--seccomp', hex, ...BWRAP_FLAGS]);
   let failure: string | undefined;
   if (key === undefined || !rememberedSuccess(rememberIn!, key)) {
     failure = probe('/bin/sh', ['-c', `exec "$@" ${SECCOMP_FD}< "$0"`, file, bwrap, ...BWRAP_FLAGS, '--seccomp', String(SECCOMP_FD), '--', '/bin/true']);

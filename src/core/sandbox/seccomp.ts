@@ -46,10 +46,19 @@ type Step =
   | { jumpIf: 'eq' | 'ge'; k: number; then: Label | 'next'; otherwise: Label | 'next' }
   | { ret: Label };
 
-/** The filter for `arch` (process.arch), or undefined where Alfred has none. */
+/** Built once per architecture: a strict plan asks for it on every shell call. */
+const built = new Map<string, Buffer>();
+
+/** The filter for `arch` (process.arch), or undefined where Alfred has none. Shared: not to be changed. */
 export function sandboxFilter(arch: string): Buffer | undefined {
   const a = ARCHES[arch];
   if (!a) return undefined;
+  let filter = built.get(arch);
+  if (!filter) built.set(arch, (filter = build(a)));
+  return filter;
+}
+
+function build(a: { audit: number; socket: number; x32: boolean }): Buffer {
   const steps: Step[] = [
     { load: ARCH },
     // Another ABI (a 32-bit program on x86-64) numbers its system calls otherwise: all refused.
