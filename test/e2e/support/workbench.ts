@@ -158,6 +158,18 @@ export async function runDoctor(page: Page): Promise<void> {
 }
 
 /** Sends `prompt` from the Chat view's input, as a user types it; the response it starts. */
+/** The chat list's rows (request, response, request, …), each a Monaco list row with its index in `data-index`. */
+const CHAT_ROW = '.monaco-list-row:has(.interactive-item-container)';
+
+async function rowIndexes(rows: Locator): Promise<number[]> {
+  return rows.evaluateAll((els) => els.map((el) => Number((el as unknown as { getAttribute(name: string): string | null }).getAttribute('data-index'))));
+}
+
+/**
+ * Sends a prompt in the Chat view and returns the locator of its own response. `.last()` alone is not
+ * that: until the new rows render it is the previous response, and a wait on its text can pass on the
+ * previous turn's (two failed turns read alike), so the next prompt went out while this one ran.
+ */
 export async function askInChat(page: Page, prompt: string): Promise<Locator> {
   // Sent while the last response is still finishing (its text can show before it is complete), a
   // prompt is queued by VS Code as steering for that request instead of starting its own.
@@ -165,6 +177,8 @@ export async function askInChat(page: Page, prompt: string): Promise<Locator> {
   // A failed turn can show its error while VS Code still counts its request active: the chat's Cancel
   // button (a stop icon in place of Send) stays until it is over, and a prompt sent meanwhile is steering too.
   await page.locator('.chat-execute-toolbar .codicon-stop-circle').first().waitFor({ state: 'detached', timeout: 60_000 });
+  const rows = page.locator(CHAT_ROW);
+  const before = Math.max(-1, ...await rowIndexes(rows));
   await page.locator('.interactive-input-editor .monaco-editor').last().click();
   // @alfred is sticky: the input may already hold it.
   await page.keyboard.press('Control+A');
@@ -172,9 +186,19 @@ export async function askInChat(page: Page, prompt: string): Promise<Locator> {
   // A trailing space closes the slash-command suggestions, which would otherwise take the Enter.
   await page.keyboard.type(`${prompt} `);
   await page.keyboard.press('Enter');
-  const response = page.locator('.interactive-item-container.interactive-response').last();
-  await response.waitFor({ timeout: 60_000 });
-  return response;
+  // The request row shows the prompt (the participant as a decoration); its response is the next row.
+  const request = rows.filter({ has: page.locator('.interactive-request'), hasText: prompt.replace(/^@\w+\s+/, '') });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const mine = (await rowIndexes(request)).filter((i) => i > before);
+    if (mine.length > 0) {
+      const response = page.locator(`.monaco-list-row[data-index="${Math.max(...mine) + 1}"] .interactive-item-container.interactive-response`);
+      await response.waitFor({ timeout: 60_000 });
+      return response;
+    }
+    if (Date.now() > deadline) throw new Error(`the chat shows no request "${prompt}" after row ${before}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export async function openPalette(page: Page, text: string): Promise<void> {
@@ -214,7 +238,10 @@ export async function withScreenshot(page: Page, name: string, fn: () => Promise
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${name.replace(/[^\w-]+/g, '-')}.png`);
     await page.screenshot({ path: file }).catch(() => undefined);
-    (err as Error).message += `\n(screenshot: ${file})`;
+    // CI keeps the output, not the screenshot: the chat's last rows say what the user saw there.
+    const chat = await page.locator('.interactive-item-container').evaluateAll((els) => els.slice(-4)
+      .map((el) => (el as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').slice(0, 300))).catch(() => []);
+    (err as Error).message += `\n(screenshot: ${file})${chat.length > 0 ? `\n(the chat's last rows: ${chat.map((t) => JSON.stringify(t)).join(' | ')})` : ''}`;
     throw err;
   }
 }
