@@ -131,7 +131,7 @@ export function sandboxCheck(sandbox: SandboxStatus): DoctorCheck {
         : ', strict: they write only the workspace, the temporary folders and the download caches'}`,
     };
     case 'off': return { name: 'sandbox', state: 'warn', detail: `off for role ${sandbox.role}` };
-    case 'refused': return { name: 'sandbox', state: 'fail', detail: `none here (${sandbox.why ?? 'unknown'}): shell calls are refused` };
+    case 'refused': return { name: 'sandbox', state: 'fail', detail: `${sandbox.kind ? 'not usable' : 'none'} here (${sandbox.why ?? 'unknown'}): shell calls are refused` };
     default: return { name: 'sandbox', state: 'warn', detail: `none here (${sandbox.why ?? 'unknown'}): protected paths are guarded by parsing only` };
   }
 }

@@ -17,7 +17,7 @@ export interface SandboxStatus {
   state: SandboxState;
   mode: SandboxMode;
   role: string;
-  /** `bwrap` or `sandbox-exec` when there is one. */
+  /** `bwrap` or `sandbox-exec` when there is one (also when it is refused: there, but not usable as the role asks). */
   kind?: string;
   /** Why there is none. */
   why?: string;
@@ -34,7 +34,7 @@ export function sandboxStatus(role: { name: string; sandbox: SandboxMode }, dete
   if (role.sandbox === 'off') return { ...base, state: 'off' };
   if (detected.kind === 'none') return { ...base, state: role.sandbox === 'required' || role.sandbox === 'strict' ? 'refused' : 'parsing', why: detected.why };
   if (role.sandbox === 'strict' && detected.kind === 'bwrap' && filterFailure !== undefined) {
-    return { ...base, state: 'refused', why: `bubblewrap cannot install Alfred's seccomp filter here: ${filterFailure}` };
+    return { ...base, state: 'refused', kind: detected.kind, why: `bubblewrap cannot install Alfred's seccomp filter here: ${filterFailure}` };
   }
   const noUnixSockets = role.sandbox === 'strict' && detected.kind === 'bwrap' && sandboxFilter(arch) !== undefined;
   return { ...base, state: 'kernel', kind: detected.kind, ...(noUnixSockets ? { noUnixSockets } : {}) };

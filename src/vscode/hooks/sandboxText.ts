@@ -15,7 +15,10 @@ export function sandboxText(s: SandboxStatus): string {
     case 'parsing':
       return vscode.l10n.t('Shell sandbox: none here ({0}). Role {1} has sandbox = "auto": protected paths are guarded by best-effort parsing only.', s.why ?? '', s.role);
     case 'refused':
-      return vscode.l10n.t('Shell sandbox: none here ({0}). Role {1} has sandbox = "{2}": shell calls are refused.', s.why ?? '', s.role, s.mode);
+      // There is a sandbox (kind) that cannot do what the role asks, or none at all.
+      return s.kind
+        ? vscode.l10n.t('Shell sandbox: not usable here ({0}). Role {1} has sandbox = "{2}": shell calls are refused.', s.why ?? '', s.role, s.mode)
+        : vscode.l10n.t('Shell sandbox: none here ({0}). Role {1} has sandbox = "{2}": shell calls are refused.', s.why ?? '', s.role, s.mode);
     case 'off':
       return vscode.l10n.t('Shell sandbox: off for role {0} (sandbox = "off"): protected paths are guarded by best-effort parsing only.', s.role);
   }

@@ -64,6 +64,16 @@ describe('doctor: Alfred', () => {
     assert.equal(sandboxCheck({ ...base, kind: 'sandbox-exec' }).detail, 'shell commands run in sandbox-exec, strict: they write only the workspace, the temporary folders and the download caches');
   });
 
+  it('a refusal says whether there is no sandbox or one that cannot do what the role asks', () => {
+    const why = 'bubblewrap cannot install Alfred\'s seccomp filter here: bwrap: prctl(PR_SET_SECCOMP): Invalid argument';
+    assert.deepEqual(sandboxCheck({ state: 'refused', mode: 'strict', role: 'locked', kind: 'bwrap', why }), {
+      name: 'sandbox', state: 'fail', detail: `not usable here (${why}): shell calls are refused`,
+    });
+    assert.deepEqual(sandboxCheck({ state: 'refused', mode: 'required', role: 'locked', why: 'bwrap is not installed' }), {
+      name: 'sandbox', state: 'fail', detail: 'none here (bwrap is not installed): shell calls are refused',
+    });
+  });
+
   it('roles, governance, hook server, sandbox and state folder, with no model anywhere', async () => {
     const env = makeEnv({ files: { '.alfred/roles/broken.toml': '[role]\nname = "broken"\n[limits]\nmax_cost_usd = "lots"\n' } });
     const socket = path.join(env.root, 'hooks.sock');
