@@ -10,7 +10,8 @@
  * over (bwrap would make an empty file in its place, or fail where the folder is read-only). Under
  * `sandbox = "strict"` the plan also hides the user's runtime folder (`$XDG_RUNTIME_DIR`: the D-Bus
  * session, through which `systemd-run --user` runs a command; podman; the ssh and gpg agents), shown
- * empty, and Docker's socket (commandServers).
+ * empty, and Docker's socket (commandServers); and, as the command's own and empty, the folders where
+ * processes share memory and message queues by name (SHARED_MEMORY).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,6 +25,8 @@ export interface CommandServerOptions {
   uid?: number;
   /** Folders that must stay as they are inside: the workspace, the homes, the writable roots. */
   kept: readonly string[];
+  /** Where processes share memory by name (default SHARED_MEMORY); injected by tests. */
+  sharedMemory?: readonly string[];
 }
 
 export interface HiddenServers {
@@ -33,7 +36,16 @@ export interface HiddenServers {
   folders: string[];
 }
 
-/** What the plan hides under `strict` (nothing otherwise): the user's runtime folder and Docker's socket. */
+/**
+ * POSIX shared memory (`shm_open`: files in /dev/shm) and message queues (/dev/mqueue). Tried under
+ * strict: a command read a file a program outside kept in /dev/shm and left one there, written
+ * outside the workspace. Under strict each is an empty folder of the command's own, and bwrap's
+ * `--unshare-ipc` (wrap.ts) does the same for System V's segments, queues and semaphores, which have
+ * no folder.
+ */
+export const SHARED_MEMORY: readonly string[] = ['/dev/shm', '/dev/mqueue'];
+
+/** What the plan hides under `strict` (nothing otherwise): the user's runtime folder, Docker's socket and the shared memory. */
 export function commandServers(opts: CommandServerOptions, strict: boolean): HiddenServers {
   if (!strict) return { sockets: [], folders: [] };
   const { env } = opts;
@@ -44,6 +56,10 @@ export function commandServers(opts: CommandServerOptions, strict: boolean): Hid
   const runtimeReal = runtime && lookup(runtime)?.isDirectory() ? real.of(runtime) : undefined;
   // Never over what the command must see (a workspace kept in the runtime folder, say).
   if (runtimeReal && !opts.kept.some((k) => coveredBy(k, new Set([runtimeReal])))) folders.push(runtimeReal);
+  for (const shared of opts.sharedMemory ?? SHARED_MEMORY) {
+    const sharedReal = real.of(shared);
+    if (sharedReal && lookup(sharedReal)?.isDirectory() && !opts.kept.some((k) => coveredBy(k, new Set([sharedReal])))) folders.push(sharedReal);
+  }
   const dockerHost = env.DOCKER_HOST?.startsWith('unix://') ? [env.DOCKER_HOST.slice('unix://'.length)] : [];
   const sockets = ['/var/run/docker.sock', '/run/docker.sock', ...dockerHost].filter((p) => lookup(p)?.isSocket());
   const realSockets = sockets.map((p) => real.of(p)).filter((p): p is string => p !== undefined);

@@ -68,8 +68,12 @@ export const BWRAP_FLAGS: readonly string[] = [
   '--dev-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--cap-drop', 'ALL', '--new-session', '--die-with-parent',
 ];
 
-/** The same for `sandbox = "strict"`: the whole tree read-only, the devices as they are (a terminal, /dev/null, /dev/shm). */
-export const STRICT_BWRAP_FLAGS: readonly string[] = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', ...BWRAP_FLAGS.slice(3)];
+/**
+ * The same for `sandbox = "strict"`: the whole tree read-only, the devices as they are (a terminal,
+ * /dev/null; the shared memory's folders are the command's own, commandServers.ts), and System V's
+ * shared memory, queues and semaphores the command's own (`--unshare-ipc`).
+ */
+export const STRICT_BWRAP_FLAGS: readonly string[] = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', ...BWRAP_FLAGS.slice(3), '--unshare-ipc'];
 
 /** What the line form runs when no shell is named: the user's, as the terminal would (expanded there, not quoted). */
 const USER_SHELL = '"${SHELL:-/bin/sh}"';

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { commandServers, liveSockets } from '../../../src/core/sandbox/commandServers';
+import { commandServers, liveSockets, SHARED_MEMORY } from '../../../src/core/sandbox/commandServers';
 import { planSandbox, sandboxArgv } from '../../../src/core/sandbox/index';
 import { NO_SANDBOX, ORIGINAL, sandboxFixture, tempRoot } from './helpers';
 
@@ -44,7 +44,7 @@ test('the sockets of tmux and screen sessions are found as they are now, in ever
   await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
   assert.deepEqual(liveSockets(env).filter((p) => p.startsWith(root)).sort(), [fifo, tmux].sort());
   // The plan hides none of them (they come and go), and under strict only the runtime folder and Docker.
-  for (const strict of [false, true]) assert.deepEqual(commandServers({ env: { ...env, XDG_RUNTIME_DIR: path.join(root, 'none') }, uid: 1234, kept: [] }, strict), { sockets: [], folders: [] });
+  for (const strict of [false, true]) assert.deepEqual(commandServers({ env: { ...env, XDG_RUNTIME_DIR: path.join(root, 'none') }, uid: 1234, kept: [], sharedMemory: [] }, strict), { sockets: [], folders: [] });
 });
 
 test('under strict, the user\'s runtime folder is emptied and Docker\'s socket hidden; never over the workspace', async () => {
@@ -54,10 +54,28 @@ test('under strict, the user\'s runtime folder is emptied and Docker\'s socket h
   const docker = await listening(path.join(root, 'docker', 'docker.sock'));
   const env = { XDG_RUNTIME_DIR: runtime, DOCKER_HOST: `unix://${docker}`, TMUX_TMPDIR: path.join(root, 'none') };
   const ws = path.join(root, 'ws');
-  assert.deepEqual(commandServers({ env, uid: 1234, kept: [ws] }, true), { sockets: [docker], folders: [runtime] });
-  assert.deepEqual(commandServers({ env, uid: 1234, kept: [ws] }, false), { sockets: [], folders: [] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [ws], sharedMemory: [] }, true), { sockets: [docker], folders: [runtime] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [ws], sharedMemory: [] }, false), { sockets: [], folders: [] });
   // A workspace inside the runtime folder stays seen: the folder is not emptied.
-  assert.deepEqual(commandServers({ env, uid: 1234, kept: [path.join(runtime, 'ws')] }, true), { sockets: [docker], folders: [] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [path.join(runtime, 'ws')], sharedMemory: [] }, true), { sockets: [docker], folders: [] });
+});
+
+test('under strict, the shared memory\'s folders are the command\'s own, by their real paths, where they are folders; never over the workspace', () => {
+  const root = tempRoot();
+  const shm = path.join(root, 'run', 'shm');
+  fs.mkdirSync(shm, { recursive: true });
+  fs.mkdirSync(path.join(root, 'dev'));
+  // As older systems have it: /dev/shm a link to /run/shm.
+  fs.symlinkSync(shm, path.join(root, 'dev', 'shm'));
+  fs.writeFileSync(path.join(root, 'dev', 'mqueue'), 'not a folder\n');
+  const sharedMemory = [path.join(root, 'dev', 'shm'), path.join(root, 'dev', 'mqueue'), path.join(root, 'dev', 'missing')];
+  const env = { XDG_RUNTIME_DIR: path.join(root, 'none') };
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [], sharedMemory }, true), { sockets: [], folders: [shm] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [], sharedMemory }, false), { sockets: [], folders: [] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [path.join(shm, 'ws')], sharedMemory }, true), { sockets: [], folders: [] });
+  // By default, the machine's own.
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [] }, true).folders,
+    SHARED_MEMORY.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory()).map((p) => fs.realpathSync(p)));
 });
 
 test('a plan hides them after every other mount, in both forms of the command', async () => {

@@ -82,3 +82,9 @@ export function runIn(f: SandboxFixture, command: string, cwd = f.ws): Ran {
   const r = spawnSync(file!, args, { cwd, env: f.env, encoding: 'utf8', timeout: 30_000 });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
+
+/** The three forms a command runs in: Alfred's own shell tool (argv), the terminal's short line (the plan file) and its long one (a working folder). */
+export function forms(plan: Extract<SandboxPlan, { kind: 'sandboxed' }>, command: string, ws: string): Array<[string, string, string[]]> {
+  const [file, ...args] = plan.argv(command, ws);
+  return [['argv', file!, args], ['short line', '/bin/sh', ['-c', plan.line(command)]], ['long line', '/bin/sh', ['-c', plan.line(command, ws)]]];
+}

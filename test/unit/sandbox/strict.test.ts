@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { planSandbox } from '../../../src/core/sandbox/index';
 import { sandboxFilter } from '../../../src/core/sandbox/seccomp';
-import { NO_SANDBOX, tempRoot } from './helpers';
+import { forms, NO_SANDBOX, tempRoot } from './helpers';
 
 const kernel = { skip: NO_SANDBOX };
 
@@ -28,10 +28,11 @@ function strictFixture(opts: { homeInTemp?: boolean } = {}) {
   fs.writeFileSync(path.join(home, '.bashrc'), 'alias ll="ls -l"\n');
   const env = { ...process.env, HOME: home, ALFRED_HOME: path.join(home, '.alfred') };
   const plan = planSandbox({ role: { name: 'locked', sandbox: 'strict' }, workspaceFolder: ws, protectedGlobs: [], env, home, tempFolders: [temp] });
-  const run = (command: string) => {
-    if (plan.kind !== 'sandboxed') throw new Error(`not sandboxed: ${plan.kind}`);
-    const [file, ...args] = plan.argv(command, ws);
-    const r = spawnSync(file!, args, { cwd: ws, env, encoding: 'utf8', timeout: 30_000 });
+  if (plan.kind !== 'sandboxed') throw new Error(`not sandboxed: ${plan.kind}`);
+  /** In Alfred's own shell tool (argv), or in `form`, one of the three forms (helpers.ts). */
+  const run = (command: string, form = 'argv') => {
+    const [, file, args] = forms(plan, command, ws).find(([name]) => name === form)!;
+    const r = spawnSync(file, args, { cwd: ws, env: { ...env, SHELL: '/bin/sh' }, encoding: 'utf8', timeout: 30_000 });
     return { status: r.status, out: `${r.stdout}${r.stderr}` };
   };
   return { root, ws, home, temp, run };
@@ -114,4 +115,47 @@ test('strict: the protected paths within the workspace stay read-only, and canno
   assert.ok(fs.existsSync(path.join(f.ws, '.alfred')));
   assert.ok(fs.existsSync(path.join(f.ws, '.github', 'hooks')));
   assert.equal(fs.existsSync(path.join(f.ws, '.alfred', 'checks.toml')), false);
+});
+
+/** `ipcmk`'s new id, from "Shared memory id: 42" or "Message queue id: 42". */
+function ipcId(out: string): string {
+  const m = /id: (\d+)/.exec(out);
+  if (!m) throw new Error(`ipcmk printed ${out}`);
+  return m[1]!;
+}
+
+test('strict: shared memory and message queues are the command\'s own: what it leaves there never reaches a program outside, nor can it read or change what one outside keeps there', { skip: NO_SANDBOX || (spawnSync('ipcmk', ['--help']).status !== 0 && 'no ipcmk here') }, () => {
+  const f = strictFixture();
+  const tag = `alfred-ipc-${process.pid}`;
+  const outsideFile = path.join('/dev/shm', `${tag}-outside`);
+  const plantedFile = path.join('/dev/shm', `${tag}-planted`);
+  fs.writeFileSync(outsideFile, 'a program outside\n');
+  const segment = ipcId(spawnSync('ipcmk', ['-M', '4096'], { encoding: 'utf8' }).stdout);
+  const queue = ipcId(spawnSync('ipcmk', ['-Q'], { encoding: 'utf8' }).stdout);
+  const mqueue = fs.existsSync('/dev/mqueue') ? path.join('/dev/mqueue', `${tag}-planted`) : undefined;
+  // The command's own segment is sized so that outside it would be told apart from any other.
+  const size = 40_000 + (process.pid % 10_000);
+  try {
+    for (const form of ['argv', 'short line', 'long line']) {
+      const r = f.run([
+        `cat ${outsideFile} 2>/dev/null || echo 'no outside file'`,
+        `echo planted > ${plantedFile} && echo 'own file'`,
+        // (`ipcs -i` exits 0 for an id it does not find: the list is read instead.)
+        `ipcs -m | grep -qw ${segment} && echo 'outside segment seen' || echo 'no outside segment'`,
+        `ipcs -q | grep -qw ${queue} && echo 'outside queue seen' || echo 'no outside queue'`,
+        `ipcmk -M ${size} >/dev/null && echo 'own segment'`,
+        ...(mqueue ? [`touch ${mqueue} && echo 'own queue'`] : []),
+      ].join('; '), form);
+      assert.deepEqual(r, { status: 0, out: ['no outside file', 'own file', 'no outside segment', 'no outside queue', 'own segment', ...(mqueue ? ['own queue'] : []), ''].join('\n') }, form);
+      assert.equal(fs.existsSync(plantedFile), false, `${form}: the file the command left in /dev/shm`);
+      assert.doesNotMatch(spawnSync('ipcs', ['-m', '-b'], { encoding: 'utf8' }).stdout, new RegExp(`\\s${size}\\s`), `${form}: the segment the command made`);
+      if (mqueue) assert.equal(fs.existsSync(mqueue), false, `${form}: the queue the command made through /dev/mqueue`);
+    }
+  } finally {
+    fs.rmSync(outsideFile, { force: true });
+    fs.rmSync(plantedFile, { force: true });
+    if (mqueue) fs.rmSync(mqueue, { force: true });
+    spawnSync('ipcrm', ['-m', segment]);
+    spawnSync('ipcrm', ['-q', queue]);
+  }
 });

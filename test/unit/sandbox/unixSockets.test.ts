@@ -11,9 +11,9 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { planSandbox, type SandboxPlan } from '../../../src/core/sandbox/index';
+import { planSandbox } from '../../../src/core/sandbox/index';
 import { sandboxFilter } from '../../../src/core/sandbox/seccomp';
-import { NO_SANDBOX, tempRoot } from './helpers';
+import { forms, NO_SANDBOX, tempRoot } from './helpers';
 
 const kernel = { skip: NO_SANDBOX || (!sandboxFilter(process.arch) && `no seccomp filter for ${process.arch}`) };
 
@@ -41,12 +41,6 @@ function runAsync(file: string, args: string[], cwd: string, env: NodeJS.Process
       resolve({ status, out });
     });
   });
-}
-
-/** The three forms a command runs in: Alfred's own shell tool (argv), the terminal's short line (the plan file) and its long one (a working folder). */
-function forms(plan: Extract<SandboxPlan, { kind: 'sandboxed' }>, command: string, ws: string): Array<[string, string, string[]]> {
-  const [file, ...args] = plan.argv(command, ws);
-  return [['argv', file!, args], ['short line', '/bin/sh', ['-c', plan.line(command)]], ['long line', '/bin/sh', ['-c', plan.line(command, ws)]]];
 }
 
 test('strict: a server outside on an abstract Unix socket, as an X server listens, cannot be reached in any form; under auto it can', kernel, async () => {
