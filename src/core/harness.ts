@@ -25,7 +25,7 @@ import type { GateDecision } from './policy/types';
 import type { ToolCall } from './policy/toolCall';
 import type { ProtectionOptions } from './policy/toolPaths';
 import { detectSandbox, planSandbox, sandboxVerdict, type SandboxPlan } from './sandbox/index';
-import { seccompProbeFailure } from './sandbox/detect';
+import { strictProbeFailure } from './sandbox/detect';
 import { sandboxStatus, type SandboxStatus } from './sandbox/status';
 import { chargeMeasured, type MeasuredCharge } from './usage/chargeMeasured';
 import type { ModelUsageRecord } from './usage/types';
@@ -287,7 +287,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   /** Whether shell commands of the active role run in the kernel sandbox, without planning one. */
   sandboxStatus(): SandboxStatus {
     const detected = detectSandbox(this.env);
-    return sandboxStatus(this.activeRole().role, detected, process.arch, detected.kind === 'bwrap' ? seccompProbeFailure(detected.path) : undefined);
+    return sandboxStatus(this.activeRole().role, detected, process.arch, detected.kind === 'bwrap' ? strictProbeFailure(detected.path) : undefined);
   }
 
   /**

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { alfredHome } from '../state/paths';
 import { probeKey, rememberedSuccess, rememberSuccess } from './probeCache';
-import { BWRAP_FLAGS } from './wrap';
+import { BWRAP_FLAGS, STRICT_BWRAP_FLAGS } from './wrap';
 import { SECCOMP_FD } from './seccomp';
 
 export type Sandbox = { kind: 'bwrap' | 'sandbox-exec'; path: string } | { kind: 'none'; why: string };
@@ -60,31 +60,32 @@ export function resetSandboxDetection(): void {
   filtersProbed.clear();
 }
 
-/** One probe of a seccomp filter per bwrap, filter and process. */
+/** One probe of the strict sandbox per bwrap, filter and process. */
 const filtersProbed = new Map<string, string | undefined>();
 
-/** Why a filter probe of `bwrap` failed in this process, if one did (the dashboard and Doctor say so). */
-export function seccompProbeFailure(bwrap: string): string | undefined {
+/** Why a probe of the strict sandbox with `bwrap` failed in this process, if one did (the dashboard and Doctor say so). */
+export function strictProbeFailure(bwrap: string): string | undefined {
   for (const [key, failure] of filtersProbed) if (failure !== undefined && (JSON.parse(key) as string[])[0] === bwrap) return failure;
   return undefined;
 }
 
 /**
- * Why bwrap cannot install the seccomp filter `filter`, saved in `file`, here (sandbox = "strict",
- * seccomp.ts); undefined when it can. A kernel or container that refuses seccomp filters would
- * otherwise fail every strict command with bwrap's own message. Run as commands run it: a small sh
- * opens the file on the filter's descriptor, then becomes bwrap. Remembered as the sandbox's probe is.
+ * Why bwrap cannot set up the strict sandbox here (sandbox = "strict": its flags, wrap.ts, with the
+ * seccomp filter `filter` saved in `file`, seccomp.ts); undefined when it can. A kernel or container
+ * that refuses seccomp filters (or a /dev of the command's own) would otherwise fail every strict
+ * command with bwrap's own message. Run as commands run it: a small sh opens the file on the
+ * filter's descriptor, then becomes bwrap. Remembered as the sandbox's probe is.
  */
-export function seccompFailure(bwrap: string, file: string, filter: Buffer, env: NodeJS.ProcessEnv, options: DetectOptions = {}): string | undefined {
+export function strictFailure(bwrap: string, file: string, filter: Buffer, env: NodeJS.ProcessEnv, options: DetectOptions = {}): string | undefined {
   const probe = options.probe ?? runProbe;
   const rememberIn = options.rememberIn ?? (options.probe ? undefined : path.join(alfredHome(env), 'run'));
   const hex = filter.toString('hex');
   const cacheKey = JSON.stringify([bwrap, file, hex]);
   if (filtersProbed.has(cacheKey)) return filtersProbed.get(cacheKey);
-  const key = rememberIn === undefined ? undefined : probeKey(bwrap, ['--seccomp', hex, ...BWRAP_FLAGS]);
+  const key = rememberIn === undefined ? undefined : probeKey(bwrap, ['--seccomp', hex, ...STRICT_BWRAP_FLAGS]);
   let failure: string | undefined;
   if (key === undefined || !rememberedSuccess(rememberIn!, key)) {
-    failure = probe('/bin/sh', ['-c', `exec "$@" ${SECCOMP_FD}< "$0"`, file, bwrap, ...BWRAP_FLAGS, '--seccomp', String(SECCOMP_FD), '--', '/bin/true']);
+    failure = probe('/bin/sh', ['-c', `exec "$@" ${SECCOMP_FD}< "$0"`, file, bwrap, ...STRICT_BWRAP_FLAGS, '--seccomp', String(SECCOMP_FD), '--', '/bin/true']);
     if (failure === undefined && key !== undefined) rememberSuccess(rememberIn!, key);
   }
   filtersProbed.set(cacheKey, failure);

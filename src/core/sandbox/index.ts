@@ -4,7 +4,7 @@
  * `argv(...)`; an agent's hook rewrites a terminal command into `line(...)`.
  */
 import type { Role } from '../roles/types';
-import { detectSandbox, seccompFailure, type AvailableSandbox, type DetectOptions, type Sandbox } from './detect';
+import { detectSandbox, strictFailure, type AvailableSandbox, type DetectOptions, type Sandbox } from './detect';
 import { commandServers, liveSockets } from './commandServers';
 import { hookRunFolder, ownCopies, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
@@ -83,8 +83,8 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
     } catch (err) {
       return refused(`Alfred could not save its seccomp filter (${(err as Error).message})`);
     }
-    const failure = saved && seccompFailure(sandbox.path, saved.file, saved.filter, opts.env ?? process.env, opts.probe ? { probe: opts.probe } : {});
-    if (failure !== undefined) return refused(`bubblewrap cannot install its seccomp filter here (${failure})`);
+    const failure = saved && strictFailure(sandbox.path, saved.file, saved.filter, opts.env ?? process.env, opts.probe ? { probe: opts.probe } : {});
+    if (failure !== undefined) return refused(`bubblewrap cannot set up the strict sandbox here (${failure})`);
     seccomp = saved?.file;
   }
   const planned = plannedMounts(opts, sandbox, strict);

@@ -26,15 +26,15 @@ export interface SandboxStatus {
 }
 
 /**
- * `filterFailure`: why bwrap could not install the seccomp filter, when a strict plan's probe found so
- * (detect.ts, seccompProbeFailure): strict then refuses shell as it does without a sandbox.
+ * `strictFailure`: why bwrap could not set up the strict sandbox, when a strict plan's probe found so
+ * (detect.ts, strictProbeFailure): strict then refuses shell as it does without a sandbox.
  */
-export function sandboxStatus(role: { name: string; sandbox: SandboxMode }, detected: Sandbox, arch: string = process.arch, filterFailure?: string): SandboxStatus {
+export function sandboxStatus(role: { name: string; sandbox: SandboxMode }, detected: Sandbox, arch: string = process.arch, strictFailure?: string): SandboxStatus {
   const base = { mode: role.sandbox, role: role.name };
   if (role.sandbox === 'off') return { ...base, state: 'off' };
   if (detected.kind === 'none') return { ...base, state: role.sandbox === 'required' || role.sandbox === 'strict' ? 'refused' : 'parsing', why: detected.why };
-  if (role.sandbox === 'strict' && detected.kind === 'bwrap' && filterFailure !== undefined) {
-    return { ...base, state: 'refused', kind: detected.kind, why: `bubblewrap cannot install Alfred's seccomp filter here: ${filterFailure}` };
+  if (role.sandbox === 'strict' && detected.kind === 'bwrap' && strictFailure !== undefined) {
+    return { ...base, state: 'refused', kind: detected.kind, why: `bubblewrap cannot set up the strict sandbox here: ${strictFailure}` };
   }
   const noUnixSockets = role.sandbox === 'strict' && detected.kind === 'bwrap' && sandboxFilter(arch) !== undefined;
   return { ...base, state: 'kernel', kind: detected.kind, ...(noUnixSockets ? { noUnixSockets } : {}) };

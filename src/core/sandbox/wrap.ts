@@ -69,11 +69,13 @@ export const BWRAP_FLAGS: readonly string[] = [
 ];
 
 /**
- * The same for `sandbox = "strict"`: the whole tree read-only, the devices as they are (a terminal,
- * /dev/null; the shared memory's folders are the command's own, commandServers.ts), and System V's
- * shared memory, queues and semaphores the command's own (`--unshare-ipc`).
+ * The same for `sandbox = "strict"`: the whole tree read-only; a /dev of the command's own with only
+ * what a command needs (null, zero, full, random, urandom, tty, a pty of its own, an empty /dev/shm;
+ * tried as root with the machine's /dev, a command opened a loop and a zram device, KVM and the
+ * console's screen read-write); and System V's shared memory, queues and semaphores its own
+ * (`--unshare-ipc`). The shared memory's folders wherever they are (commandServers.ts).
  */
-export const STRICT_BWRAP_FLAGS: readonly string[] = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', ...BWRAP_FLAGS.slice(3), '--unshare-ipc'];
+export const STRICT_BWRAP_FLAGS: readonly string[] = ['--ro-bind', '/', '/', '--dev', '/dev', ...BWRAP_FLAGS.slice(3), '--unshare-ipc'];
 
 /** What the line form runs when no shell is named: the user's, as the terminal would (expanded there, not quoted). */
 const USER_SHELL = '"${SHELL:-/bin/sh}"';

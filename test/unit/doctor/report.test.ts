@@ -65,7 +65,7 @@ describe('doctor: Alfred', () => {
   });
 
   it('a refusal says whether there is no sandbox or one that cannot do what the role asks', () => {
-    const why = 'bubblewrap cannot install Alfred\'s seccomp filter here: bwrap: prctl(PR_SET_SECCOMP): Invalid argument';
+    const why = 'bubblewrap cannot set up the strict sandbox here: bwrap: prctl(PR_SET_SECCOMP): Invalid argument';
     assert.deepEqual(sandboxCheck({ state: 'refused', mode: 'strict', role: 'locked', kind: 'bwrap', why }), {
       name: 'sandbox', state: 'fail', detail: `not usable here (${why}): shell calls are refused`,
     });

@@ -3,10 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { beforeEach, describe, test } from 'node:test';
-import { detectSandbox, resetSandboxDetection, seccompFailure, seccompProbeFailure } from '../../../src/core/sandbox/detect';
+import { detectSandbox, resetSandboxDetection, strictFailure, strictProbeFailure } from '../../../src/core/sandbox/detect';
 import { sandboxFilter } from '../../../src/core/sandbox/seccomp';
 import { PROBE_CACHE_FILE, probeKey } from '../../../src/core/sandbox/probeCache';
-import { BWRAP_FLAGS } from '../../../src/core/sandbox/wrap';
+import { BWRAP_FLAGS, STRICT_BWRAP_FLAGS } from '../../../src/core/sandbox/wrap';
 
 beforeEach(() => resetSandboxDetection());
 
@@ -128,21 +128,21 @@ describe('a probe that worked is remembered for other processes', () => {
     assert.equal(JSON.parse(fs.readFileSync(path.join(home, 'run', PROBE_CACHE_FILE), 'utf8')).length, 1);
   });
 
-  test('the seccomp filter\'s probe runs it as commands do, once per process; its success is remembered beside the sandbox\'s', { skip: HAS_BWRAP }, () => {
+  test('the strict sandbox\'s probe runs it as commands do (its flags and the seccomp filter), once per process; its success is remembered beside the sandbox\'s', { skip: HAS_BWRAP }, () => {
     const dir = folder();
     const filter = Buffer.from('not a real filter');
     const calls: Array<[string, readonly string[]]> = [];
     const probe = (file: string, args: readonly string[]) => { calls.push([file, args]); return undefined; };
     detect(counting(undefined), dir);
-    assert.equal(seccompFailure('/usr/bin/bwrap', '/a/filter.bpf', filter, {}, { probe, rememberIn: dir }), undefined);
-    assert.equal(seccompFailure('/usr/bin/bwrap', '/a/filter.bpf', filter, {}, { probe, rememberIn: dir }), undefined);
-    assert.deepEqual(calls, [['/bin/sh', ['-c', 'exec "$@" 9< "$0"', '/a/filter.bpf', '/usr/bin/bwrap', ...BWRAP_FLAGS, '--seccomp', '9', '--', '/bin/true']]]);
+    assert.equal(strictFailure('/usr/bin/bwrap', '/a/filter.bpf', filter, {}, { probe, rememberIn: dir }), undefined);
+    assert.equal(strictFailure('/usr/bin/bwrap', '/a/filter.bpf', filter, {}, { probe, rememberIn: dir }), undefined);
+    assert.deepEqual(calls, [['/bin/sh', ['-c', 'exec "$@" 9< "$0"', '/a/filter.bpf', '/usr/bin/bwrap', ...STRICT_BWRAP_FLAGS, '--seccomp', '9', '--', '/bin/true']]]);
     const keys = JSON.parse(fs.readFileSync(path.join(dir, PROBE_CACHE_FILE), 'utf8')).map((e: { key: string }) => e.key);
-    assert.deepEqual(keys, [probeKey('/usr/bin/bwrap', [...BWRAP_FLAGS, '--', '/bin/true']), probeKey('/usr/bin/bwrap', ['--seccomp', filter.toString('hex'), ...BWRAP_FLAGS])]);
+    assert.deepEqual(keys, [probeKey('/usr/bin/bwrap', [...BWRAP_FLAGS, '--', '/bin/true']), probeKey('/usr/bin/bwrap', ['--seccomp', filter.toString('hex'), ...STRICT_BWRAP_FLAGS])]);
     resetSandboxDetection(); // another process: both remembered, neither probed again
     const again = counting('should not run');
     assert.deepEqual(detect(again, dir), { kind: 'bwrap', path: '/usr/bin/bwrap' });
-    assert.equal(seccompFailure('/usr/bin/bwrap', '/a/filter.bpf', filter, {}, { probe: again, rememberIn: dir }), undefined);
+    assert.equal(strictFailure('/usr/bin/bwrap', '/a/filter.bpf', filter, {}, { probe: again, rememberIn: dir }), undefined);
     assert.equal(again.calls, 0);
   });
 
@@ -151,10 +151,10 @@ describe('a probe that worked is remembered for other processes', () => {
     const probe = counting('bwrap: prctl(PR_SET_SECCOMP): Invalid argument');
     for (let i = 0; i < 2; i++) {
       resetSandboxDetection();
-      assert.equal(seccompProbeFailure('/usr/bin/bwrap'), undefined, 'nothing probed yet in this process');
-      assert.equal(seccompFailure('/usr/bin/bwrap', '/a/filter.bpf', Buffer.from('x'), {}, { probe, rememberIn: dir }), 'bwrap: prctl(PR_SET_SECCOMP): Invalid argument');
-      assert.equal(seccompProbeFailure('/usr/bin/bwrap'), 'bwrap: prctl(PR_SET_SECCOMP): Invalid argument', 'for the dashboard and Doctor');
-      assert.equal(seccompProbeFailure('/bin/bwrap'), undefined);
+      assert.equal(strictProbeFailure('/usr/bin/bwrap'), undefined, 'nothing probed yet in this process');
+      assert.equal(strictFailure('/usr/bin/bwrap', '/a/filter.bpf', Buffer.from('x'), {}, { probe, rememberIn: dir }), 'bwrap: prctl(PR_SET_SECCOMP): Invalid argument');
+      assert.equal(strictProbeFailure('/usr/bin/bwrap'), 'bwrap: prctl(PR_SET_SECCOMP): Invalid argument', 'for the dashboard and Doctor');
+      assert.equal(strictProbeFailure('/bin/bwrap'), undefined);
     }
     assert.equal(probe.calls, 2);
   });
@@ -163,9 +163,9 @@ describe('a probe that worked is remembered for other processes', () => {
     const dir = folder();
     const file = path.join(dir, 'filter.bpf');
     fs.writeFileSync(file, sandboxFilter(process.arch)!);
-    assert.equal(seccompFailure('/usr/bin/bwrap', file, sandboxFilter(process.arch)!, { ALFRED_HOME: dir }), undefined);
+    assert.equal(strictFailure('/usr/bin/bwrap', file, sandboxFilter(process.arch)!, { ALFRED_HOME: dir }), undefined);
     resetSandboxDetection();
     fs.writeFileSync(file, 'not a filter!!'); // 14 bytes: not whole instructions
-    assert.match(seccompFailure('/usr/bin/bwrap', file, Buffer.from('not a filter!!'), { ALFRED_HOME: path.join(dir, 'other') }) ?? 'none', /^bwrap: Invalid seccomp data/);
+    assert.match(strictFailure('/usr/bin/bwrap', file, Buffer.from('not a filter!!'), { ALFRED_HOME: path.join(dir, 'other') }) ?? 'none', /^bwrap: Invalid seccomp data/);
   });
 });

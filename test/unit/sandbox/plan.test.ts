@@ -56,7 +56,7 @@ test('strict without a sandbox: refused as required is; with one, the workspace 
   assert.deepEqual(fs.existsSync(filter) && fs.readFileSync(filter), bytes ?? false, 'the filter is saved beside the sandbox script');
   const seccomp = argv.indexOf('--seccomp');
   assert.deepEqual(bytes ? [argv[seccomp + 1], seccomp < argv.indexOf('--')] : seccomp, bytes ? ['9', true] : -1);
-  assert.deepEqual(argv.slice(head.length, head.length + 5), ['--ro-bind', '/', '/', '--dev-bind', '/dev'], 'the whole tree read-only, the devices as they are');
+  assert.deepEqual(argv.slice(head.length, head.length + 6), ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid'], 'the whole tree read-only, a /dev of the command\'s own');
   assert.ok(argv.join(' ').includes(` --bind ${opts.workspaceFolder} ${opts.workspaceFolder} `));
   assert.ok(argv.join(' ').includes(` --ro-bind ${path.join(opts.workspaceFolder, '.alfred')} ${path.join(opts.workspaceFolder, '.alfred')} `), 'a protected path in the workspace stays read-only');
   assert.ok(!argv.includes(path.join(opts.home!, '.npmrc')), 'what lies outside the writable folders is read-only already: not mounted again');
@@ -66,7 +66,7 @@ test('strict where bubblewrap cannot install the seccomp filter: refused with bw
   const plan = planSandbox({ ...options(BWRAP, 'strict'), probe: () => 'bwrap: prctl(PR_SET_SECCOMP): Invalid argument' });
   assert.deepEqual(plan, {
     kind: 'refused',
-    reason: 'Shell commands are refused: role "r" has sandbox = "strict", and bubblewrap cannot install its seccomp filter here (bwrap: prctl(PR_SET_SECCOMP): Invalid argument).',
+    reason: 'Shell commands are refused: role "r" has sandbox = "strict", and bubblewrap cannot set up the strict sandbox here (bwrap: prctl(PR_SET_SECCOMP): Invalid argument).',
   });
   assert.equal(planSandbox({ ...options(BWRAP, 'auto'), probe: () => 'never asked' }).kind, 'sandboxed', 'only strict has the filter');
 });

@@ -16,7 +16,7 @@ test('kernel where there is one; parsing, refusal or off where there is not or t
   assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, bwrap, 'arm64'), { mode: 'strict', role: 'locked', state: 'kernel', kind: 'bwrap', noUnixSockets: true });
   assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, bwrap, 'riscv64'), { mode: 'strict', role: 'locked', state: 'kernel', kind: 'bwrap' }, 'no filter for this architecture');
   assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, bwrap, 'x64', 'bwrap: prctl(PR_SET_SECCOMP): Invalid argument'), {
-    mode: 'strict', role: 'locked', state: 'refused', kind: 'bwrap', why: 'bubblewrap cannot install Alfred\'s seccomp filter here: bwrap: prctl(PR_SET_SECCOMP): Invalid argument',
+    mode: 'strict', role: 'locked', state: 'refused', kind: 'bwrap', why: 'bubblewrap cannot set up the strict sandbox here: bwrap: prctl(PR_SET_SECCOMP): Invalid argument',
   }, 'the filter\'s probe failed: shell is refused, and the status says why');
   assert.deepEqual(sandboxStatus({ name: 'coder', sandbox: 'auto' }, bwrap, 'x64', 'bwrap: prctl(PR_SET_SECCOMP): Invalid argument'), { mode: 'auto', role: 'coder', state: 'kernel', kind: 'bwrap' }, 'only strict has the filter');
   assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, { kind: 'sandbox-exec', path: '/usr/bin/sandbox-exec' }, 'arm64'), { mode: 'strict', role: 'locked', state: 'kernel', kind: 'sandbox-exec' });

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { planSandbox } from '../../../src/core/sandbox/index';
 import { sandboxFilter } from '../../../src/core/sandbox/seccomp';
-import { forms, NO_SANDBOX, tempRoot } from './helpers';
+import { forms, NO_SANDBOX, PYTHON, tempRoot } from './helpers';
 
 const kernel = { skip: NO_SANDBOX };
 
@@ -157,5 +157,23 @@ test('strict: shared memory and message queues are the command\'s own: what it l
     if (mqueue) fs.rmSync(mqueue, { force: true });
     spawnSync('ipcrm', ['-m', segment]);
     spawnSync('ipcrm', ['-q', queue]);
+  }
+});
+
+test('strict: the machine\'s devices are out of reach (a disk, a loop device, the console\'s screen, KVM); those a command needs are its own', kernel, () => {
+  const f = strictFixture();
+  // Tried as root under strict with the machine's /dev: a loop and a zram device, KVM and the
+  // console's screen opened read-write from inside; a disk would have been written below the read-only mounts.
+  const machine = ['/dev/vda', '/dev/sda', '/dev/nvme0n1', '/dev/loop0', '/dev/zram0', '/dev/kvm', '/dev/vcs', '/dev/tty1', '/dev/fuse', '/dev/kmsg'].filter((d) => fs.existsSync(d));
+  const probe = `for d in ${machine.join(' ')}; do [ -e "$d" ] && echo "seen $d"; done`;
+  const needed = [
+    'echo x > /dev/null && echo null',
+    'head -c 4 /dev/urandom | wc -c',
+    'head -c 3 /dev/zero | wc -c',
+    'echo own > /dev/shm/x && cat /dev/shm/x',
+    `${PYTHON ?? 'python3'} -c "import pty, os; m, s = pty.openpty(); os.write(s, b'pty'); print(os.read(m, 3).decode())"`,
+  ].join('; ');
+  for (const form of ['argv', 'short line', 'long line']) {
+    assert.deepEqual(f.run(`${probe}; ${needed}`, form), { status: 0, out: 'null\n4\n3\nown\npty\n' }, form);
   }
 });
