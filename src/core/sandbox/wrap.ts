@@ -63,9 +63,14 @@ export interface OwnCopy {
  * - `--new-session`: a command could otherwise push keystrokes into the terminal (TIOCSTI) for the
  *   shell outside the sandbox to run once the command is over.
  * - `--die-with-parent`: stopping the command (timeout, cancel, Ctrl-C) stops what runs inside.
+ * - `/proc/sys` and `/sys` read-only: run as root, a command wrote /proc/sys/kernel/core_pattern
+ *   (`|<a script of its own>`), crashed a process, and the kernel ran the script outside as root with
+ *   every capability. bwrap covers /proc/sys only where it finds it writable before dropping root's
+ *   rights; /sys holds more of the same (`uevent_helper`, cgroup v1's `release_agent`).
  */
 export const BWRAP_FLAGS: readonly string[] = [
-  '--dev-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--cap-drop', 'ALL', '--new-session', '--die-with-parent',
+  '--dev-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind', '/sys', '/sys',
+  '--cap-drop', 'ALL', '--new-session', '--die-with-parent',
 ];
 
 /**
