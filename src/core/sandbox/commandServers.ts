@@ -10,8 +10,9 @@
  * over (bwrap would make an empty file in its place, or fail where the folder is read-only). Under
  * `sandbox = "strict"` the plan also hides the user's runtime folder (`$XDG_RUNTIME_DIR`: the D-Bus
  * session, through which `systemd-run --user` runs a command; podman; the ssh and gpg agents), shown
- * empty, and Docker's socket (commandServers); and, as the command's own and empty, the folders where
- * processes share memory and message queues by name (SHARED_MEMORY).
+ * empty, Docker's socket and the folders where local servers keep the keys that make them run code
+ * (serverKeys); and, as the command's own and empty, the folders where processes share memory and
+ * message queues by name (SHARED_MEMORY).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -27,6 +28,8 @@ export interface CommandServerOptions {
   kept: readonly string[];
   /** Where processes share memory by name (default SHARED_MEMORY); injected by tests. */
   sharedMemory?: readonly string[];
+  /** The user's home (default: env.HOME), where local servers keep their keys (serverKeys). */
+  home?: string;
 }
 
 export interface HiddenServers {
@@ -45,21 +48,45 @@ export interface HiddenServers {
  */
 export const SHARED_MEMORY: readonly string[] = ['/dev/shm', '/dev/mqueue'];
 
-/** What the plan hides under `strict` (nothing otherwise): the user's runtime folder, Docker's socket and the shared memory. */
+/**
+ * The folders where local servers that run code for whoever shows their key keep it. Their ports on
+ * localhost stay reachable under strict (the network is shared); their keys do not. Jupyter's
+ * runtime folder: a server's token (`jpserver-*.json`) and each running kernel's key and ports
+ * (`kernel-*.json`, VS Code's notebooks' kernels among them; a command read one from inside), which
+ * lets its holder run code in the kernel, outside the sandbox; code-server's configuration (its
+ * password, which opens a terminal).
+ */
+function serverKeys(env: NodeJS.ProcessEnv, home: string | undefined): string[] {
+  const absolute = (p: string | undefined) => (p && path.isAbsolute(p) ? p : undefined);
+  const data = absolute(env.XDG_DATA_HOME) ?? (home ? path.join(home, '.local', 'share') : undefined);
+  const config = absolute(env.XDG_CONFIG_HOME) ?? (home ? path.join(home, '.config') : undefined);
+  const jupyterData = absolute(env.JUPYTER_DATA_DIR);
+  return [
+    absolute(env.JUPYTER_RUNTIME_DIR), jupyterData && path.join(jupyterData, 'runtime'), data && path.join(data, 'jupyter', 'runtime'),
+    config && path.join(config, 'code-server'),
+  ].filter((p): p is string => p !== undefined);
+}
+
+/** What the plan hides under `strict` (nothing otherwise): the user's runtime folder, Docker's socket, the shared memory and the local servers' keys. */
 export function commandServers(opts: CommandServerOptions, strict: boolean): HiddenServers {
   if (!strict) return { sockets: [], folders: [] };
   const { env } = opts;
   const uid = 'uid' in opts ? opts.uid : process.getuid?.();
   const real = new RealPaths();
   const folders: string[] = [];
+  /**
+   * A folder that exists, shown empty by its real path; never over what the command must see (a
+   * workspace kept in the runtime folder, say), nor within a folder already hidden.
+   */
+  const hide = (folder: string) => {
+    const folderReal = real.of(folder);
+    if (!folderReal || !lookup(folderReal)?.isDirectory() || coveredBy(folderReal, new Set(folders))) return;
+    if (!opts.kept.some((k) => coveredBy(k, new Set([folderReal])))) folders.push(folderReal);
+  };
   const runtime = env.XDG_RUNTIME_DIR || (uid !== undefined ? `/run/user/${uid}` : undefined);
-  const runtimeReal = runtime && lookup(runtime)?.isDirectory() ? real.of(runtime) : undefined;
-  // Never over what the command must see (a workspace kept in the runtime folder, say).
-  if (runtimeReal && !opts.kept.some((k) => coveredBy(k, new Set([runtimeReal])))) folders.push(runtimeReal);
-  for (const shared of opts.sharedMemory ?? SHARED_MEMORY) {
-    const sharedReal = real.of(shared);
-    if (sharedReal && lookup(sharedReal)?.isDirectory() && !opts.kept.some((k) => coveredBy(k, new Set([sharedReal])))) folders.push(sharedReal);
-  }
+  if (runtime) hide(runtime);
+  for (const shared of opts.sharedMemory ?? SHARED_MEMORY) hide(shared);
+  for (const keys of serverKeys(env, opts.home ?? env.HOME)) hide(keys);
   const dockerHost = env.DOCKER_HOST?.startsWith('unix://') ? [env.DOCKER_HOST.slice('unix://'.length)] : [];
   const sockets = ['/var/run/docker.sock', '/run/docker.sock', ...dockerHost].filter((p) => lookup(p)?.isSocket());
   const realSockets = sockets.map((p) => real.of(p)).filter((p): p is string => p !== undefined);

@@ -161,7 +161,7 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
     const hookRun = hookRunFolder(noted);
     const writable = strict ? writableRoots(noted) : undefined;
     const copies = strict ? ownCopies(noted) : [];
-    const hidden = commandServers({ env: noted.env, kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...(writable ?? []), ...copies.map((c) => c.target)] }, strict);
+    const hidden = commandServers({ env: noted.env, home, kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...(writable ?? []), ...copies.map((c) => c.target)] }, strict);
     return {
       readOnly, ...(writable ? { writable } : {}), ...(copies.length ? { ownCopies: copies } : {}), ...(hookRun ? { hookRun } : {}),
       ...(hidden.sockets.length ? { hiddenSockets: hidden.sockets } : {}), ...(hidden.folders.length ? { hiddenFolders: hidden.folders } : {}),

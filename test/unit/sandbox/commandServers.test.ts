@@ -78,6 +78,34 @@ test('under strict, the shared memory\'s folders are the command\'s own, by thei
     SHARED_MEMORY.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory()).map((p) => fs.realpathSync(p)));
 });
 
+test('under strict, the folders where local servers keep the keys that run code are shown empty: Jupyter\'s runtime folders, code-server\'s configuration; wherever the variables move them', () => {
+  const root = tempRoot();
+  const home = path.join(root, 'home');
+  const made = (...parts: string[]) => {
+    const dir = path.join(...parts);
+    fs.mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+  const runtime = made(home, '.local', 'share', 'jupyter', 'runtime');
+  const codeServer = made(home, '.config', 'code-server');
+  const base = { XDG_RUNTIME_DIR: path.join(root, 'none') };
+  assert.deepEqual(commandServers({ env: base, uid: 1234, kept: [], sharedMemory: [], home }, true), { sockets: [], folders: [runtime, codeServer] });
+  assert.deepEqual(commandServers({ env: { ...base, HOME: home }, uid: 1234, kept: [], sharedMemory: [] }, true), { sockets: [], folders: [runtime, codeServer] }, 'the home from HOME');
+  assert.deepEqual(commandServers({ env: base, uid: 1234, kept: [], sharedMemory: [], home }, false), { sockets: [], folders: [] });
+  const moved = {
+    ...base, JUPYTER_RUNTIME_DIR: made(root, 'jr'), JUPYTER_DATA_DIR: path.join(root, 'jd'), XDG_DATA_HOME: path.join(root, 'xd'), XDG_CONFIG_HOME: path.join(root, 'xc'),
+  };
+  made(root, 'jd', 'runtime');
+  made(root, 'xc', 'code-server');
+  assert.deepEqual(commandServers({ env: moved, uid: 1234, kept: [], sharedMemory: [], home }, true).folders,
+    [path.join(root, 'jr'), path.join(root, 'jd', 'runtime'), path.join(root, 'xc', 'code-server')], 'where nothing is, nothing is hidden (XDG_DATA_HOME\'s)');
+  // Within the runtime folder, already shown empty: not again. A relative variable is ignored, as the XDG specification says: the default stands.
+  const runUser = made(root, 'run-user');
+  made(runUser, 'jupyter');
+  assert.deepEqual(commandServers({ env: { XDG_RUNTIME_DIR: runUser, JUPYTER_RUNTIME_DIR: path.join(runUser, 'jupyter'), XDG_CONFIG_HOME: 'rel' }, uid: 1234, kept: [], sharedMemory: [], home }, true).folders,
+    [runUser, runtime, codeServer]);
+});
+
 test('a plan hides them after every other mount, in both forms of the command', async () => {
   const root = tempRoot();
   const env0 = { TMUX_TMPDIR: path.join(root, 'tmux-tmp') };

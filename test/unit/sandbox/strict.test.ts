@@ -16,7 +16,8 @@ import { forms, NO_SANDBOX, PYTHON, tempRoot } from './helpers';
 
 const kernel = { skip: NO_SANDBOX };
 
-function strictFixture(opts: { homeInTemp?: boolean } = {}) {
+/** `homeInTemp`: the home in a writable temporary folder; `before`: runs on the home before the plan is made. */
+function strictFixture(opts: { homeInTemp?: boolean; before?: (home: string) => void } = {}) {
   const root = tempRoot('alfred-strict-');
   const ws = path.join(root, 'ws');
   const home = path.join(root, 'home');
@@ -26,6 +27,7 @@ function strictFixture(opts: { homeInTemp?: boolean } = {}) {
   for (const dir of [path.join(ws, 'src'), path.join(home, '.cargo', 'registry', 'src', 'serde-1.0.0'), path.join(home, '.npm'), temp]) fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(home, '.cargo', 'registry', 'src', 'serde-1.0.0', 'build.rs'), 'fn main() {}\n');
   fs.writeFileSync(path.join(home, '.bashrc'), 'alias ll="ls -l"\n');
+  opts.before?.(home);
   const env = { ...process.env, HOME: home, ALFRED_HOME: path.join(home, '.alfred') };
   const plan = planSandbox({ role: { name: 'locked', sandbox: 'strict' }, workspaceFolder: ws, protectedGlobs: [], env, home, tempFolders: [temp] });
   if (plan.kind !== 'sandboxed') throw new Error(`not sandboxed: ${plan.kind}`);
@@ -176,4 +178,27 @@ test('strict: the machine\'s devices are out of reach (a disk, a loop device, th
   for (const form of ['argv', 'short line', 'long line']) {
     assert.deepEqual(f.run(`${probe}; ${needed}`, form), { status: 0, out: 'null\n4\n3\nown\npty\n' }, form);
   }
+});
+
+test('strict: the keys of the local servers that run code for whoever shows one are out of reach (a Jupyter kernel\'s, VS Code\'s notebooks among them; a Jupyter server\'s token; code-server\'s password); the command\'s own Jupyter files work', kernel, () => {
+  const keys = (home: string) => ({
+    runtime: path.join(home, '.local', 'share', 'jupyter', 'runtime'),
+    kernel: path.join(home, '.local', 'share', 'jupyter', 'runtime', 'kernel-v2-4242abc.json'),
+    codeServer: path.join(home, '.config', 'code-server', 'config.yaml'),
+  });
+  const f = strictFixture({
+    before: (home) => {
+      const { kernel, codeServer } = keys(home);
+      for (const [file, text] of [[kernel, '{"shell_port": 50123, "key": "a-kernel-key"}\n'], [codeServer, 'password: a-password\n']] as const) {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, text);
+      }
+    },
+  });
+  const { runtime, kernel, codeServer } = keys(f.home);
+  for (const form of ['argv', 'short line', 'long line']) {
+    const r = f.run(`cat ${kernel} ${codeServer} 2>&1 | sed 's/.*: //'; echo '{}' > ${runtime}/kernel-own.json && cat ${runtime}/kernel-own.json`, form);
+    assert.deepEqual(r, { status: 0, out: 'No such file or directory\nNo such file or directory\n{}\n' }, form);
+  }
+  assert.equal(fs.existsSync(path.join(runtime, 'kernel-own.json')), false, 'the command\'s own kernel file stays its own');
 });
