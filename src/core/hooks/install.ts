@@ -173,7 +173,7 @@ const FAST_PATH = String.raw`alfred_ask() {
   # Patterns, not regular expressions: bash compiles a regular expression on every test (a ms here).
   [[ -n $port && \${#port} -le 5 && $port != *[!0-9]* && \${#token} == 64 && $token != *[!0-9a-f]* && \${#proof} == 64 && $proof != *[!0-9a-f]* ]] \
     || { alfred_why='unreadable hook.tcp'; return 1; }
-  req="alfred-hook 4 $token"$'\n'"event $1"$'\n'"cwd $PWD"$'\n'
+  req="alfred-hook 5 $token"$'\n'"event $1"$'\n'"cwd $PWD"$'\n'
   [[ -n \${ALFRED_WORKSPACE+x} ]] && req+="workspace $ALFRED_WORKSPACE"$'\n'
   # The caller's values of what a decision reads (FORWARDED_ENV), so the server answers as this process would.
   # A newline in a value would be a header line of its own: such a call is the command line's.

@@ -4,7 +4,7 @@
  *
  * Request, over loopback TCP: header lines `key value`, then an empty line, then `length` bytes of
  * hook input:
- *   alfred-hook 4 <token>
+ *   alfred-hook 5 <token>
  *   event <Event>
  *   cwd <the launcher's $PWD>
  *   workspace <ALFRED_WORKSPACE>          (only when set)
@@ -19,8 +19,12 @@ import { canonicalHookEvent } from './events';
 import { FORWARDED_ENV, MAX_REQUEST_BYTES, type ForwardedEnv } from './serverProtocol';
 import { useNodeCrypto } from '../crypto/nodeCrypto';
 
-/** 4: FORWARDED_ENV names where tmux, screen, the user's runtime folder and Docker keep their sockets (3 did not; 2 forwarded the role variables alone). */
-export const NATIVE_MAGIC = 'alfred-hook 4 ';
+/**
+ * 5: FORWARDED_ENV names where Jupyter and VS Code's servers keep their keys (4 did not); 4 named
+ * where tmux, screen, the user's runtime folder and Docker keep their sockets (3 did not; 2
+ * forwarded the role variables alone).
+ */
+export const NATIVE_MAGIC = 'alfred-hook 5 ';
 export { PORT_FILE, SANDBOXED_PORT_FILE } from '../state/paths';
 /** A header is a few paths and names; anything longer is not the launcher. */
 export const MAX_HEADER_BYTES = 64 * 1024;

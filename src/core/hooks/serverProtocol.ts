@@ -5,13 +5,17 @@
  */
 import { join } from 'node:path';
 
-/** 3: FORWARDED_ENV names where tmux, screen, the user's runtime folder and Docker keep their sockets (2 did not; 1 carried the role variables alone). */
-export const HOOK_PROTOCOL_VERSION = 3;
+/**
+ * 4: FORWARDED_ENV names where Jupyter and VS Code's servers keep their keys (3 did not); 3 named
+ * where tmux, screen, the user's runtime folder and Docker keep their sockets (2 did not; 1 carried
+ * the role variables alone).
+ */
+export const HOOK_PROTOCOL_VERSION = 4;
 
 /**
  * The caller's variables that change what a hook answers: the active role and Stop's limit, and
  * every variable a decision reads (where the home, its configuration and its tools are, which sandbox,
- * which ledger, where the servers the sandbox hides keep their sockets). A served call answers with
+ * which ledger, where the servers the sandbox hides keep their sockets and keys). A served call answers with
  * the caller's values of these, set or unset, as the caller's own process would:
  * test/unit/hooks/forwardedEnv.test.ts proves a decision reads no other variable but ALFRED_HOME,
  * which names the server's own home (the one whose socket the caller found).
@@ -27,6 +31,7 @@ export const FORWARDED_ENV = [
   'ASDF_DATA_DIR', 'CARGO_HOME', 'FNM_DIR', 'GRADLE_USER_HOME', 'NVM_DIR', 'PYENV_ROOT', 'PYTHONUSERBASE', 'RBENV_ROOT',
   'RUSTUP_HOME', 'SDKMAN_DIR', 'VOLTA_HOME',
   'TMUX_TMPDIR', 'SCREENDIR', 'XDG_RUNTIME_DIR', 'DOCKER_HOST',
+  'JUPYTER_RUNTIME_DIR', 'JUPYTER_DATA_DIR', 'VSCODE_AGENT_FOLDER', 'VSCODE_CLI_DATA_DIR',
 ] as const;
 export type ForwardedEnv = Partial<Record<(typeof FORWARDED_ENV)[number], string>>;
 

@@ -10,13 +10,13 @@
  * over (bwrap would make an empty file in its place, or fail where the folder is read-only). Under
  * `sandbox = "strict"` the plan also hides the user's runtime folder (`$XDG_RUNTIME_DIR`: the D-Bus
  * session, through which `systemd-run --user` runs a command; podman; the ssh and gpg agents), shown
- * empty, Docker's socket and the folders where local servers keep the keys that make them run code
- * (serverKeys); and, as the command's own and empty, the folders where processes share memory and
- * message queues by name (SHARED_MEMORY).
+ * empty, Docker's socket, and the folders and files where local servers keep the keys that make
+ * them run code (serverKeys, serverKeyFiles); and, as the command's own and empty, the folders where
+ * processes share memory and message queues by name (SHARED_MEMORY).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lookup } from '../fs/keptReads';
+import { lookup, readdir, stat } from '../fs/keptReads';
 import { coveredBy } from './pathSet';
 import { RealPaths } from './realPaths';
 
@@ -33,8 +33,8 @@ export interface CommandServerOptions {
 }
 
 export interface HiddenServers {
-  /** Sockets covered by /dev/null (absolute real paths). */
-  sockets: string[];
+  /** Sockets and key files covered by /dev/null (absolute real paths). */
+  files: string[];
   /** Folders shown empty (absolute real paths). */
   folders: string[];
 }
@@ -67,9 +67,31 @@ function serverKeys(env: NodeJS.ProcessEnv, home: string | undefined): string[] 
   ].filter((p): p is string => p !== undefined);
 }
 
+/**
+ * The files where VS Code's servers on a localhost port keep their connection token, with which a
+ * command could open the editor's terminal outside the sandbox: a remote window's server
+ * (`~/.vscode-server/.<commit>.token`, or in the folder `$VSCODE_AGENT_FOLDER` names) and `code
+ * serve-web`'s (`~/.vscode/cli/serve-web-token`, or in `$VSCODE_CLI_DATA_DIR`). Those that exist.
+ */
+function serverKeyFiles(env: NodeJS.ProcessEnv, home: string | undefined): string[] {
+  const absolute = (p: string | undefined) => (p && path.isAbsolute(p) ? p : undefined);
+  const agentFolders = [absolute(env.VSCODE_AGENT_FOLDER), ...(home ? ['.vscode-server', '.vscode-server-insiders'].map((f) => path.join(home, f)) : [])];
+  const tokens = agentFolders.flatMap((folder) => {
+    if (!folder || !stat(folder)?.isDirectory()) return [];
+    try {
+      return readdir(folder).filter((e) => e.isFile() && e.name.startsWith('.') && e.name.endsWith('.token')).map((e) => path.join(folder, e.name));
+    } catch {
+      return [];
+    }
+  });
+  const cliData = absolute(env.VSCODE_CLI_DATA_DIR) ?? (home ? path.join(home, '.vscode', 'cli') : undefined);
+  const serveWeb = cliData ? [path.join(cliData, 'serve-web-token')] : [];
+  return [...tokens, ...serveWeb.filter((p) => lookup(p)?.isFile())];
+}
+
 /** What the plan hides under `strict` (nothing otherwise): the user's runtime folder, Docker's socket, the shared memory and the local servers' keys. */
 export function commandServers(opts: CommandServerOptions, strict: boolean): HiddenServers {
-  if (!strict) return { sockets: [], folders: [] };
+  if (!strict) return { files: [], folders: [] };
   const { env } = opts;
   const uid = 'uid' in opts ? opts.uid : process.getuid?.();
   const real = new RealPaths();
@@ -90,8 +112,9 @@ export function commandServers(opts: CommandServerOptions, strict: boolean): Hid
   const dockerHost = env.DOCKER_HOST?.startsWith('unix://') ? [env.DOCKER_HOST.slice('unix://'.length)] : [];
   const sockets = ['/var/run/docker.sock', '/run/docker.sock', ...dockerHost].filter((p) => lookup(p)?.isSocket());
   const realSockets = sockets.map((p) => real.of(p)).filter((p): p is string => p !== undefined);
+  const keyFiles = serverKeyFiles(env, opts.home ?? env.HOME).map((p) => real.of(p)).filter((p): p is string => p !== undefined);
   const hiddenFolders = new Set(folders);
-  return { sockets: [...new Set(realSockets)].filter((p) => !coveredBy(p, hiddenFolders)), folders };
+  return { files: [...new Set([...realSockets, ...keyFiles])].filter((p) => !coveredBy(p, hiddenFolders)), folders };
 }
 
 /**

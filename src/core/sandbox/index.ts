@@ -92,7 +92,7 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
   const mounts = {
     readOnly: [...planned.readOnly], ...(planned.writable ? { writable: [...planned.writable] } : {}), ...(planned.hookRun ? { hookRun: planned.hookRun } : {}),
     ...(planned.ownCopies ? { ownCopies: planned.ownCopies.map((c) => ({ ...c })) } : {}),
-    ...(planned.hiddenSockets ? { hiddenSockets: [...planned.hiddenSockets] } : {}), ...(planned.hiddenFolders ? { hiddenFolders: [...planned.hiddenFolders] } : {}),
+    ...(planned.hiddenFiles ? { hiddenFiles: [...planned.hiddenFiles] } : {}), ...(planned.hiddenFolders ? { hiddenFolders: [...planned.hiddenFolders] } : {}),
     ...(seccomp ? { seccomp } : {}),
   };
   return {
@@ -106,9 +106,9 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
 }
 
 /** The plan's mounts with the sockets of sessions and windows as they are now (commandServers.ts). */
-function withLiveSockets<T extends { hiddenSockets?: string[] }>(mounts: T, env: NodeJS.ProcessEnv | undefined): T {
+function withLiveSockets<T extends { hiddenFiles?: string[] }>(mounts: T, env: NodeJS.ProcessEnv | undefined): T {
   const now = liveSockets(env ?? process.env);
-  return now.length ? { ...mounts, hiddenSockets: [...(mounts.hiddenSockets ?? []), ...now] } : mounts;
+  return now.length ? { ...mounts, hiddenFiles: [...(mounts.hiddenFiles ?? []), ...now] } : mounts;
 }
 
 interface Mounts {
@@ -119,7 +119,7 @@ interface Mounts {
   /** Alfred's run folder, emptied inside the sandbox (wrap.ts, WrapInput.hookRun). */
   hookRun?: string;
   /** Servers outside that run commands, hidden (commandServers.ts). */
-  hiddenSockets?: string[];
+  hiddenFiles?: string[];
   hiddenFolders?: string[];
   /** bwrap's arguments for these mounts, once asked for (shortLine). */
   prefix?: string[];
@@ -142,8 +142,8 @@ const isOwnCopy = (v: unknown): v is OwnCopy => {
 };
 const isMounts = (v: unknown): v is Mounts => {
   if (typeof v !== 'object' || v === null) return false;
-  const { readOnly, writable, ownCopies: copies, hookRun, hiddenSockets, hiddenFolders, ...rest } = v as Partial<Mounts>;
-  return Object.keys(rest).length === 0 && isPaths(readOnly) && [writable, hiddenSockets, hiddenFolders].every((p) => p === undefined || isPaths(p))
+  const { readOnly, writable, ownCopies: copies, hookRun, hiddenFiles, hiddenFolders, ...rest } = v as Partial<Mounts>;
+  return Object.keys(rest).length === 0 && isPaths(readOnly) && [writable, hiddenFiles, hiddenFolders].every((p) => p === undefined || isPaths(p))
     && (hookRun === undefined || typeof hookRun === 'string') && (copies === undefined || (Array.isArray(copies) && copies.every(isOwnCopy)));
 };
 
@@ -164,7 +164,7 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
     const hidden = commandServers({ env: noted.env, home, kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...(writable ?? []), ...copies.map((c) => c.target)] }, strict);
     return {
       readOnly, ...(writable ? { writable } : {}), ...(copies.length ? { ownCopies: copies } : {}), ...(hookRun ? { hookRun } : {}),
-      ...(hidden.sockets.length ? { hiddenSockets: hidden.sockets } : {}), ...(hidden.folders.length ? { hiddenFolders: hidden.folders } : {}),
+      ...(hidden.files.length ? { hiddenFiles: hidden.files } : {}), ...(hidden.folders.length ? { hiddenFolders: hidden.folders } : {}),
     };
   }, { file, under: path.join(home, '.alfred'), valid: isMounts, key, env });
 }

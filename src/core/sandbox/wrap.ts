@@ -33,10 +33,10 @@ export interface WrapInput {
    */
   hookRun?: string;
   /**
-   * Servers outside that would run what the command asks (commandServers.ts): their sockets covered by
-   * /dev/null, their folders shown empty.
+   * Servers outside that would run what the command asks (commandServers.ts): their sockets and the
+   * files that hold their keys covered by /dev/null, their folders shown empty.
    */
-  hiddenSockets?: readonly string[];
+  hiddenFiles?: readonly string[];
   hiddenFolders?: readonly string[];
   /**
    * `sandbox = "strict"` with bubblewrap: the file of the seccomp filter (seccomp.ts) that keeps the
@@ -122,7 +122,7 @@ export function bwrapPrefix(sandbox: AvailableSandbox, mounts: MountInput): stri
 }
 
 /** What a plan mounts: WrapInput without the command and where it runs. */
-export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCopies' | 'hookRun' | 'hiddenSockets' | 'hiddenFolders' | 'seccomp'>;
+export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCopies' | 'hookRun' | 'hiddenFiles' | 'hiddenFolders' | 'seccomp'>;
 
 /**
  * bwrap's mount arguments: the fixed flags, the rename guards, then the read-only paths. Strict
@@ -133,9 +133,9 @@ export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCopies' |
  * file. Then the servers outside that run commands, hidden (`--ro-bind-try`: a socket gone meanwhile
  * hides nothing, and must not stop the command). Last, the seccomp filter's descriptor (WrapInput.seccomp).
  */
-function bwrapMounts({ readOnly, writable, ownCopies = [], hookRun, hiddenSockets = [], hiddenFolders = [], seccomp }: MountInput): string[] {
+function bwrapMounts({ readOnly, writable, ownCopies = [], hookRun, hiddenFiles = [], hiddenFolders = [], seccomp }: MountInput): string[] {
   const run = hookRun ? ['--tmpfs', hookRun, '--ro-bind-try', path.join(hookRun, SANDBOXED_PORT_FILE), path.join(hookRun, PORT_FILE)] : [];
-  const hidden = [...hiddenFolders.flatMap((p) => ['--tmpfs', p]), ...hiddenSockets.flatMap((p) => ['--ro-bind-try', '/dev/null', p])];
+  const hidden = [...hiddenFolders.flatMap((p) => ['--tmpfs', p]), ...hiddenFiles.flatMap((p) => ['--ro-bind-try', '/dev/null', p])];
   return [...bwrapTree(readOnly, writable, ownCopies), ...run, ...hidden, ...(seccomp ? ['--seccomp', String(SECCOMP_FD)] : [])];
 }
 

@@ -44,7 +44,7 @@ test('the sockets of tmux and screen sessions are found as they are now, in ever
   await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
   assert.deepEqual(liveSockets(env).filter((p) => p.startsWith(root)).sort(), [fifo, tmux].sort());
   // The plan hides none of them (they come and go), and under strict only the runtime folder and Docker.
-  for (const strict of [false, true]) assert.deepEqual(commandServers({ env: { ...env, XDG_RUNTIME_DIR: path.join(root, 'none') }, uid: 1234, kept: [], sharedMemory: [] }, strict), { sockets: [], folders: [] });
+  for (const strict of [false, true]) assert.deepEqual(commandServers({ env: { ...env, XDG_RUNTIME_DIR: path.join(root, 'none') }, uid: 1234, kept: [], sharedMemory: [] }, strict), { files: [], folders: [] });
 });
 
 test('under strict, the user\'s runtime folder is emptied and Docker\'s socket hidden; never over the workspace', async () => {
@@ -54,10 +54,10 @@ test('under strict, the user\'s runtime folder is emptied and Docker\'s socket h
   const docker = await listening(path.join(root, 'docker', 'docker.sock'));
   const env = { XDG_RUNTIME_DIR: runtime, DOCKER_HOST: `unix://${docker}`, TMUX_TMPDIR: path.join(root, 'none') };
   const ws = path.join(root, 'ws');
-  assert.deepEqual(commandServers({ env, uid: 1234, kept: [ws], sharedMemory: [] }, true), { sockets: [docker], folders: [runtime] });
-  assert.deepEqual(commandServers({ env, uid: 1234, kept: [ws], sharedMemory: [] }, false), { sockets: [], folders: [] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [ws], sharedMemory: [] }, true), { files: [docker], folders: [runtime] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [ws], sharedMemory: [] }, false), { files: [], folders: [] });
   // A workspace inside the runtime folder stays seen: the folder is not emptied.
-  assert.deepEqual(commandServers({ env, uid: 1234, kept: [path.join(runtime, 'ws')], sharedMemory: [] }, true), { sockets: [docker], folders: [] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [path.join(runtime, 'ws')], sharedMemory: [] }, true), { files: [docker], folders: [] });
 });
 
 test('under strict, the shared memory\'s folders are the command\'s own, by their real paths, where they are folders; never over the workspace', () => {
@@ -70,9 +70,9 @@ test('under strict, the shared memory\'s folders are the command\'s own, by thei
   fs.writeFileSync(path.join(root, 'dev', 'mqueue'), 'not a folder\n');
   const sharedMemory = [path.join(root, 'dev', 'shm'), path.join(root, 'dev', 'mqueue'), path.join(root, 'dev', 'missing')];
   const env = { XDG_RUNTIME_DIR: path.join(root, 'none') };
-  assert.deepEqual(commandServers({ env, uid: 1234, kept: [], sharedMemory }, true), { sockets: [], folders: [shm] });
-  assert.deepEqual(commandServers({ env, uid: 1234, kept: [], sharedMemory }, false), { sockets: [], folders: [] });
-  assert.deepEqual(commandServers({ env, uid: 1234, kept: [path.join(shm, 'ws')], sharedMemory }, true), { sockets: [], folders: [] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [], sharedMemory }, true), { files: [], folders: [shm] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [], sharedMemory }, false), { files: [], folders: [] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [path.join(shm, 'ws')], sharedMemory }, true), { files: [], folders: [] });
   // By default, the machine's own.
   assert.deepEqual(commandServers({ env, uid: 1234, kept: [] }, true).folders,
     SHARED_MEMORY.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory()).map((p) => fs.realpathSync(p)));
@@ -89,9 +89,9 @@ test('under strict, the folders where local servers keep the keys that run code 
   const runtime = made(home, '.local', 'share', 'jupyter', 'runtime');
   const codeServer = made(home, '.config', 'code-server');
   const base = { XDG_RUNTIME_DIR: path.join(root, 'none') };
-  assert.deepEqual(commandServers({ env: base, uid: 1234, kept: [], sharedMemory: [], home }, true), { sockets: [], folders: [runtime, codeServer] });
-  assert.deepEqual(commandServers({ env: { ...base, HOME: home }, uid: 1234, kept: [], sharedMemory: [] }, true), { sockets: [], folders: [runtime, codeServer] }, 'the home from HOME');
-  assert.deepEqual(commandServers({ env: base, uid: 1234, kept: [], sharedMemory: [], home }, false), { sockets: [], folders: [] });
+  assert.deepEqual(commandServers({ env: base, uid: 1234, kept: [], sharedMemory: [], home }, true), { files: [], folders: [runtime, codeServer] });
+  assert.deepEqual(commandServers({ env: { ...base, HOME: home }, uid: 1234, kept: [], sharedMemory: [] }, true), { files: [], folders: [runtime, codeServer] }, 'the home from HOME');
+  assert.deepEqual(commandServers({ env: base, uid: 1234, kept: [], sharedMemory: [], home }, false), { files: [], folders: [] });
   const moved = {
     ...base, JUPYTER_RUNTIME_DIR: made(root, 'jr'), JUPYTER_DATA_DIR: path.join(root, 'jd'), XDG_DATA_HOME: path.join(root, 'xd'), XDG_CONFIG_HOME: path.join(root, 'xc'),
   };
@@ -122,7 +122,7 @@ test('a plan hides them after every other mount, in both forms of the command', 
   const rest = argv.slice(at + 1, argv.indexOf('--chdir'));
   assert.deepEqual(rest.filter((_, i) => i % 3 !== 2), rest.flatMap((_, i) => (i % 3 === 0 ? ['--ro-bind-try', '/dev/null'] : [])));
   assert.ok(plan.line('true', f.ws).includes(`--ro-bind-try /dev/null ${tmux} `));
-  assert.deepEqual(sandboxArgv({ kind: 'bwrap', path: '/usr/bin/bwrap' }, { command: 'true', readOnly: [], hiddenFolders: ['/run/user/7'], hiddenSockets: ['/run/docker.sock'] }).slice(-9, -4),
+  assert.deepEqual(sandboxArgv({ kind: 'bwrap', path: '/usr/bin/bwrap' }, { command: 'true', readOnly: [], hiddenFolders: ['/run/user/7'], hiddenFiles: ['/run/docker.sock'] }).slice(-9, -4),
     ['--tmpfs', '/run/user/7', '--ro-bind-try', '/dev/null', '/run/docker.sock']);
 });
 
@@ -211,4 +211,26 @@ test('a VS Code window\'s command-line socket cannot be reached from inside, in 
   assert.match(line, /alfred-sandbox [0-9a-f]+ /);
   const byLine = spawnSync('/bin/sh', ['-c', line], { cwd: f.ws, env: { ...env, SHELL: '/bin/sh' }, encoding: 'utf8', timeout: 30_000 });
   assert.equal(byLine.stdout, 'ECONNREFUSED\nreached\n', byLine.stderr);
+});
+
+test('under strict, the connection tokens of VS Code\'s servers on a localhost port are covered: a remote window\'s server, code serve-web\'s; wherever the variables move them', () => {
+  const root = tempRoot();
+  const home = path.join(root, 'home');
+  const file = (p: string) => {
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, 'a-token\n');
+    return p;
+  };
+  const remote = file(path.join(home, '.vscode-server', '.0123abcd.token'));
+  const insiders = file(path.join(home, '.vscode-server-insiders', '.4567ef.token'));
+  file(path.join(home, '.vscode-server', '.0123abcd.log'));
+  fs.mkdirSync(path.join(home, '.vscode-server', '.folder.token'));
+  const serveWeb = file(path.join(home, '.vscode', 'cli', 'serve-web-token'));
+  const env = { XDG_RUNTIME_DIR: path.join(root, 'none') };
+  const hidden = (more: Record<string, string> = {}) => commandServers({ env: { ...env, ...more }, uid: 1234, kept: [], sharedMemory: [], home }, true);
+  assert.deepEqual(hidden(), { files: [remote, insiders, serveWeb], folders: [] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [], sharedMemory: [], home }, false), { files: [], folders: [] });
+  const agent = file(path.join(root, 'agent', '.89ab.token'));
+  const cli = file(path.join(root, 'cli', 'serve-web-token'));
+  assert.deepEqual(hidden({ VSCODE_AGENT_FOLDER: path.dirname(agent), VSCODE_CLI_DATA_DIR: path.dirname(cli) }), { files: [agent, remote, insiders, cli], folders: [] });
 });

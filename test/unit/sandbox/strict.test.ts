@@ -180,25 +180,26 @@ test('strict: the machine\'s devices are out of reach (a disk, a loop device, th
   }
 });
 
-test('strict: the keys of the local servers that run code for whoever shows one are out of reach (a Jupyter kernel\'s, VS Code\'s notebooks among them; a Jupyter server\'s token; code-server\'s password); the command\'s own Jupyter files work', kernel, () => {
+test('strict: the keys of the local servers that run code for whoever shows one are out of reach (a Jupyter kernel\'s, VS Code\'s notebooks among them; code-server\'s password; a remote VS Code server\'s token); the command\'s own Jupyter files work', kernel, () => {
   const keys = (home: string) => ({
     runtime: path.join(home, '.local', 'share', 'jupyter', 'runtime'),
     kernel: path.join(home, '.local', 'share', 'jupyter', 'runtime', 'kernel-v2-4242abc.json'),
     codeServer: path.join(home, '.config', 'code-server', 'config.yaml'),
+    remote: path.join(home, '.vscode-server', '.0123abcd.token'),
   });
   const f = strictFixture({
     before: (home) => {
-      const { kernel, codeServer } = keys(home);
-      for (const [file, text] of [[kernel, '{"shell_port": 50123, "key": "a-kernel-key"}\n'], [codeServer, 'password: a-password\n']] as const) {
+      const { kernel, codeServer, remote } = keys(home);
+      for (const [file, text] of [[kernel, '{"shell_port": 50123, "key": "a-kernel-key"}\n'], [codeServer, 'password: a-password\n'], [remote, 'a-token\n']] as const) {
         fs.mkdirSync(path.dirname(file), { recursive: true });
         fs.writeFileSync(file, text);
       }
     },
   });
-  const { runtime, kernel, codeServer } = keys(f.home);
+  const { runtime, kernel, codeServer, remote } = keys(f.home);
   for (const form of ['argv', 'short line', 'long line']) {
-    const r = f.run(`cat ${kernel} ${codeServer} 2>&1 | sed 's/.*: //'; echo '{}' > ${runtime}/kernel-own.json && cat ${runtime}/kernel-own.json`, form);
-    assert.deepEqual(r, { status: 0, out: 'No such file or directory\nNo such file or directory\n{}\n' }, form);
+    const r = f.run(`cat ${kernel} ${codeServer} 2>&1 | sed 's/.*: //'; echo "token: [$(cat ${remote} 2>/dev/null)]"; echo '{}' > ${runtime}/kernel-own.json && cat ${runtime}/kernel-own.json`, form);
+    assert.deepEqual(r, { status: 0, out: 'No such file or directory\nNo such file or directory\ntoken: []\n{}\n' }, form);
   }
   assert.equal(fs.existsSync(path.join(runtime, 'kernel-own.json')), false, 'the command\'s own kernel file stays its own');
 });
