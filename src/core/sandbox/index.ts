@@ -5,6 +5,7 @@
  */
 import type { Role } from '../roles/types';
 import { detectSandbox, strictFailure, type AvailableSandbox, type DetectOptions, type Sandbox } from './detect';
+import { blockDevices } from './blockDevices';
 import { commandServers, liveSockets } from './commandServers';
 import { hookRunFolder, ownCopies, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
@@ -161,10 +162,12 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
     const hookRun = hookRunFolder(noted);
     const writable = strict ? writableRoots(noted) : undefined;
     const copies = strict ? ownCopies(noted) : [];
+    // Where /dev is the machine's (not strict's own), the disks this user could write raw are covered too (blockDevices.ts).
+    const devices = strict || sandbox.kind !== 'bwrap' ? [] : blockDevices();
     const hidden = commandServers({ env: noted.env, home, kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...(writable ?? []), ...copies.map((c) => c.target)] }, strict);
     return {
       readOnly, ...(writable ? { writable } : {}), ...(copies.length ? { ownCopies: copies } : {}), ...(hookRun ? { hookRun } : {}),
-      ...(hidden.files.length ? { hiddenFiles: hidden.files } : {}), ...(hidden.folders.length ? { hiddenFolders: hidden.folders } : {}),
+      ...(hidden.files.length + devices.length ? { hiddenFiles: [...hidden.files, ...devices] } : {}), ...(hidden.folders.length ? { hiddenFolders: hidden.folders } : {}),
     };
   }, { file, under: path.join(home, '.alfred'), valid: isMounts, key, env });
 }
