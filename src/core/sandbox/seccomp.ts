@@ -4,8 +4,10 @@
  * address (an X server's `@/tmp/.X11-unix/X0`: a command would type into the user's terminal
  * through it) or on a path Alfred does not know; refusing `socket(AF_UNIX, …)` reaches them all.
  * `socketpair` and pipes still work: they connect a command's own processes only. io_uring is
- * refused too, since it opens sockets without the `socket` system call. Only x86-64 and arm64:
- * elsewhere there is no filter (sandboxFilter answers undefined).
+ * refused too, since it opens sockets without the `socket` system call. So are the kernel's key
+ * rings (`add_key`, `request_key`, `keyctl`): they are the user's, not the sandbox's, shared with
+ * every process of theirs (tried: a key a command added stayed in the user's ring). Only x86-64 and
+ * arm64: elsewhere there is no filter (sandboxFilter answers undefined).
  *
  * The program is classic BPF, as the kernel takes it (`struct sock_filter[]`, little-endian: the byte
  * order of both architectures).
@@ -15,10 +17,18 @@
 /** The descriptor the filter is read from: the launching shell opens the file there for bwrap. */
 export const SECCOMP_FD = 9;
 
-/** The architectures with a filter, by Node's name: the kernel's audit value for each, and `socket`'s number there. */
-const ARCHES: Readonly<Record<string, { audit: number; socket: number; x32: boolean }>> = {
-  x64: { audit: 0xc000003e, socket: 41, x32: true },
-  arm64: { audit: 0xc00000b7, socket: 198, x32: false },
+interface Arch {
+  audit: number;
+  socket: number;
+  /** add_key, request_key, keyctl. */
+  keyRings: readonly number[];
+  x32: boolean;
+}
+
+/** The architectures with a filter, by Node's name: the kernel's audit value for each, and the numbers of the calls refused there. */
+const ARCHES: Readonly<Record<string, Arch>> = {
+  x64: { audit: 0xc000003e, socket: 41, keyRings: [248, 249, 250], x32: true },
+  arm64: { audit: 0xc00000b7, socket: 198, keyRings: [217, 218, 219], x32: false },
 };
 /** io_uring_setup: the same number on both. */
 const IO_URING_SETUP = 425;
@@ -58,7 +68,7 @@ export function sandboxFilter(arch: string): Buffer | undefined {
   return filter;
 }
 
-function build(a: { audit: number; socket: number; x32: boolean }): Buffer {
+function build(a: Arch): Buffer {
   const steps: Step[] = [
     { load: ARCH },
     // Another ABI (a 32-bit program on x86-64) numbers its system calls otherwise: all refused.
@@ -66,6 +76,7 @@ function build(a: { audit: number; socket: number; x32: boolean }): Buffer {
     { load: NR },
     ...(a.x32 ? [{ jumpIf: 'ge', k: X32_SYSCALL_BIT, then: 'deny', otherwise: 'next' } as const] : []),
     { jumpIf: 'eq', k: IO_URING_SETUP, then: 'deny', otherwise: 'next' },
+    ...a.keyRings.map((k) => ({ jumpIf: 'eq', k, then: 'deny', otherwise: 'next' } as const)),
     { jumpIf: 'eq', k: a.socket, then: 'next', otherwise: 'allow' },
     // The domain is an int: the kernel reads the low half of the argument, as this does.
     { load: ARG0_LOW },

@@ -35,7 +35,7 @@ function run(program: Buffer, call: { arch: number; nr: number; args?: bigint[] 
   throw new Error('ran off the end of the program');
 }
 
-test('x86-64: socket(AF_UNIX) and io_uring_setup fail with EPERM; other sockets, socketpair and the rest run; another ABI runs nothing', () => {
+test('x86-64: socket(AF_UNIX), io_uring_setup and the key rings\' calls fail with EPERM; other sockets, socketpair and the rest run; another ABI runs nothing', () => {
   const f = sandboxFilter('x64')!;
   const unix = 1n;
   assert.equal(run(f, { arch: X86_64, nr: 41, args: [unix, 1n, 0n] }), EPERM, 'socket(AF_UNIX, SOCK_STREAM)');
@@ -45,6 +45,8 @@ test('x86-64: socket(AF_UNIX) and io_uring_setup fail with EPERM; other sockets,
   assert.equal(run(f, { arch: X86_64, nr: 53, args: [unix, 1n, 0n] }), ALLOW, 'socketpair(AF_UNIX): a command\'s own processes');
   assert.equal(run(f, { arch: X86_64, nr: 42 }), ALLOW, 'connect on a socket it has');
   assert.equal(run(f, { arch: X86_64, nr: 425 }), EPERM, 'io_uring_setup: io_uring opens sockets without socket()');
+  for (const [nr, name] of [[248, 'add_key'], [249, 'request_key'], [250, 'keyctl']] as const) assert.equal(run(f, { arch: X86_64, nr }), EPERM, `${name}: the user's key rings`);
+  assert.equal(run(f, { arch: X86_64, nr: 247 }), ALLOW, 'waitid, just before them');
   assert.equal(run(f, { arch: X86_64, nr: 0 }), ALLOW, 'read');
   assert.equal(run(f, { arch: X86_64, nr: 59 }), ALLOW, 'execve');
   assert.equal(run(f, { arch: X86_64, nr: 0x40000000 + 41, args: [unix] }), EPERM, 'the x32 ABI');
@@ -59,6 +61,8 @@ test('arm64: the same with its own numbers', () => {
   assert.equal(run(f, { arch: AARCH64, nr: 198, args: [2n, 1n, 0n] }), ALLOW, 'socket(AF_INET)');
   assert.equal(run(f, { arch: AARCH64, nr: 199, args: [1n, 1n, 0n] }), ALLOW, 'socketpair(AF_UNIX)');
   assert.equal(run(f, { arch: AARCH64, nr: 425 }), EPERM, 'io_uring_setup');
+  for (const [nr, name] of [[217, 'add_key'], [218, 'request_key'], [219, 'keyctl']] as const) assert.equal(run(f, { arch: AARCH64, nr }), EPERM, name);
+  assert.equal(run(f, { arch: AARCH64, nr: 248 }), ALLOW, 'x86-64\'s add_key number is another call here');
   assert.equal(run(f, { arch: AARCH64, nr: 41, args: [1n] }), ALLOW, 'x86-64\'s socket number is another call here');
   assert.equal(run(f, { arch: AARCH64, nr: 221 }), ALLOW, 'execve');
   assert.equal(run(f, { arch: X86_64, nr: 41, args: [2n] }), EPERM, 'another architecture runs nothing');
