@@ -66,10 +66,11 @@ export interface OwnCopy {
  * - `/proc/sys` and `/sys` read-only: run as root, a command wrote /proc/sys/kernel/core_pattern
  *   (`|<a script of its own>`), crashed a process, and the kernel ran the script outside as root with
  *   every capability. bwrap covers /proc/sys only where it finds it writable before dropping root's
- *   rights; /sys holds more of the same (`uevent_helper`, cgroup v1's `release_agent`).
+ *   rights; /sys holds more of the same (`uevent_helper`, cgroup v1's `release_agent`). `-try`: a
+ *   container without /sys must not stop every command.
  */
 export const BWRAP_FLAGS: readonly string[] = [
-  '--dev-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind', '/sys', '/sys',
+  '--dev-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--ro-bind-try', '/proc/sys', '/proc/sys', '--ro-bind-try', '/sys', '/sys',
   '--cap-drop', 'ALL', '--new-session', '--die-with-parent',
 ];
 
