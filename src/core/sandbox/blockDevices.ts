@@ -1,9 +1,10 @@
 /**
  * The block devices of /dev that this process's user could open for writing (root; a member of the
- * disk group, by the device's owner and mode). Written raw, a disk changes the files under every read-only mount without the kernel
- * checking the mount (`debugfs -w`): where a sandbox shows the machine's /dev (`auto`, `required`),
- * each is mounted over itself without device access (bwrap's `--ro-bind`), so opening it fails. Tried
- * as root under `auto`: a command opened a loop and a zram device read-write. Linux only: elsewhere none.
+ * disk group, by the device's owner and mode). Written raw, a disk changes the files under every
+ * read-only mount without the kernel checking the mount (`debugfs -w`): where a sandbox shows the
+ * machine's /dev (`auto`, `required`), each is covered by /dev/null on a mount without device access
+ * (WrapInput.hiddenFiles), so opening it fails. Tried as root under `auto`: a command opened a loop
+ * and a zram device read-write. Linux only: elsewhere none.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -119,7 +119,7 @@ interface Mounts {
   ownCopies?: OwnCopy[];
   /** Alfred's run folder, emptied inside the sandbox (wrap.ts, WrapInput.hookRun). */
   hookRun?: string;
-  /** Servers outside that run commands, hidden (commandServers.ts). */
+  /** Covered by /dev/null: the sockets and keys of servers outside that run commands (commandServers.ts), the disks its user could write raw (blockDevices.ts). */
   hiddenFiles?: string[];
   hiddenFolders?: string[];
   /** bwrap's arguments for these mounts, once asked for (shortLine). */

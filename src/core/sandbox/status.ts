@@ -19,7 +19,7 @@ export interface SandboxStatus {
   role: string;
   /** `bwrap` or `sandbox-exec` when there is one (also when it is refused: there, but not usable as the role asks). */
   kind?: string;
-  /** Why there is none. */
+  /** Why there is none, or why the one there cannot be used. */
   why?: string;
   /** Strict with bubblewrap where Alfred has a seccomp filter (seccomp.ts): commands open no Unix socket. */
   noUnixSockets?: true;

@@ -34,7 +34,8 @@ export interface WrapInput {
   hookRun?: string;
   /**
    * Servers outside that would run what the command asks (commandServers.ts): their sockets and the
-   * files that hold their keys covered by /dev/null, their folders shown empty.
+   * files that hold their keys covered by /dev/null, as are the disks its user could write raw
+   * (blockDevices.ts); the servers' folders shown empty.
    */
   hiddenFiles?: readonly string[];
   hiddenFolders?: readonly string[];
@@ -131,8 +132,8 @@ export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCopies' |
  * workspace in /tmp), the writable folders, the guards within them, the other copies, then the
  * read-only paths within all these (elsewhere, everything is read-only already). Last, over
  * all of them, Alfred's run folder emptied (WrapInput.hookRun); `--ro-bind-try`: without a server, no
- * file. Then the servers outside that run commands, hidden (`--ro-bind-try`: a socket gone meanwhile
- * hides nothing, and must not stop the command). Last, the seccomp filter's descriptor (WrapInput.seccomp).
+ * file. Then the servers outside that run commands and the disks, hidden (`--ro-bind-try`: a socket
+ * gone meanwhile hides nothing, and must not stop the command). Last, the seccomp filter's descriptor (WrapInput.seccomp).
  */
 function bwrapMounts({ readOnly, writable, ownCopies = [], hookRun, hiddenFiles = [], hiddenFolders = [], seccomp }: MountInput): string[] {
   const run = hookRun ? ['--tmpfs', hookRun, '--ro-bind-try', path.join(hookRun, SANDBOXED_PORT_FILE), path.join(hookRun, PORT_FILE)] : [];
