@@ -28,7 +28,7 @@ export interface ToolCall extends ToolKind {
 export function toolCall(name: unknown, input?: unknown): ToolCall {
   const kind = toolKind(typeof name === 'string' ? name : '');
   const value = parsedInput(input);
-  const badShape = inputShapeProblem(value);
+  const badShape = inputShapeProblem(value) ?? (kind.category === 'shell' ? taskProblem(value) : undefined);
   // A refused shape is never walked: nothing below reads it.
   if (badShape) return { ...kind, input: value, badShape, paths: [], fingerprint: callFingerprint(kind.name, value, true) };
   const args = asRecord(value);
@@ -41,6 +41,18 @@ export function toolCall(name: unknown, input?: unknown): ToolCall {
     ...(cwd !== undefined ? { cwd } : {}),
     fingerprint: callFingerprint(kind.name, value, false),
   };
+}
+
+/**
+ * A task's command and arguments must be strings: VS Code's tasks also take quoted-string objects,
+ * which no rule reads and which the sandbox's line could not carry, so such a task would run
+ * unread and outside the sandbox.
+ */
+function taskProblem(value: unknown): string | undefined {
+  const task = asRecord(asRecord(value)?.task);
+  if (!task) return undefined;
+  const argsOk = task.args === undefined || (Array.isArray(task.args) && task.args.every((a) => typeof a === 'string'));
+  return (task.command === undefined || typeof task.command === 'string') && argsOk ? undefined : 'a task\'s command and arguments must be strings';
 }
 
 /** A JSON text parsed, as many times as it is JSON text (an agent may encode it twice); anything else as it is. */

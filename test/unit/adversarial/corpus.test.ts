@@ -21,6 +21,11 @@ import { runSandboxedAnswer, sandboxAvailable } from './sandboxed';
 interface Case {
   name: string;
   shell?: string;
+  /** A task's command (and `taskArgs`): VS Code's create_and_run_task writes it into tasks.json and runs it in a terminal of its own. */
+  task?: string;
+  /** A task's command given as an object (VS Code's quoted string) instead. */
+  taskObject?: unknown;
+  taskArgs?: unknown[];
   edit?: string;
   content?: string;
   vscodeCommand?: string;
@@ -56,6 +61,10 @@ function toolCall(c: Case, format: Format, ws: string): { tool: string; input: R
   const shellTool = { copilot: 'run_in_terminal', claude: 'Bash', 'copilot-cli': 'bash' }[format];
   if (c.shell !== undefined) {
     return { tool: shellTool, input: format === 'copilot' ? { command: c.shell, explanation: 'x', goal: 'x', mode: 'sync', isBackground: false } : { command: c.shell } };
+  }
+  if (c.task !== undefined || c.taskObject !== undefined) {
+    const task = { label: 'build', type: 'shell', command: c.task ?? c.taskObject, ...(c.taskArgs ? { args: c.taskArgs } : {}), isBackground: false };
+    return format === 'copilot' ? { tool: 'create_and_run_task', input: { workspaceFolder: ws, task } } : undefined;
   }
   if (c.edit !== undefined) {
     // `~/…`: a file in the user's home (VS Code's user settings, Alfred's own folder).

@@ -1,5 +1,6 @@
 import { chargeCall, decideCall } from '../../governedCall';
 import type { Harness } from '../../harness';
+import { shellQuote } from '../../sandbox/index';
 import { toolCall, type ToolCall } from '../../policy/toolCall';
 import type { HookInput } from '../input';
 import { copilotExportOn } from '../../usage/copilotSpool';
@@ -15,14 +16,16 @@ import type { HookHandler } from './types';
  * of VS Code's own agent is rewritten to run in the kernel sandbox (protected paths read-only), the
  * one agent here that applies a hook's `updatedInput` without an `allow` (Claude Code and Codex need
  * `allow`, which would skip their own confirmations): theirs are guarded by parsing, and refused
- * under `sandbox = "required"`.
+ * under `sandbox = "required"`. So is a task's command (create_and_run_task writes the task into
+ * tasks.json and runs it in a terminal of its own, outside the sandbox unless rewritten).
  */
 export const preToolUse: HookHandler = async (harness, input, event) => {
   const name = input.format === 'copilot-cli' ? 'preToolUse' : 'PreToolUse';
   if (!input.tool) return denyAnswer(input.format, name, 'Alfred could not tell which tool this is (no tool_name in the hook input), so it refuses it.');
   const call = toolCall(input.tool, input.toolInput);
   const { command } = call;
-  const sandboxed = command !== undefined && rewritesCommand(input, call) ? sandboxLine(harness, command) : undefined;
+  const rewritten = command !== undefined ? sandboxedInput(input, call, harness) : undefined;
+  const sandboxed = rewritten?.line;
   const decided = await decideCall(harness, call, {
     source: `hook:${event}`, ...(input.model ? { model: input.model } : {}),
     ...(input.sessionId ? { agentSession: input.sessionId } : {}),
@@ -33,15 +36,31 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
   if (!decided.allowed) return denyAnswer(input.format, name, `Alfred (role ${decided.refusal.details.role}): ${decided.refusal.details.reason ?? 'refused'}`);
   const { gate } = decided;
   if (gate.decision.confirm) return askAnswer(input.format, name, `Alfred (role ${gate.status.role}): ${gate.decision.confirm}`, input.agent);
-  const updatedInput = sandboxed !== undefined ? { ...(call.input as Record<string, unknown>), command: sandboxed } : undefined;
-  return passAnswer(input.format, name, gate.announce ? gate.line : undefined, updatedInput);
+  return passAnswer(input.format, name, gate.announce ? gate.line : undefined, rewritten?.updatedInput);
 };
 
-/** VS Code's agent (not Claude Code or Codex through their own files), a tool whose input has a `command` string. */
-function rewritesCommand(input: HookInput, call: ToolCall): boolean {
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * For VS Code's agent (not Claude Code or Codex through their own files), a shell tool's input with its
+ * command as the sandbox's line: a terminal's `command`, or a task's `command` with its `args` quoted
+ * into it (a shell task then, as create_and_run_task only makes). Undefined where there is none to
+ * rewrite or no sandbox.
+ */
+function sandboxedInput(input: HookInput, call: ToolCall, harness: Harness): { line: string; updatedInput: Record<string, unknown> } | undefined {
   const args = call.input;
-  return input.format === 'vscode' && input.agent === undefined && call.category === 'shell'
-    && args !== null && typeof args === 'object' && !Array.isArray(args) && typeof (args as Record<string, unknown>).command === 'string';
+  if (input.format !== 'vscode' || input.agent !== undefined || call.category !== 'shell' || !isRecord(args)) return undefined;
+  if (typeof args.command === 'string') {
+    const line = sandboxLine(harness, args.command);
+    return line === undefined ? undefined : { line, updatedInput: { ...args, command: line } };
+  }
+  const task = args.task;
+  if (!isRecord(task) || typeof task.command !== 'string') return undefined;
+  const taskArgs = task.args ?? [];
+  if (!Array.isArray(taskArgs) || !taskArgs.every((a) => typeof a === 'string')) return undefined;
+  const line = sandboxLine(harness, [task.command, ...taskArgs.map((a) => shellQuote(a))].join(' '));
+  const { args: _args, ...rest } = task;
+  return line === undefined ? undefined : { line, updatedInput: { ...args, task: { ...rest, type: 'shell', command: line } } };
 }
 
 function sandboxLine(harness: Harness, command: string): string | undefined {
