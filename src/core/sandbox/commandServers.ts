@@ -26,6 +26,11 @@ export interface CommandServerOptions {
   uid?: number;
   /** Folders that must stay as they are inside: the workspace, the homes, the writable roots. */
   kept: readonly string[];
+  /**
+   * Folders nothing is hidden in (Alfred's home: its run folder shows a nested agent's hook the
+   * server, whose answer holds its role; a variable naming a folder there must not hide that).
+   */
+  untouched?: readonly string[];
   /** Where processes share memory by name (default SHARED_MEMORY); injected by tests. */
   sharedMemory?: readonly string[];
   /** The user's home (default: env.HOME), where local servers keep their keys (serverKeys). */
@@ -96,13 +101,14 @@ export function commandServers(opts: CommandServerOptions, strict: boolean): Hid
   const uid = 'uid' in opts ? opts.uid : process.getuid?.();
   const real = new RealPaths();
   const folders: string[] = [];
+  const untouched = (opts.untouched ?? []).map((p) => real.of(p) ?? path.resolve(p));
   /**
    * A folder that exists, shown empty by its real path; never over what the command must see (a
    * workspace kept in the runtime folder, say), nor within a folder already hidden.
    */
   const hide = (folder: string) => {
     const folderReal = real.of(folder);
-    if (!folderReal || !lookup(folderReal)?.isDirectory() || coveredBy(folderReal, new Set(folders))) return;
+    if (!folderReal || !lookup(folderReal)?.isDirectory() || coveredBy(folderReal, new Set([...folders, ...untouched]))) return;
     if (!opts.kept.some((k) => coveredBy(k, new Set([folderReal])))) folders.push(folderReal);
   };
   const runtime = env.XDG_RUNTIME_DIR || (uid !== undefined ? `/run/user/${uid}` : undefined);
@@ -112,7 +118,7 @@ export function commandServers(opts: CommandServerOptions, strict: boolean): Hid
   const dockerHost = env.DOCKER_HOST?.startsWith('unix://') ? [env.DOCKER_HOST.slice('unix://'.length)] : [];
   const sockets = ['/var/run/docker.sock', '/run/docker.sock', ...dockerHost].filter((p) => lookup(p)?.isSocket());
   const realSockets = sockets.map((p) => real.of(p)).filter((p): p is string => p !== undefined);
-  const keyFiles = serverKeyFiles(env, opts.home ?? env.HOME).map((p) => real.of(p)).filter((p): p is string => p !== undefined);
+  const keyFiles = serverKeyFiles(env, opts.home ?? env.HOME).map((p) => real.of(p)).filter((p): p is string => p !== undefined && !coveredBy(p, new Set(untouched)));
   const hiddenFolders = new Set(folders);
   return { files: [...new Set([...realSockets, ...keyFiles])].filter((p) => !coveredBy(p, hiddenFolders)), folders };
 }

@@ -164,7 +164,7 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
     const copies = strict ? ownCopies(noted) : [];
     // Where /dev is the machine's (not strict's own), the disks this user could write raw are covered too (blockDevices.ts).
     const devices = strict || sandbox.kind !== 'bwrap' ? [] : blockDevices();
-    const hidden = commandServers({ env: noted.env, home, kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...(writable ?? []), ...copies.map((c) => c.target)] }, strict);
+    const hidden = commandServers({ env: noted.env, home, untouched: [alfredHome(noted.env)], kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...(writable ?? []), ...copies.map((c) => c.target)] }, strict);
     return {
       readOnly, ...(writable ? { writable } : {}), ...(copies.length ? { ownCopies: copies } : {}), ...(hookRun ? { hookRun } : {}),
       ...(hidden.files.length + devices.length ? { hiddenFiles: [...hidden.files, ...devices] } : {}), ...(hidden.folders.length ? { hiddenFolders: hidden.folders } : {}),

@@ -234,3 +234,18 @@ test('under strict, the connection tokens of VS Code\'s servers on a localhost p
   const cli = file(path.join(root, 'cli', 'serve-web-token'));
   assert.deepEqual(hidden({ VSCODE_AGENT_FOLDER: path.dirname(agent), VSCODE_CLI_DATA_DIR: path.dirname(cli) }), { files: [agent, remote, insiders, cli], folders: [] });
 });
+
+test('under strict, nothing in Alfred\'s home is hidden, whatever a variable names there: its run folder shows a nested agent\'s hook the server', () => {
+  const root = tempRoot();
+  const home = path.join(root, 'home');
+  const alfredHome = path.join(home, '.alfred');
+  const run = path.join(alfredHome, 'run');
+  fs.mkdirSync(run, { recursive: true });
+  fs.writeFileSync(path.join(run, 'serve-web-token'), 'x\n');
+  fs.writeFileSync(path.join(run, '.0123.token'), 'x\n');
+  const env = { XDG_RUNTIME_DIR: run, JUPYTER_RUNTIME_DIR: alfredHome, VSCODE_AGENT_FOLDER: run, VSCODE_CLI_DATA_DIR: run };
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [], sharedMemory: [], home, untouched: [alfredHome] }, true), { files: [], folders: [] });
+  assert.deepEqual(commandServers({ env, uid: 1234, kept: [], sharedMemory: [], home }, true), { files: [], folders: [run, alfredHome] }, 'without it, they would be (the files within them)');
+  assert.deepEqual(commandServers({ env: { ...env, XDG_RUNTIME_DIR: path.join(root, 'none'), JUPYTER_RUNTIME_DIR: path.join(root, 'none') }, uid: 1234, kept: [], sharedMemory: [], home }, true).files,
+    [path.join(run, '.0123.token'), path.join(run, 'serve-web-token')], 'and the files alone');
+});

@@ -11,13 +11,14 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { planSandbox } from '../../../src/core/sandbox/index';
+import { PORT_FILE, SANDBOXED_PORT_FILE } from '../../../src/core/state/paths';
 import { sandboxFilter } from '../../../src/core/sandbox/seccomp';
 import { forms, NO_SANDBOX, PYTHON, tempRoot } from './helpers';
 
 const kernel = { skip: NO_SANDBOX };
 
-/** `homeInTemp`: the home in a writable temporary folder; `before`: runs on the home before the plan is made. */
-function strictFixture(opts: { homeInTemp?: boolean; before?: (home: string) => void } = {}) {
+/** `homeInTemp`: the home in a writable temporary folder; `before`: runs on the home before the plan is made; `env`: more variables. */
+function strictFixture(opts: { homeInTemp?: boolean; before?: (home: string) => void; env?: (home: string) => Record<string, string> } = {}) {
   const root = tempRoot('alfred-strict-');
   const ws = path.join(root, 'ws');
   const home = path.join(root, 'home');
@@ -28,7 +29,7 @@ function strictFixture(opts: { homeInTemp?: boolean; before?: (home: string) => 
   fs.writeFileSync(path.join(home, '.cargo', 'registry', 'src', 'serde-1.0.0', 'build.rs'), 'fn main() {}\n');
   fs.writeFileSync(path.join(home, '.bashrc'), 'alias ll="ls -l"\n');
   opts.before?.(home);
-  const env = { ...process.env, HOME: home, ALFRED_HOME: path.join(home, '.alfred') };
+  const env = { ...process.env, HOME: home, ALFRED_HOME: path.join(home, '.alfred'), ...opts.env?.(home) };
   const plan = planSandbox({ role: { name: 'locked', sandbox: 'strict' }, workspaceFolder: ws, protectedGlobs: [], env, home, tempFolders: [temp] });
   if (plan.kind !== 'sandboxed') throw new Error(`not sandboxed: ${plan.kind}`);
   /** In Alfred's own shell tool (argv), or in `form`, one of the three forms (helpers.ts). */
@@ -202,4 +203,17 @@ test('strict: the keys of the local servers that run code for whoever shows one 
     assert.deepEqual(r, { status: 0, out: 'No such file or directory\nNo such file or directory\ntoken: []\n{}\n' }, form);
   }
   assert.equal(fs.existsSync(path.join(runtime, 'kernel-own.json')), false, 'the command\'s own kernel file stays its own');
+});
+
+test('strict: a variable naming a folder in Alfred\'s home hides nothing there: a nested agent\'s hook still finds the server that decides it with its own role', kernel, () => {
+  const f = strictFixture({
+    before: (home) => {
+      fs.mkdirSync(path.join(home, '.alfred', 'run'), { recursive: true });
+      fs.writeFileSync(path.join(home, '.alfred', 'run', SANDBOXED_PORT_FILE), '4242 sandboxed-token proof\n');
+    },
+    env: (home) => ({ JUPYTER_RUNTIME_DIR: path.join(home, '.alfred', 'run') }),
+  });
+  for (const form of ['argv', 'short line', 'long line']) {
+    assert.deepEqual(f.run(`cat ${path.join(f.home, '.alfred', 'run', PORT_FILE)}`, form), { status: 0, out: '4242 sandboxed-token proof\n' }, form);
+  }
 });
