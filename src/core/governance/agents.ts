@@ -80,10 +80,14 @@ const ALFRED_WORKSPACE_PATHS: readonly string[] = ['.alfred', '.lean-ctx'];
 export const HOOK_FILES: readonly string[] = [...new Set(GOVERNED_AGENTS.map((a) => a.hookFile))];
 
 /**
- * Repository files whose content git executes later, outside any sandbox (`core.fsmonitor`, aliases,
- * hooks): protected like governance files, but never created when missing (a folder without git stays so).
+ * What an edit tool may not write of the workspace's git repository: the files git runs code from
+ * later, outside any sandbox (`core.fsmonitor`, aliases, hooks), and `.git` itself, which in a
+ * worktree or a submodule is a file naming the git folder (pointed elsewhere, git would read a
+ * configuration of the agent's). Wherever the repository keeps its configuration and hooks, the
+ * sandbox holds them from shell commands (governance/repositoryCode.ts).
  */
-export const REPOSITORY_CODE_PATHS: readonly string[] = ['.git/config', '.git/hooks'];
+export const REPOSITORY_CODE_PATHS: readonly string[] = ['.git/config', '.git/config.worktree', '.git/hooks'];
+export const GIT_ENTRY = '.git';
 /** GnuPG's configuration files, in `~/.gnupg` or where `GNUPGHOME` moves it. */
 const GNUPG_FILES: readonly string[] = ['gpg-agent.conf', 'gpg.conf', 'scdaemon.conf', 'dirmngr.conf', 'common.conf'];
 

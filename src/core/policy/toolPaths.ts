@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
 import { relativeInside } from '../fs/relativeInside';
 import { realTarget } from '../fs/realTarget';
-import { GOVERNANCE_WORKSPACE_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS } from '../governance/agents';
+import { GIT_ENTRY, GOVERNANCE_WORKSPACE_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS } from '../governance/agents';
 
 const PATH_KEYS = ['filePath', 'file_path', 'path', 'dirPath', 'notebook_path'] as const;
 const PATCH_KEYS = ['input', 'patch'] as const;
@@ -169,7 +169,7 @@ function protectedByName(p: string, { abs, real }: Target, options: ProtectionOp
   const candidates = lexical === resolved ? [lexical] : [lexical, resolved];
   for (const rel of candidates) {
     if (same(rel, CHECKS_FILE)) return { path: p, kind: 'checks-file', relative: rel };
-    const governed = withAncestors(rel).some((c) => GOVERNANCE_PATHS.some((g) => same(c, g)) || REPOSITORY_CODE_PATHS.some((g) => same(c, g)))
+    const governed = same(rel, GIT_ENTRY) || withAncestors(rel).some((c) => GOVERNANCE_PATHS.some((g) => same(c, g)) || REPOSITORY_CODE_PATHS.some((g) => same(c, g)))
       || compileGlobs(WORKSPACE_SETTINGS_GLOBS).some((g) => g.test(rel));
     if (governed) return { path: p, kind: 'governance', relative: rel };
   }

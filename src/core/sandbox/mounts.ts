@@ -16,8 +16,9 @@ import picomatch from 'picomatch';
 import { exists, lookup } from '../fs/keptReads';
 import { relativeInside } from '../fs/relativeInside';
 import { DOWNLOAD_CACHES } from '../governance/downloadCaches';
-import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced, toolchainConfigToMake } from '../governance/agents';
+import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced, toolchainConfigToMake } from '../governance/agents';
 import { gitConfigSources } from '../governance/gitConfigSources';
+import { repositoryCodePaths } from '../governance/repositoryCode';
 import { byDepth, coveredBy, outermost } from './pathSet';
 import { alfredHome, sandboxCopies, workspaceId } from '../state/paths';
 import { RealPaths } from './realPaths';
@@ -177,11 +178,19 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   found.push(...governanceHomePaths(env, home), ...runsLaterPaths(home, { env, workspaceFolder: ws }));
   if (opts.installation) found.push(...installationPaths(real.of(opts.installation) ?? path.resolve(opts.installation), ws));
   if (opts.stateDir) found.push(opts.stateDir);
-  // Git runs what .git/config (core.fsmonitor, aliases) and .git/hooks name, later and outside the
-  // sandbox, when the user or Alfred runs git: a command may not plant code there.
-  for (const rel of REPOSITORY_CODE_PATHS) if (exists(path.join(ws, rel))) found.push(path.join(ws, rel));
+  // Git runs what the repository's configuration (core.fsmonitor, aliases) and hooks name, later and
+  // outside the sandbox, when the user, VS Code or Alfred runs git: a command may not plant code there.
+  found.push(...repositoryCodePaths(ws));
 
-  return outermost(found.map((p) => real.of(p)).filter((p): p is string => p !== undefined));
+  // A device named as a configuration file (GIT_CONFIG_GLOBAL=/dev/null: no configuration) is no file
+  // a command could plant in; mounted read-only, it would be one no process inside could open at all.
+  const paths = found.map((p) => real.of(p)).filter((p): p is string => p !== undefined);
+  return outermost(paths.filter((p) => !isDevice(p)));
+}
+
+function isDevice(p: string): boolean {
+  const st = lookup(p);
+  return st !== undefined && (st.isCharacterDevice() || st.isBlockDevice());
 }
 
 interface ListedGlob {

@@ -104,7 +104,7 @@ describe('isProtected', () => {
       '.github/hooks/other.json', '.github/agents/alfred-coder.agent.md', '.vscode/settings.json', '.vscode/mcp.json',
       '.claude/settings.json', '.claude/settings.local.json', '.codex/hooks.json', '.codex/config.toml',
       '.alfred/notes.md', '.alfred/packs/x/context.md', 'team.code-workspace', 'sub/dir/x.code-workspace', '.vscode',
-      '.git/config', '.git/hooks/pre-commit',
+      '.git/config', '.git/hooks/pre-commit', '.git/config.worktree', '.git',
     ]) {
       assert.equal(isProtected(p, noGlobs)?.kind, 'governance', p);
     }
