@@ -8,20 +8,27 @@
  * `git status` in each submodule by itself. Tried under auto in a worktree: a command set
  * core.fsmonitor in the main repository's configuration, and the next `git status` in the worktree
  * ran it outside the sandbox. The pointer file counts too: pointed elsewhere, git would read a
- * configuration of the command's own. Only paths that exist (a folder without git stays so).
+ * configuration of the command's own; so do the files a configuration includes and the programs
+ * and hook folders it names by their paths (namedBy). Only paths that exist (a folder without git
+ * stays so).
  */
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { lookup, readdir, readText } from '../fs/keptReads';
+import { namedBy } from './gitConfigSources';
+import { readConfigFile } from './homeReferences';
 
 /** Files and folders of one git folder that git runs from. */
 const CODE_IN_GIT_FOLDER: readonly string[] = ['config', 'config.worktree', 'hooks'];
+/** Included configuration files are followed this deep (git's own limit is 10). */
+const MAX_INCLUDE_DEPTH = 4;
 /** Submodules within submodules are followed this deep. */
 const MAX_MODULE_DEPTH = 4;
 /** A repository with more submodule folders than this has the rest left to the first ones' guards. */
 const MAX_MODULES = 200;
 
-/** Absolute paths (as found, not resolved) of the workspace repository's code, those that exist. */
-export function repositoryCodePaths(workspaceFolder: string): string[] {
+/** Absolute paths (as found, not resolved) of the workspace repository's code, those that exist; `home` is what `~/` names in its configuration. */
+export function repositoryCodePaths(workspaceFolder: string, home: string = os.homedir()): string[] {
   const entry = path.join(workspaceFolder, '.git');
   const found = lookup(entry);
   if (!found) return [];
@@ -44,7 +51,37 @@ export function repositoryCodePaths(workspaceFolder: string): string[] {
     }
     level = next;
   }
-  return [...new Set(out)];
+  return [...new Set([...out, ...namedByConfigs(out.filter((p) => /(^|[\\/])config(\.worktree)?$/.test(p)), home)])];
+}
+
+/** What the configuration files include (followed), and the programs and hook folders they name, that exist. */
+function namedByConfigs(configs: readonly string[], home: string): string[] {
+  const out: string[] = [];
+  const seen = new Set(configs);
+  let level = [...configs];
+  for (let depth = 0; depth < MAX_INCLUDE_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const file of level) {
+      const text = readConfigFile(file);
+      if (text === undefined) continue;
+      let named;
+      try {
+        named = namedBy(text, file, home);
+      } catch {
+        continue; // not read as a configuration: nothing it names is known
+      }
+      for (const { path: p, kind } of named) {
+        if (lookup(p) === undefined) continue;
+        out.push(p);
+        if (kind === 'file' && !seen.has(p)) {
+          seen.add(p);
+          next.push(p);
+        }
+      }
+    }
+    level = next;
+  }
+  return out;
 }
 
 /** The git folder a `.git` file names (`gitdir: <path>`, relative to the file's folder), when it is one. */

@@ -180,7 +180,7 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   if (opts.stateDir) found.push(opts.stateDir);
   // Git runs what the repository's configuration (core.fsmonitor, aliases) and hooks name, later and
   // outside the sandbox, when the user, VS Code or Alfred runs git: a command may not plant code there.
-  found.push(...repositoryCodePaths(ws));
+  found.push(...repositoryCodePaths(ws, home));
 
   // A device named as a configuration file (GIT_CONFIG_GLOBAL=/dev/null: no configuration) is no file
   // a command could plant in; mounted read-only, it would be one no process inside could open at all.

@@ -92,3 +92,20 @@ test('GIT_CONFIG_GLOBAL=/dev/null (no configuration) mounts no device read-only:
   const ran = spawnSync(file!, args, { cwd: r.main, env: r.env, encoding: 'utf8', timeout: 30_000 });
   assert.equal(ran.stdout, 'usable\n', ran.stderr);
 });
+
+test('what the repository\'s configuration includes or names as a program counts too: a command could otherwise plant core.fsmonitor in an included file', () => {
+  const r = repositories();
+  const shared = path.join(r.main, 'tools', 'shared.gitconfig');
+  const nested = path.join(r.root, 'nested.gitconfig');
+  const monitor = path.join(r.main, 'tools', 'fsmonitor.sh');
+  fs.mkdirSync(path.dirname(shared), { recursive: true });
+  fs.writeFileSync(shared, `[include]\n\tpath = ${nested}\n`);
+  fs.writeFileSync(nested, '[core]\n\tautocrlf = false\n');
+  fs.writeFileSync(monitor, '#!/bin/sh\nexit 1\n');
+  r.git(r.main, 'config', 'include.path', '../tools/shared.gitconfig');
+  r.git(r.main, 'config', 'core.fsmonitor', monitor);
+  r.git(r.main, 'config', 'alias.missing', `!${path.join(r.root, 'not-there.sh')}`);
+  const held = repositoryCodePaths(r.worktree);
+  for (const p of [shared, nested, monitor]) assert.ok(held.includes(p), `${p} in ${held.join(' ')}`);
+  assert.ok(!held.includes(path.join(r.root, 'not-there.sh')), 'only what exists');
+});
