@@ -14,7 +14,7 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { lookup, readdir, readText } from '../fs/keptReads';
+import { lookup, readdir, readText, stat } from '../fs/keptReads';
 import { namedBy } from './gitConfigSources';
 import { readConfigFile } from './homeReferences';
 
@@ -24,13 +24,15 @@ const CODE_IN_GIT_FOLDER: readonly string[] = ['config', 'config.worktree', 'hoo
 const MAX_INCLUDE_DEPTH = 4;
 /** Submodules within submodules are followed this deep. */
 const MAX_MODULE_DEPTH = 4;
-/** A repository with more submodule folders than this has the rest left to the first ones' guards. */
+/** At most this many submodules are held: a repository with more has the rest not held. */
 const MAX_MODULES = 200;
 
 /** Absolute paths (as found, not resolved) of the workspace repository's code, those that exist; `home` is what `~/` names in its configuration. */
 export function repositoryCodePaths(workspaceFolder: string, home: string = os.homedir()): string[] {
   const entry = path.join(workspaceFolder, '.git');
-  const found = lookup(entry);
+  // Looked up, not stat'ed: a `.git` folder changes with every git command, its entry does not. A link is followed.
+  const looked = lookup(entry);
+  const found = looked?.isSymbolicLink() ? stat(entry) : looked;
   if (!found) return [];
   const pointer = found.isFile() ? [entry] : [];
   const gitFolder = found.isDirectory() ? entry : found.isFile() ? pointedTo(entry) : undefined;

@@ -109,3 +109,12 @@ test('what the repository\'s configuration includes or names as a program counts
   for (const p of [shared, nested, monitor]) assert.ok(held.includes(p), `${p} in ${held.join(' ')}`);
   assert.ok(!held.includes(path.join(r.root, 'not-there.sh')), 'only what exists');
 });
+
+test('a .git that is a link to the git folder is followed', () => {
+  const r = repositories();
+  const ws = path.join(r.root, 'linked');
+  fs.mkdirSync(ws);
+  fs.symlinkSync(path.join(r.main, '.git'), path.join(ws, '.git'));
+  assert.ok(repositoryCodePaths(ws).includes(path.join(ws, '.git', 'config')));
+  assert.ok(repositoryCodePaths(ws).includes(path.join(ws, '.git', 'hooks')));
+});
