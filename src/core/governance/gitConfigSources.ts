@@ -89,7 +89,17 @@ export function gitConfigSources(env: NodeJS.ProcessEnv, home: string = os.homed
 }
 
 function readAll(files: readonly string[], root: string, workspaceFolder: string | undefined): Sourced[] {
+  // An included file outside the home is still read: what it names in the home counts.
   const counts = inHomeNotWorkspace(root, workspaceFolder);
+  return namedByAll(files, root).filter((s) => counts(s.path));
+}
+
+/**
+ * What git configuration files name (namedBy), and the files they include, followed (`~/` is `home`),
+ * each path once; whether or not it exists. The user's configuration (above) and the repository's
+ * (repositoryCode.ts) are read so.
+ */
+export function namedByAll(files: readonly string[], home: string): Sourced[] {
   const found = new Map<string, Sourced>();
   const seen = new Set(files);
   let level = [...files];
@@ -100,17 +110,16 @@ function readAll(files: readonly string[], root: string, workspaceFolder: string
       if (text === undefined) continue;
       let named: Sourced[];
       try {
-        named = namedBy(text, file, root);
+        named = namedBy(text, file, home);
       } catch {
         continue; // not read as a configuration: nothing it names is known
       }
       for (const s of named) {
-        // An included file outside the home is still read: what it names in the home counts.
         if (s.kind === 'file' && !seen.has(s.path)) {
           seen.add(s.path);
           next.push(s.path);
         }
-        if (counts(s.path) && !found.has(s.path)) found.set(s.path, s);
+        if (!found.has(s.path)) found.set(s.path, s);
       }
     }
     level = next;

@@ -15,13 +15,10 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { lookup, readdir, readText, stat } from '../fs/keptReads';
-import { namedBy } from './gitConfigSources';
-import { readConfigFile } from './homeReferences';
+import { namedByAll } from './gitConfigSources';
 
 /** Files and folders of one git folder that git runs from. */
 const CODE_IN_GIT_FOLDER: readonly string[] = ['config', 'config.worktree', 'hooks'];
-/** Included configuration files are followed this deep (git's own limit is 10). */
-const MAX_INCLUDE_DEPTH = 4;
 /** Submodules within submodules are followed this deep. */
 const MAX_MODULE_DEPTH = 4;
 /** At most this many submodules are held: a repository with more has the rest not held. */
@@ -53,37 +50,10 @@ export function repositoryCodePaths(workspaceFolder: string, home: string = os.h
     }
     level = next;
   }
-  return [...new Set([...out, ...namedByConfigs(out.filter((p) => /(^|[\\/])config(\.worktree)?$/.test(p)), home)])];
-}
-
-/** What the configuration files include (followed), and the programs and hook folders they name, that exist. */
-function namedByConfigs(configs: readonly string[], home: string): string[] {
-  const out: string[] = [];
-  const seen = new Set(configs);
-  let level = [...configs];
-  for (let depth = 0; depth < MAX_INCLUDE_DEPTH && level.length > 0; depth++) {
-    const next: string[] = [];
-    for (const file of level) {
-      const text = readConfigFile(file);
-      if (text === undefined) continue;
-      let named;
-      try {
-        named = namedBy(text, file, home);
-      } catch {
-        continue; // not read as a configuration: nothing it names is known
-      }
-      for (const { path: p, kind } of named) {
-        if (lookup(p) === undefined) continue;
-        out.push(p);
-        if (kind === 'file' && !seen.has(p)) {
-          seen.add(p);
-          next.push(p);
-        }
-      }
-    }
-    level = next;
-  }
-  return out;
+  // What the configurations include or name as a program or a hooks folder, where it exists.
+  const configs = out.filter((p) => /(^|[\\/])config(\.worktree)?$/.test(p));
+  const named = namedByAll(configs, home).map((n) => n.path).filter((p) => lookup(p) !== undefined);
+  return [...new Set([...out, ...named])];
 }
 
 /** The git folder a `.git` file names (`gitdir: <path>`, relative to the file's folder), when it is one. */
