@@ -173,16 +173,20 @@ const FAST_PATH = String.raw`alfred_ask() {
   # Patterns, not regular expressions: bash compiles a regular expression on every test (a ms here).
   [[ -n $port && \${#port} -le 5 && $port != *[!0-9]* && \${#token} == 64 && $token != *[!0-9a-f]* && \${#proof} == 64 && $proof != *[!0-9a-f]* ]] \
     || { alfred_why='unreadable hook.tcp'; return 1; }
-  req="alfred-hook 5 $token"$'\n'"event $1"$'\n'"cwd $PWD"$'\n'
+  req="alfred-hook 6 $token"$'\n'"event $1"$'\n'"cwd $PWD"$'\n'
   [[ -n \${ALFRED_WORKSPACE+x} ]] && req+="workspace $ALFRED_WORKSPACE"$'\n'
-  # The caller's values of what a decision reads (FORWARDED_ENV), so the server answers as this process would.
   # A newline in a value would be a header line of its own: such a call is the command line's.
   [[ $PWD\${ALFRED_WORKSPACE-} == *$'\n'* ]] && { alfred_why='a newline in a path'; return 1; }
-  for k in ${FORWARDED_ENV.join(' ')}; do
-    [[ -n \${!k+x} ]] || continue
-    [[ \${!k} == *$'\n'* ]] && { alfred_why="a newline in $k"; return 1; }
-    req+="env $k=\${!k}"$'\n'
-  done
+  # The caller's values of what a decision reads (FORWARDED_ENV), so the server answers as this
+  # process would: where /proc is, the server reads them there (src/core/hooks/callerProcess.ts).
+  if [[ -r /proc/$$/environ ]]; then req+="pid $$"$'\n'
+  else
+    for k in ${FORWARDED_ENV.join(' ')}; do
+      [[ -n \${!k+x} ]] || continue
+      [[ \${!k} == *$'\n'* ]] && { alfred_why="a newline in $k"; return 1; }
+      req+="env $k=\${!k}"$'\n'
+    done
+  fi
   { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || { alfred_why="nothing listens on port $port"; return 1; }
   alfred_input=
   if [[ -c /dev/stdin ]]; then :  # a terminal or /dev/null: no input, as the command line reads it

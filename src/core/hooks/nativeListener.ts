@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { atomicWrite } from '../fs/atomicWrite';
+import { callerEnv } from './callerProcess';
 import { fallbackAnswer, hasToken, MAX_HEADER_BYTES, nativeAnswer, parseNativeHeader, PORT_FILE, SANDBOXED_PORT_FILE, type NativeHeader } from './nativeProtocol';
 import { HOOK_PROTOCOL_VERSION, type HookRequest, type HookResponse } from './serverProtocol';
 import { randomHex } from '../crypto/random';
@@ -136,8 +137,15 @@ export class NativeHookListener {
     }
     // As the Node client: the folder given, resolved against the cwd, is also where relative paths start.
     const processCwd = header.workspace === undefined ? cwd : path.resolve(cwd, header.workspace);
+    // From inside the sandbox the pid is of another PID namespace, and the variables are not taken anyway.
+    let env = header.env;
+    if (header.pid !== undefined && !sandboxed) {
+      const read = callerEnv(header.pid, header.event, cwd);
+      if ('refused' in read) return fallbackAnswer(read.refused);
+      env = read.env;
+    }
     const response = await this.serve({
-      v: HOOK_PROTOCOL_VERSION, event: header.event, stdin, processCwd, env: header.env,
+      v: HOOK_PROTOCOL_VERSION, event: header.event, stdin, processCwd, env,
       ...(header.workspace !== undefined ? { workspace: processCwd } : {}), ...(sandboxed ? { sandboxed: true } : {}),
     });
     // The launcher still holds the input: it runs the command line, as the Node client does.

@@ -8,7 +8,8 @@
  *   event <Event>
  *   cwd <the launcher's $PWD>
  *   workspace <ALFRED_WORKSPACE>          (only when set)
- *   env ALFRED_ROLE=<value>               (one line per FORWARDED_ENV variable that is set)
+ *   pid <the launcher's pid>              (where /proc is: the server reads its environment there)
+ *   env ALFRED_ROLE=<value>               (elsewhere: one line per FORWARDED_ENV variable that is set)
  *   length <bytes>
  * Answer: `<exitCode> <pid> <proof>\n`, stdout as the command line prints it, an RS byte (\036),
  * stderr (RS replaced by a space) — or `fallback <reason>\n` when the hook was not run and the
@@ -20,11 +21,11 @@ import { FORWARDED_ENV, MAX_REQUEST_BYTES, type ForwardedEnv } from './serverPro
 import { useNodeCrypto } from '../crypto/nodeCrypto';
 
 /**
- * 5: FORWARDED_ENV names where Jupyter and VS Code's servers keep their keys (4 did not); 4 named
- * where tmux, screen, the user's runtime folder and Docker keep their sockets (3 did not; 2
- * forwarded the role variables alone).
+ * 6: the launcher's pid in place of its variables where /proc is (callerProcess.ts); 5: FORWARDED_ENV
+ * names where Jupyter and VS Code's servers keep their keys (4 did not); 4 named where tmux, screen,
+ * the user's runtime folder and Docker keep their sockets (3 did not; 2 forwarded the role variables alone).
  */
-export const NATIVE_MAGIC = 'alfred-hook 5 ';
+export const NATIVE_MAGIC = 'alfred-hook 6 ';
 export { PORT_FILE, SANDBOXED_PORT_FILE } from '../state/paths';
 /** A header is a few paths and names; anything longer is not the launcher. */
 export const MAX_HEADER_BYTES = 64 * 1024;
@@ -36,12 +37,14 @@ export interface NativeHeader {
   cwd: string;
   workspace?: string;
   env: ForwardedEnv;
+  /** The launcher's pid, sent instead of `env` lines: its environment is read from /proc. */
+  pid?: number;
   /** Bytes of hook input after the header. */
   length: number;
 }
 
 const FORWARDED: ReadonlySet<string> = new Set(FORWARDED_ENV);
-const KEYS = new Set(['event', 'cwd', 'workspace', 'env', 'length']);
+const KEYS = new Set(['event', 'cwd', 'workspace', 'pid', 'env', 'length']);
 
 /** Whether the first line carries exactly `token`, compared in constant time. */
 export function hasToken(firstLine: string, token: string): boolean {
@@ -79,13 +82,16 @@ export function parseNativeHeader(lines: readonly string[]): NativeHeader | stri
     seen.add(key);
     fields[key] = value;
   }
-  const { event, cwd, workspace, length } = fields;
+  const { event, cwd, workspace, pid, length } = fields;
   if (!event) return 'no event';
   // As the launcher: Stop's checks run in the agent's own process and environment, never here.
   if (canonicalHookEvent(event) === 'Stop') return 'Stop runs in the agent\'s process';
   if (!cwd || !cwd.startsWith('/')) return 'cwd must be an absolute path';
   if (length === undefined || !/^\d{1,10}$/.test(length) || Number(length) > MAX_REQUEST_BYTES) return 'length must be a byte count';
-  return { event, cwd, env, length: Number(length), ...(workspace !== undefined ? { workspace } : {}) };
+  if (pid !== undefined && !/^[1-9]\d{0,9}$/.test(pid)) return 'pid must be a process id';
+  // One source of the caller's variables, never a mix.
+  if (pid !== undefined && Object.keys(env).length > 0) return 'both pid and env lines';
+  return { event, cwd, env, length: Number(length), ...(workspace !== undefined ? { workspace } : {}), ...(pid !== undefined ? { pid: Number(pid) } : {}) };
 }
 
 const asLine = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);

@@ -40,18 +40,27 @@ before(() => {
   fs.writeFileSync(launcher, launcherScripts(process.execPath, CLI, { bash: true }).posix, { mode: 0o755 });
 });
 
+/** The launcher as written where /proc is not (macOS): it sends its variables as header lines. */
+function withoutProc(): string {
+  const file = path.join(env.root, 'bin', 'alfred-without-proc');
+  const text = launcherScripts(process.execPath, CLI, { bash: true }).posix;
+  assert.ok(text.includes('[[ -r /proc/$$/environ ]]'));
+  if (!fs.existsSync(file)) fs.writeFileSync(file, text.replace('[[ -r /proc/$$/environ ]]', '[[ -r /no-proc/$$/environ ]]'), { mode: 0o755 });
+  return file;
+}
+
 interface Ran { code: number | null; stdout: string; stderr: string }
 
 /** The launcher as an agent runs it; stdin a socket (as Node gives it), a pipe from sh, or a file. */
-function launch(args: string[], input: string, cwd: string, extraEnv: Record<string, string | undefined> = {}, stdin: 'socket' | 'pipe' | 'file' = 'socket'): Promise<Ran> {
+function launch(args: string[], input: string, cwd: string, extraEnv: Record<string, string | undefined> = {}, stdin: 'socket' | 'pipe' | 'file' = 'socket', file = launcher): Promise<Ran> {
   const childEnv = { ...process.env, ...extraEnv };
   let child;
-  if (stdin === 'socket') child = spawn(launcher, args, { cwd, env: childEnv });
-  else if (stdin === 'pipe') child = spawn('/bin/sh', ['-c', 'printf %s "$IN" | "$0" "$@"', launcher, ...args], { cwd, env: { ...childEnv, IN: input } });
+  if (stdin === 'socket') child = spawn(file, args, { cwd, env: childEnv });
+  else if (stdin === 'pipe') child = spawn('/bin/sh', ['-c', 'printf %s "$IN" | "$0" "$@"', file, ...args], { cwd, env: { ...childEnv, IN: input } });
   else {
-    const file = path.join(env.root, `input-${process.hrtime.bigint()}.json`);
-    fs.writeFileSync(file, input);
-    child = spawn(launcher, args, { cwd, env: childEnv, stdio: [fs.openSync(file, 'r'), 'pipe', 'pipe'] });
+    const inputFile = path.join(env.root, `input-${process.hrtime.bigint()}.json`);
+    fs.writeFileSync(inputFile, input);
+    child = spawn(file, args, { cwd, env: childEnv, stdio: [fs.openSync(inputFile, 'r'), 'pipe', 'pipe'] });
   }
   let stdout = '';
   let stderr = '';
@@ -153,12 +162,14 @@ describe('the launcher\'s fast path', { skip }, () => {
     assert.deepEqual([plain.stdout, FAST.test(plain.stderr)], ['{}\n', true]);
   });
 
-  it('a newline in a forwarded variable: the command line answers, with that value', async () => {
-    const folder = newWorkspace(env.root);
-    const r = await launch(['hook', 'PreToolUse'], shellCall(folder), folder, { XDG_CONFIG_HOME: `${env.root}/a\nb`, ALFRED_HOOK_DEBUG: '1' });
-    assert.match(r.stderr, /no answer on the launcher's fast path \(a newline in XDG_CONFIG_HOME\)/);
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(toolCalls(folder).length, 1);
+  it('a newline in a variable is read whole from /proc: the answer is the command line\'s', { skip: !fs.existsSync('/proc/self/environ') }, async () => {
+    const smuggling = { ALFRED_ROLE: 'reviewer\nevent Stop', XDG_CONFIG_HOME: `${env.root}/a\nb` };
+    const [fast, local] = [newWorkspace(env.root), newWorkspace(env.root)];
+    const served = await launch(['hook', 'PreToolUse'], shellCall(fast), fast, { ...smuggling, ALFRED_HOOK_DEBUG: '1' });
+    const expected = await commandLine(['hook', 'PreToolUse'], shellCall(local), local, smuggling);
+    assert.match(served.stderr, FAST);
+    assert.deepEqual([served.code, served.stdout, served.stderr.replace(FAST, '')], [expected.code, expected.stdout, expected.stderr]);
+    assert.deepEqual(toolCalls(fast).map((e) => [e.role, e.decision]), toolCalls(local).map((e) => [e.role, e.decision]));
   });
 
   it('twelve concurrent calls charge exactly twelve shell calls', async () => {
@@ -251,9 +262,84 @@ describe('the launcher\'s fast path', { skip }, () => {
 
     it('the launcher sends no value with a newline: the command line answers such a call', async () => {
       const folder = newWorkspace(env.root);
-      const r = await launch(['hook', 'PreToolUse'], shellCall(folder), folder, { ALFRED_ROLE: 'reviewer\nevent Stop', ALFRED_HOOK_DEBUG: '1' });
+      const r = await launch(['hook', 'PreToolUse'], shellCall(folder), folder, { ALFRED_ROLE: 'reviewer\nevent Stop', ALFRED_HOOK_DEBUG: '1' }, 'socket', withoutProc());
       assert.match(r.stderr, /^alfred hook: no answer on the launcher's fast path \(a newline in ALFRED_ROLE\); running the command line\n/);
       assert.doesNotMatch(r.stderr, FAST);
+    });
+  });
+
+  describe('the caller\'s pid in place of its variables', { skip: !fs.existsSync('/proc/self/environ') }, () => {
+    /** A process whose arguments end as a launcher's (`hook PreToolUse`), in `cwd`, with `extraEnv`. */
+    const lookalike = (cwd: string, extraEnv: Record<string, string> = {}) =>
+      spawn('/bin/bash', ['-c', 'sleep 60 & wait', 'hook', 'PreToolUse'], { cwd, env: { ...process.env, ...extraEnv }, stdio: 'ignore' });
+    const request = (token: string, folder: string, lines: string[]) => {
+      const input = shellCall(folder);
+      return `${NATIVE_MAGIC}${token}\nevent PreToolUse\ncwd ${folder}\n${lines.map((l) => `${l}\n`).join('')}length ${Buffer.byteLength(input)}\n\n${input}`;
+    };
+    const children: ReturnType<typeof spawn>[] = [];
+    after(() => children.forEach((c) => c.kill()));
+
+    it('the variables of the process named decide: its role, not the server\'s', async () => {
+      const folder = newWorkspace(env.root);
+      const [, token, proof] = readPortFile();
+      const caller = lookalike(folder, { ALFRED_ROLE: 'reviewer' });
+      children.push(caller);
+      await new Promise((resolve) => caller.once('spawn', resolve));
+      const answer = await raw(server.nativePort!, request(token!, folder, [`pid ${caller.pid}`]));
+      assert.ok(answer.startsWith(`0 ${process.pid} ${proof}\n`), answer);
+      assert.match(answer, /"permissionDecision":"deny".*Alfred \(role reviewer\)/);
+      assert.deepEqual(toolCalls(folder).map((e) => [e.role, e.decision]), [['reviewer', 'deny']]);
+    });
+
+    it('a pid that is not this call\'s launcher, or none here, runs nothing', async () => {
+      const folder = newWorkspace(env.root);
+      const elsewhere = newWorkspace(env.root);
+      const [, token] = readPortFile();
+      const ask = async (lines: string[]) => {
+        const answer = await raw(server.nativePort!, request(token!, folder, lines));
+        assert.equal(toolCalls(folder).length, 0, 'nothing recorded');
+        return answer;
+      };
+      const other = lookalike(elsewhere, { ALFRED_ROLE: 'admin' });
+      children.push(other);
+      await new Promise((resolve) => other.once('spawn', resolve));
+      // The test's own process (not running `hook PreToolUse`), a lookalike in another folder, a pid no process has.
+      assert.equal(await ask([`pid ${process.pid}`]), `fallback process ${process.pid} is not a launcher asking for PreToolUse\n`);
+      assert.equal(await ask([`pid ${other.pid}`]), `fallback process ${other.pid} runs in another folder\n`);
+      assert.equal(await ask(['pid 4294967295']), 'fallback process 4294967295 could not be read (ENOENT)\n');
+      assert.equal(await ask(['pid 0']), 'fallback pid must be a process id\n');
+      assert.equal(await ask([`pid ${process.pid}`, 'env ALFRED_ROLE=admin']), 'fallback both pid and env lines\n');
+    });
+
+    it('from inside the sandbox a pid is not followed: the server\'s own variables decide', async () => {
+      const folder = newWorkspace(env.root);
+      const [, token, proof] = fs.readFileSync(path.join(path.dirname(portFile()), SANDBOXED_PORT_FILE), 'utf8').trim().split(' ');
+      const caller = lookalike(folder, { ALFRED_ROLE: 'reviewer' });
+      children.push(caller);
+      await new Promise((resolve) => caller.once('spawn', resolve));
+      const answer = await raw(server.nativePort!, request(token!, folder, [`pid ${caller.pid}`]));
+      assert.ok(answer.startsWith(`0 ${process.pid} ${proof}\n`), answer);
+      assert.doesNotMatch(answer, /permissionDecision/);
+      assert.deepEqual(toolCalls(folder).map((e) => [e.role, e.decision]), [['coder', 'allow']]);
+    });
+  });
+
+  describe('where /proc is not, the launcher sends its variables', () => {
+    it('a refused call: byte for byte the command line\'s answer', async () => {
+      const [fast, local] = [newWorkspace(env.root), newWorkspace(env.root)];
+      const served = await launch(['hook', 'PreToolUse'], shellCall(fast), fast, { ALFRED_ROLE: 'reviewer', ALFRED_HOOK_DEBUG: '1' }, 'socket', withoutProc());
+      const expected = await commandLine(['hook', 'PreToolUse'], shellCall(local), local, { ALFRED_ROLE: 'reviewer' });
+      assert.match(served.stderr, FAST);
+      assert.deepEqual([served.code, served.stdout, served.stderr.replace(FAST, '')], [expected.code, expected.stdout, expected.stderr]);
+      assert.match(served.stdout, /Alfred \(role reviewer\)/);
+    });
+
+    it('a newline in a forwarded variable: the command line answers, with that value', async () => {
+      const folder = newWorkspace(env.root);
+      const r = await launch(['hook', 'PreToolUse'], shellCall(folder), folder, { XDG_CONFIG_HOME: `${env.root}/a\nb`, ALFRED_HOOK_DEBUG: '1' }, 'socket', withoutProc());
+      assert.match(r.stderr, /no answer on the launcher's fast path \(a newline in XDG_CONFIG_HOME\)/);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(toolCalls(folder).length, 1);
     });
   });
 });
