@@ -53,7 +53,12 @@ function wholeAsWritten(text: string): boolean {
 
 /** Writes `value` over the file in place (created atomically, 0600, the first time). No fsync. */
 export function writeCheckedJson(file: string, value: object): void {
-  const data = Buffer.from(checkedText(value));
+  writeCheckedText(file, checkedText(value));
+}
+
+/** Writes a checkedText over the file, as writeCheckedJson does. */
+export function writeCheckedText(file: string, text: string): void {
+  const data = Buffer.from(text);
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDWR | NO_FOLLOW);

@@ -4,10 +4,11 @@
  * (ledgerStore.ts), mirrored by events in the log so the ledger can be rebuilt from it (ledgerFold.ts).
  */
 import type { TerminalClaim } from './terminalClaims';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIMENSIONS, type Dimension, type Signal, type Usage } from '../budget/types';
 import { newSessionId, nowIso } from '../events/ids';
-import { readCheckedJson, writeCheckedJson } from '../fs/checkedJson';
+import { checkedText, readCheckedJson, writeCheckedText } from '../fs/checkedJson';
 
 export const LEDGER_FILE = 'ledger.json';
 
@@ -101,8 +102,32 @@ export interface LedgerFile {
   problem?: string;
 }
 
+/**
+ * The text of the ledger this process last wrote in each state folder, and whether it is on disk yet
+ * (a write handed to `later`). A read that finds the file holding exactly that text takes the ledger
+ * from it without checking the file again; a read of a ledger not yet on disk gets it from here.
+ */
+const lastWritten = new Map<string, { text: string; onDisk: boolean }>();
+
+/** A ledger from a text this process wrote (checkedText of a valid ledger): parsed, its check dropped. */
+function ownLedger(text: string): Ledger {
+  const { check: _check, ...ledger } = JSON.parse(text) as Ledger & { check: string };
+  return ledger;
+}
+
 export function readLedgerFile(dir: string): LedgerFile {
   const file = path.join(dir, LEDGER_FILE);
+  const own = lastWritten.get(file);
+  if (own && !own.onDisk) return { ledger: ownLedger(own.text) };
+  if (own) {
+    let text: string | undefined;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      text = undefined; // read below, which tells why
+    }
+    if (text === own.text) return { ledger: ownLedger(text) };
+  }
   const read = readCheckedJson(file);
   if ('missing' in read) return {};
   if ('problem' in read) return { problem: `${file}: ${read.problem}` };
@@ -118,8 +143,24 @@ export function readLedger(dir: string): Ledger | undefined {
 /**
  * Written in place with a checksum (fs/checkedJson.ts): this runs on every tool call, and readers
  * without the lock (status bars, `alfred budget`) tell a half-written file by its checksum. No fsync:
- * after a crash or a power loss the ledger is rebuilt from the log.
+ * after a crash or a power loss the ledger is rebuilt from the log. With `later` (lock.ts,
+ * deferUntilRelease), the write is handed over when it takes it: done once the hook server's answer
+ * is out, and always before the lock is let go; meanwhile this process's reads get the new ledger.
  */
-export function writeLedger(dir: string, ledger: Ledger): void {
-  writeCheckedJson(path.join(dir, LEDGER_FILE), ledger);
+export function writeLedger(dir: string, ledger: Ledger, later?: (write: () => void) => boolean): void {
+  const file = path.join(dir, LEDGER_FILE);
+  const written = { text: checkedText(ledger), onDisk: false };
+  lastWritten.set(file, written);
+  const write = () => {
+    // A newer ledger of this process supersedes this one (and is written after it, if not already).
+    if (lastWritten.get(file) !== written) return;
+    try {
+      writeCheckedText(file, written.text);
+      written.onDisk = true;
+    } catch (err) {
+      lastWritten.delete(file); // the file is read again from now on, and caught up with the log
+      throw err;
+    }
+  };
+  if (!later?.(write)) write();
 }

@@ -10,7 +10,7 @@ import type { AlfredEvent, NewEvent } from '../events/types';
 import { catchUp, continueLogEnd, foldLedger, settleAppend } from './ledgerFold';
 import { ledgerBackendOf, ONLINE, type RunOptions, type TransactContext } from './ledgerBackend';
 import { newLedger, readLedgerFile, writeLedger, type Ledger } from './ledgerFormat';
-import { withLock } from './lock';
+import { deferUntilRelease, withLock } from './lock';
 
 export interface TransactResult<T> {
   result: T;
@@ -92,9 +92,10 @@ export async function fileTransaction<T>(
   const all = [...opening, ...events].map((e) => complete(e, ledger, ts));
   beforeAppend?.(all);
   ledger = await settleAppend(dir, ledger, appendEvents(dir, all, ledger.eventLines), all);
-  // Written before the lock is let go, even under the hook server's lease: readers without the
-  // lock (status bars, `alfred budget`, other windows) always find the newest ledger on disk.
-  writeLedger(dir, ledger);
+  // Written before the lock is let go, even under the hook server's lease (where it waits until the
+  // answer is out): readers without the lock (status bars, `alfred budget`, other windows) find the
+  // newest ledger on disk once the lock is free, and in this process at once.
+  writeLedger(dir, ledger, (write) => deferUntilRelease(dir, write));
   return { result, events: all, ledger, problems };
 }
 

@@ -103,7 +103,50 @@ export async function releaseKeptLocks(): Promise<void> {
   await Promise.all([...leases].map(([dir, lease]) => drop(dir, lease)));
 }
 
+/**
+ * Work the holder of a folder's lock left for later (deferUntilRelease): done on the event loop's
+ * next turn after the use, or before the lock is let go or used again, whichever comes first.
+ */
+const unfinished = new Map<string, Array<() => void>>();
+/** Folders whose lock this process is using now (inside withLock's `fn`). */
+const inUse = new Set<string>();
+
+/**
+ * For work under the lock that need not hold up the caller's answer (the hook server's ledger write):
+ * taken (true) while this process keeps its locks between uses, to be done once the current turn's
+ * work, the answer included, is out, and always before the lock is let go. False: do it now. A
+ * failure of the work is its own to handle; here it is dropped.
+ */
+export function deferUntilRelease(dir: string, work: () => void): boolean {
+  const key = path.resolve(dir);
+  if (leaseMs === 0 || !inUse.has(key)) return false;
+  const list = unfinished.get(key);
+  if (list) list.push(work);
+  else unfinished.set(key, [work]);
+  if (!finishesOnExit) {
+    // Before proper-lockfile's own exit handler lets the locks go (signal-exit runs after 'exit' listeners).
+    process.once('exit', () => [...unfinished.keys()].forEach(finishUnfinished));
+    finishesOnExit = true;
+  }
+  return true;
+}
+let finishesOnExit = false;
+
+function finishUnfinished(dir: string): void {
+  const list = unfinished.get(dir);
+  if (!list) return;
+  unfinished.delete(dir);
+  for (const work of list) {
+    try {
+      work();
+    } catch {
+      // The ledger write's failure: the next reader catches up from the log (ledgerFormat.writeLedger).
+    }
+  }
+}
+
 function drop(dir: string, lease: Lease): Promise<void> {
+  finishUnfinished(dir);
   clearTimeout(lease.timer);
   if (leases.get(dir) === lease) leases.delete(dir);
   // Releasing a lock that went stale and was taken over fails; there is nothing left to undo.
@@ -160,14 +203,18 @@ async function keptLease(dir: string): Promise<Lease | undefined> {
 async function lockedRun<T>(dir: string, fn: () => T | Promise<T>): Promise<T> {
   const lease = (await keptLease(dir)) ?? (await acquire(dir));
   leases.delete(dir);
+  finishUnfinished(dir);
+  inUse.add(dir);
   try {
     return await fn();
   } finally {
+    inUse.delete(dir);
     lease.lastUse = Date.now();
     if (leaseMs > 0 && !lease.lost && lease.lastUse - lease.since < MAX_LEASE_MS) {
       leases.set(dir, lease);
       lease.timer = setTimeout(() => void drop(dir, lease), leaseMs);
       lease.timer.unref();
+      if (unfinished.has(dir)) setImmediate(() => finishUnfinished(dir));
     } else {
       await drop(dir, lease);
     }

@@ -1,7 +1,8 @@
 /**
  * While the hook server keeps the state lock between uses, the ledger stays exact for everyone: the
- * file is current after each transaction (readers without the lock see it), another process gets the
- * lock once the lease ends and counts on top, and a process that ends during its lease releases it.
+ * file is current once the turn of each transaction is over (readers without the lock see it; in the
+ * process itself at once), another process gets the lock once the lease ends and counts on top, and a
+ * process that ends during its lease writes its last ledger and releases the lock.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -25,13 +26,21 @@ function freshState(): string {
   return stateDir(ws, { ALFRED_HOME: home });
 }
 const shellCall = (dir: string) => authorize(dir, { role: makeRole('coder'), tool: 'run_in_terminal', source: 'test', decide: shellGate });
-const onDisk = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, LEDGER_FILE), 'utf8')).usage.shell as number;
+/** The shell calls the file on disk counts (0: no file yet). */
+const onDisk = (dir: string) => {
+  const file = path.join(dir, LEDGER_FILE);
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')).usage.shell as number : 0;
+};
 
-test('during a lease the file is current after each transaction, for readers without the lock', async () => {
+test('during a lease the ledger is current after each transaction: in this process at once, on disk once the turn that charged is over', async () => {
   const dir = freshState();
   holdLocksBetweenUses(300);
   for (let i = 1; i <= 3; i++) {
     await shellCall(dir);
+    assert.equal(readLedger(dir)?.usage.shell, i);
+    // The hook server's answer goes out in this turn; the file is written right after it.
+    assert.equal(onDisk(dir), i - 1);
+    await new Promise((resolve) => setImmediate(resolve));
     assert.equal(onDisk(dir), i);
   }
   assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), true, 'the lock kept meanwhile');
