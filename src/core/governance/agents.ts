@@ -422,14 +422,25 @@ export const GOVERNANCE_WORKSPACE_PATHS: readonly string[] = unique([
   ...GOVERNED_AGENTS.flatMap((a) => [a.hookFile, ...a.workspacePaths]),
 ]).filter((p, _, all) => !all.some((q) => q !== p && p.startsWith(`${q}/`)));
 
+/** governanceHomePaths by home and Alfred's home: it is asked on every tool call, and some sixty joins cost more than a lookup. */
+const governanceHomeKept = new Map<string, readonly string[]>();
+
 /** Absolute paths outside the workspace that only the user changes: Alfred's home, agents' user config, VS Code's user settings. */
 export function governanceHomePaths(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string[] {
-  const alfredHome = env.ALFRED_HOME ? path.resolve(env.ALFRED_HOME) : undefined;
-  return unique([
-    path.join(home, '.alfred'),
-    ...(alfredHome ? [alfredHome] : []),
-    path.join(home, '.lean-ctx'),
-    ...GOVERNED_AGENTS.flatMap((a) => a.homePaths.map((p) => path.join(home, p))),
-    ...EDITOR_USER_FOLDERS.map((p) => path.join(home, p)),
-  ]);
+  // A relative ALFRED_HOME is resolved against the process's folder.
+  const key = `${home}\0${env.ALFRED_HOME ?? ''}\0${env.ALFRED_HOME && !path.isAbsolute(env.ALFRED_HOME) ? process.cwd() : ''}`;
+  let kept = governanceHomeKept.get(key);
+  if (!kept) {
+    const alfredHome = env.ALFRED_HOME ? path.resolve(env.ALFRED_HOME) : undefined;
+    kept = unique([
+      path.join(home, '.alfred'),
+      ...(alfredHome ? [alfredHome] : []),
+      path.join(home, '.lean-ctx'),
+      ...GOVERNED_AGENTS.flatMap((a) => a.homePaths.map((p) => path.join(home, p))),
+      ...EDITOR_USER_FOLDERS.map((p) => path.join(home, p)),
+    ]);
+    if (governanceHomeKept.size >= 16) governanceHomeKept.clear();
+    governanceHomeKept.set(key, kept);
+  }
+  return [...kept];
 }

@@ -21,6 +21,26 @@ export function forwardedFromEnviron(block: Buffer): ForwardedEnv {
   return env as ForwardedEnv;
 }
 
+/** Room for one /proc file; read again, larger, in the rare case it is full. */
+let buffer = Buffer.alloc(64 * 1024);
+
+/**
+ * A /proc file whole: one open, one read into a kept buffer, one close (readFileSync adds a stat and a
+ * buffer of its own for each, twice the time on every hook call). The bytes are valid until the next read.
+ */
+function readProcFile(file: string): Buffer {
+  const fd = fs.openSync(file, 'r');
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, buffer, 0, buffer.length, 0);
+      if (n < buffer.length) return buffer.subarray(0, n);
+      buffer = Buffer.alloc(buffer.length * 2);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
  * The forwarded environment of process `pid`, when it is the launcher of this request: its last
  * arguments `hook <event>` and its working folder `physicalCwd`; else why not.
@@ -28,11 +48,11 @@ export function forwardedFromEnviron(block: Buffer): ForwardedEnv {
 export function callerEnv(pid: number, event: string, physicalCwd: string): { env: ForwardedEnv } | { refused: string } {
   const proc = `/proc/${pid}`;
   try {
-    const args = fs.readFileSync(`${proc}/cmdline`, 'utf8').split('\0');
+    const args = readProcFile(`${proc}/cmdline`).toString('utf8').split('\0');
     if (args.at(-1) === '') args.pop();
     if (args.at(-2) !== 'hook' || args.at(-1) !== event) return { refused: `process ${pid} is not a launcher asking for ${event}` };
     if (fs.readlinkSync(`${proc}/cwd`) !== physicalCwd) return { refused: `process ${pid} runs in another folder` };
-    return { env: forwardedFromEnviron(fs.readFileSync(`${proc}/environ`)) };
+    return { env: forwardedFromEnviron(readProcFile(`${proc}/environ`)) };
   } catch (err) {
     return { refused: `process ${pid} could not be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
   }

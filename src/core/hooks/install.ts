@@ -6,6 +6,7 @@
  */
 import { applyEdits, modify, parse as parseJsonc, type FormattingOptions } from 'jsonc-parser';
 import { LAUNCHER_MARKS, LAUNCHER_POSIX, LAUNCHER_WINDOWS } from './launcherPath';
+import { ANSWER_HEAD_BYTES } from './nativeProtocol';
 import { FORWARDED_ENV } from './serverProtocol';
 
 /**
@@ -166,7 +167,7 @@ export function hasCodexHooks(text: string | undefined): boolean {
  * could stand in for `read` or `printf`) out.
  */
 const FAST_PATH = String.raw`alfred_ask() {
-  local LC_ALL=C home=\${ALFRED_HOME:-$HOME/.alfred} port token proof req k code pid mark head rest
+  local LC_ALL=C home=\${ALFRED_HOME:-$HOME/.alfred} port token proof req k code pid mark head rest len body
   [[ -n \${ALFRED_HOME:-$HOME} ]] || { alfred_why='no HOME'; return 1; }
   [[ $home == /* ]] || home=$PWD/$home
   { IFS=' ' read -r port token proof < "$home/run/hook.tcp"; } 2>/dev/null || { alfred_why='no hook.tcp'; return 1; }
@@ -196,16 +197,25 @@ const FAST_PATH = String.raw`alfred_ask() {
   req+="length \${#alfred_input}"$'\n\n'$alfred_input
   { printf '%s' "$req" >&3; } 2>/dev/null || { alfred_why='the request could not be sent'; return 1; }
   # Waits at most 15 s for the answer to start; the server writes it whole: the rest is read in blocks
-  # (with -t bash reads byte by byte, two system calls each; bash before 4.1, as macOS has, has no -N).
+  # (with -t bash reads byte by byte, two system calls each; bash before 4.1, as macOS has, has no -N),
+  # by its lengths where bash 5 reads them so, not waiting for the connection's end (nativeProtocol.ts).
   if IFS= read -r -n 1 -t 15 head <&3; then
-    if ((BASH_VERSINFO[0] >= 5)); then IFS= read -r -N 999999999 rest <&3; else IFS= read -r -d '' rest <&3; fi
+    if ((BASH_VERSINFO[0] >= 5)); then
+      IFS= read -r -N ${ANSWER_HEAD_BYTES - 1} rest <&3
+      len=\${rest:${ANSWER_HEAD_BYTES - 12}:10}
+      [[ \${#rest} == ${ANSWER_HEAD_BYTES - 1} && $len != *[!0-9]* ]] && ((10#$len > 0)) && IFS= read -r -N $((10#$len)) body <&3
+      rest+=$body
+    else IFS= read -r -d '' rest <&3
+    fi
   fi
   exec 3<&-
   rest=$head$rest head=\${rest%%$'\n'*}
   if [[ $head == fallback* ]]; then alfred_why="the server did not run it: \${head#fallback }"; return 1; fi
-  rest=\${rest#*$'\n'} code=\${head%% *} head=\${head#* } pid=\${head%% *} mark=\${head#* }
+  rest=\${rest#*$'\n'} code=\${head%% *} head=\${head#* } pid=\${head%% *} head=\${head#* } mark=\${head%% *} len=\${head#* }
   # Only the server knows the proof: an answer without it (or cut short) is no answer.
-  [[ -n $code && \${#code} -le 3 && $code != *[!0-9]* && $mark == "$proof" && $rest == *$'\036'* ]] || { alfred_why='no complete answer'; return 1; }
+  [[ \${#code} == 3 && $code != *[!0-9]* && $mark == "$proof" && \${#len} == 10 && $len != *[!0-9]* && \${#rest} == $((10#$len)) && $rest == *$'\036'* ]] \
+    || { alfred_why='no complete answer'; return 1; }
+  code=$((10#$code)) pid=$((10#$pid))
   [[ -n \${ALFRED_HOOK_DEBUG-} ]] && printf "alfred hook: answered by the hook server (pid %s) on the launcher's fast path\n" "$pid" >&2
   printf '%s' "\${rest%$'\036'*}"
   printf '%s' "\${rest##*$'\036'}" >&2

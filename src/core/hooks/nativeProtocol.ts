@@ -11,9 +11,12 @@
  *   pid <the launcher's pid>              (where /proc is: the server reads its environment there)
  *   env ALFRED_ROLE=<value>               (elsewhere: one line per FORWARDED_ENV variable that is set)
  *   length <bytes>
- * Answer: `<exitCode> <pid> <proof>\n`, stdout as the command line prints it, an RS byte (\036),
- * stderr (RS replaced by a space) — or `fallback <reason>\n` when the hook was not run and the
- * launcher must run the command line itself. The port, the token and the proof are in
+ * Answer: a first line of ANSWER_HEAD_BYTES, `<exitCode> <pid> <proof> <length>\n` with the numbers
+ * zero-padded, then `length` bytes: stdout as the command line prints it, an RS byte (\036), stderr
+ * (RS replaced by a space) — or `fallback <reason>\n` when the hook was not run and the launcher
+ * must run the command line itself. With the lengths known, the launcher reads exactly the answer
+ * and is done, not waiting for the connection's end (which comes after whatever work the server
+ * still had queued in that turn, the ledger's write among them). The port, the token and the proof are in
  * `<alfred home>/run/hook.tcp` (0600): only its reader can ask, and only the server can answer.
  */
 import { canonicalHookEvent } from './events';
@@ -95,13 +98,18 @@ export function parseNativeHeader(lines: readonly string[]): NativeHeader | stri
 }
 
 const asLine = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
+const padded = (n: number, width: number): string => String(n).padStart(width, '0');
+
+/** The answer's first line, `<exit code:3> <pid:10> <proof:64> <length:10>\n`, in bytes. */
+export const ANSWER_HEAD_BYTES = 91;
 
 /** The bytes the launcher prints: stdout and stderr as the command line prints them (src/cli/io.ts). */
 export function nativeAnswer(result: { stdout: string; stderr: string; exitCode: number }, pid: number, proof: string): string {
   const out = result.stdout ? asLine(result.stdout) : '';
   // The launcher splits on the last RS: stdout may hold one, stderr may not.
   const err = result.stderr ? asLine(result.stderr).replaceAll(RS, ' ') : '';
-  return `${result.exitCode} ${pid} ${proof}\n${out}${RS}${err}`;
+  const body = `${out}${RS}${err}`;
+  return `${padded(result.exitCode, 3)} ${padded(pid, 10)} ${proof} ${padded(Buffer.byteLength(body), 10)}\n${body}`;
 }
 
 export const fallbackAnswer = (reason: string): string => `fallback ${reason.replace(/[\r\n]+/g, ' ')}\n`;

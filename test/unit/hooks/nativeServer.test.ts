@@ -85,6 +85,11 @@ function raw(port: number, bytes: string | Buffer): Promise<string> {
   });
 }
 
+/** The head of an answer of this process's server: `<code> <pid> <proof> ` (zero-padded), its length to follow. */
+const answerHead = (code: number, proof: string) => `${String(code).padStart(3, '0')} ${String(process.pid).padStart(10, '0')} ${proof} `;
+/** A whole answer of this process's server. */
+const answerOf = (code: number, proof: string, body: string) => `${answerHead(code, proof)}${String(Buffer.byteLength(body)).padStart(10, '0')}\n${body}`;
+
 const portFile = () => path.join(alfredHome(), 'run', PORT_FILE);
 const readPortFile = () => fs.readFileSync(portFile(), 'utf8').trim().split(' ');
 const toolCalls = (folder: string) => readEvents(stateDir(folder)).events.filter((e) => e.type === 'ToolCall');
@@ -204,13 +209,13 @@ describe('the launcher\'s fast path', { skip }, () => {
     const input = shellCall(folder);
     const ask = (t: string) => raw(Number(port), `${NATIVE_MAGIC}${t}\nevent PreToolUse\ncwd ${folder}\nenv ALFRED_ROLE=reviewer\nenv ALFRED_SANDBOX=off\nlength ${Buffer.byteLength(input)}\n\n${input}`);
     const fromInside = await ask(token!);
-    assert.ok(fromInside.startsWith(`0 ${process.pid} ${proof}\n`), fromInside);
+    assert.ok(fromInside.startsWith(answerHead(0, proof!)), fromInside);
     assert.doesNotMatch(fromInside, /permissionDecision/);
     assert.deepEqual(toolCalls(folder).map((e) => [e.role, e.decision]), [['coder', 'allow']]);
     assert.deepEqual(readEvents(stateDir(folder)).events.filter((e) => e.type === 'RoleChanged'), [], 'no session of another role');
     // The launcher's own token: its role counts (the control).
     const fromOutside = await ask(ownToken!);
-    assert.ok(fromOutside.startsWith(`0 ${process.pid} ${ownProof}\n`), fromOutside);
+    assert.ok(fromOutside.startsWith(answerHead(0, ownProof!)), fromOutside);
     assert.match(fromOutside, /Alfred \(role reviewer\)/);
   });
 
@@ -228,7 +233,7 @@ describe('the launcher\'s fast path', { skip }, () => {
       const folder = newWorkspace(env.root);
       const [, token, proof] = readPortFile();
       // As the launcher sends it here: ALFRED_SANDBOX=off is this file's (a request without it has none).
-      assert.equal(await raw(server.nativePort!, request(token!, folder, ['env ALFRED_SANDBOX=off'])), `0 ${process.pid} ${proof}\n{}\n\x1e`);
+      assert.equal(await raw(server.nativePort!, request(token!, folder, ['env ALFRED_SANDBOX=off'])), answerOf(0, proof!, '{}\n\x1e'));
       assert.equal(readLedger(stateDir(folder))!.usage.shell, 1);
     });
 
@@ -286,7 +291,7 @@ describe('the launcher\'s fast path', { skip }, () => {
       children.push(caller);
       await new Promise((resolve) => caller.once('spawn', resolve));
       const answer = await raw(server.nativePort!, request(token!, folder, [`pid ${caller.pid}`]));
-      assert.ok(answer.startsWith(`0 ${process.pid} ${proof}\n`), answer);
+      assert.ok(answer.startsWith(answerHead(0, proof!)), answer);
       assert.match(answer, /"permissionDecision":"deny".*Alfred \(role reviewer\)/);
       assert.deepEqual(toolCalls(folder).map((e) => [e.role, e.decision]), [['reviewer', 'deny']]);
     });
@@ -318,7 +323,7 @@ describe('the launcher\'s fast path', { skip }, () => {
       children.push(caller);
       await new Promise((resolve) => caller.once('spawn', resolve));
       const answer = await raw(server.nativePort!, request(token!, folder, [`pid ${caller.pid}`]));
-      assert.ok(answer.startsWith(`0 ${process.pid} ${proof}\n`), answer);
+      assert.ok(answer.startsWith(answerHead(0, proof!)), answer);
       assert.doesNotMatch(answer, /permissionDecision/);
       assert.deepEqual(toolCalls(folder).map((e) => [e.role, e.decision]), [['coder', 'allow']]);
     });
@@ -392,6 +397,22 @@ describe('the launcher without a fast-path answer runs the command line', { skip
       assert.equal(squatter.connections(), 1);
     } finally {
       await squatter.close();
+    }
+  });
+
+  it('an answer with the proof but cut short of its length, or longer than it says, is no answer', async () => {
+    const proof = 'b'.repeat(64);
+    const body = '{"hookSpecificOutput":{"permissionDecision":"allow"}}\n\x1e';
+    const head = (length: number) => `000 0000000001 ${proof} ${String(length).padStart(10, '0')}\n`;
+    for (const answer of [`${head(body.length + 40)}${body}`, `${head(body.length - 10)}${body}`]) {
+      const server = await listener(answer);
+      try {
+        writePortFile(server.port, proof);
+        await answeredByCommandLine({}, /^alfred hook: no answer on the launcher's fast path \(no complete answer\); running the command line\n/);
+        assert.equal(server.connections(), 1);
+      } finally {
+        await server.close();
+      }
     }
   });
 
