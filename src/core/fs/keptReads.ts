@@ -98,17 +98,33 @@ function lstatOrMissing(p: string): fs.Stats | undefined {
   }
 }
 
-/** The computation under way depends on `p` whole: its stamp is noted before it is read (a change between the two is seen next time). */
+/**
+ * The computation under way depends on `p` whole: its stamp is noted before it is read (a change between
+ * the two is seen next time). A path missing then has no content to depend on, only its absence: noted
+ * as a lookup in its folder, whose one stamp covers every file looked for there (a plan looks for a
+ * dozen start-up files in the home, most of them missing).
+ */
 function noteWhole(p: string): void {
   if (!reading) return;
-  reading.whole.add(p);
   const known = reading.stamps.get(p);
   if (known === undefined) {
+    const looked = reading.entries.get(path.dirname(p));
+    if (looked?.get(p) === '-') return; // already noted missing
     const { stamp, racy } = stampNow(p);
+    if (stamp === '-') {
+      const inFolder = lookingIn(path.dirname(p))!;
+      // Looked at again, after its folder's stamp: a file made in between is seen next time.
+      const identity = identityOf(lstatOrMissing(p));
+      if (!inFolder.has(p)) inFolder.set(p, identity);
+      if (identity === '-') return;
+      // A link to nothing (yet): what it will point to is depended on as well.
+    }
+    reading.whole.add(p);
     reading.stamps.set(p, stamp);
     if (racy) reading.settled = false;
-  } else if (known === UNSETTLED) {
-    reading.settled = false;
+  } else {
+    reading.whole.add(p);
+    if (known === UNSETTLED) reading.settled = false;
   }
 }
 

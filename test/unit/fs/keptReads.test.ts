@@ -46,6 +46,40 @@ test('a value is kept while nothing it read changed, and computed again after ea
   assert.equal(value.computed(), before + 1);
 });
 
+test('a file it read that was missing: kept on its folder\'s stamp alone, and computed again once the file appears, directly, through a link to nothing, or with its folder', async () => {
+  const dir = root();
+  fs.mkdirSync(path.join(dir, 'home'));
+  rememberReads(true, 50);
+  const read = (p: string) => { try { return readText(p); } catch { return undefined; } };
+  const home = path.join(dir, 'home');
+  const value = counted(() => [read(path.join(home, '.bashrc')), read(path.join(home, '.profile')), read(path.join(home, '.config', 'git', 'config')), read(path.join(home, '.zshrc'))]);
+  fs.symlinkSync(path.join(dir, 'elsewhere'), path.join(home, '.zshrc'));
+  await settle();
+  assert.deepEqual(value.get(), [undefined, undefined, undefined, undefined]);
+  const stats = mock.method(fs, 'statSync');
+  const lstats = mock.method(fs, 'lstatSync');
+  try {
+    assert.deepEqual(value.get(), [undefined, undefined, undefined, undefined]);
+    const statted = stats.mock.calls.map((c) => String(c.arguments[0]));
+    assert.ok(statted.includes(home), 'the folder is looked at');
+    assert.equal(statted.filter((p) => p.endsWith('.bashrc') || p.endsWith('.profile')).length, 0, 'the missing files themselves: not looked at while their folder is unchanged');
+    assert.equal(lstats.mock.callCount(), 0);
+  } finally {
+    stats.mock.restore();
+    lstats.mock.restore();
+  }
+  assert.equal(value.computed(), 1, 'kept');
+  fs.writeFileSync(path.join(home, '.profile'), '. ~/.env');
+  assert.deepEqual(value.get(), [undefined, '. ~/.env', undefined, undefined], 'a missing file made');
+  await settle();
+  fs.writeFileSync(path.join(dir, 'elsewhere'), 'source ~/x');
+  assert.deepEqual(value.get(), [undefined, '. ~/.env', undefined, 'source ~/x'], 'the target of a link to nothing made');
+  await settle();
+  fs.mkdirSync(path.join(home, '.config', 'git'), { recursive: true });
+  fs.writeFileSync(path.join(home, '.config', 'git', 'config'), '[core]');
+  assert.deepEqual(value.get(), [undefined, '. ~/.env', '[core]', 'source ~/x'], 'a file made with the folders above it');
+});
+
 test('a folder it looked in, replaced by a symlink elsewhere, is seen', async () => {
   const dir = root();
   fs.mkdirSync(path.join(dir, 'a'));
