@@ -107,7 +107,13 @@ export interface LedgerFile {
  * (a write handed to `later`). A read that finds the file holding exactly that text takes the ledger
  * from it without checking the file again; a read of a ledger not yet on disk gets it from here.
  */
-const lastWritten = new Map<string, { ledger: Ledger; text?: string; onDisk: boolean }>();
+const lastWritten = new Map<string, Written>();
+/** A ledger this process wrote: as compact JSON (a copy made cheaply), its file's text once written. */
+interface Written {
+  json: string;
+  text?: string;
+  onDisk: boolean;
+}
 
 /** A ledger from a text this process wrote (checkedText of a valid ledger): parsed, its check dropped. */
 function ownLedger(text: string): Ledger {
@@ -118,7 +124,7 @@ function ownLedger(text: string): Ledger {
 export function readLedgerFile(dir: string): LedgerFile {
   const file = path.join(dir, LEDGER_FILE);
   const own = lastWritten.get(file);
-  if (own && !own.onDisk) return { ledger: structuredClone(own.ledger) };
+  if (own && !own.onDisk) return { ledger: JSON.parse(own.json) as Ledger };
   if (own?.text !== undefined) {
     let text: string | undefined;
     try {
@@ -149,14 +155,14 @@ export function readLedger(dir: string): Ledger | undefined {
  */
 export function writeLedger(dir: string, ledger: Ledger, later?: (write: () => void) => boolean): void {
   const file = path.join(dir, LEDGER_FILE);
-  // A copy: the caller goes on with its ledger; the text is made with the write, after the answer.
-  const written: { ledger: Ledger; text?: string; onDisk: boolean } = { ledger: structuredClone(ledger), onDisk: false };
+  // A copy (the caller goes on with its ledger); the file's text is made with the write, after the answer.
+  const written: Written = { json: JSON.stringify(ledger), onDisk: false };
   lastWritten.set(file, written);
   const write = () => {
     // A newer ledger of this process supersedes this one (and is written after it, if not already).
     if (lastWritten.get(file) !== written) return;
     try {
-      written.text = checkedText(written.ledger);
+      written.text = checkedText(JSON.parse(written.json) as Ledger);
       writeCheckedText(file, written.text);
       written.onDisk = true;
     } catch (err) {
