@@ -88,16 +88,12 @@ type Way = (typeof WAYS)[number];
 type Name = Way | 'bare' | 'bareBash' | 'instant' | 'loadOnly';
 type Times = Record<Name, number[]>;
 
-/** One hook call through `launcher`; with `expect`, also checks (through ALFRED_HOOK_DEBUG) which way it was answered. */
-function hookCall(launcher: string, input: () => string, env: NodeJS.ProcessEnv, cwd: string, expect?: RegExp): number {
-  const text = input();
-  const t0 = nowMs();
-  const r = spawnSync(launcher, ['hook', 'PreToolUse'], { input: text, env: expect ? { ...env, ALFRED_HOOK_DEBUG: '1' } : env, cwd, encoding: 'utf8' });
-  const ms = nowMs() - t0;
+/** One untimed hook call through `launcher`, checking (through ALFRED_HOOK_DEBUG) which way it was answered. */
+function checkCall(launcher: string, input: string, env: NodeJS.ProcessEnv, cwd: string, expect: RegExp): void {
+  const r = spawnSync(launcher, ['hook', 'PreToolUse'], { input, env: { ...env, ALFRED_HOOK_DEBUG: '1' }, cwd, encoding: 'utf8' });
   // Allowed: no decision (the command may come back rewritten into the kernel sandbox).
   if (r.status !== 0 || /permissionDecision/.test(r.stdout)) throw new Error(`alfred hook PreToolUse exited ${r.status}: ${r.stdout} ${r.stderr}`);
-  if (expect && !expect.test(r.stderr)) throw new Error(`expected ${expect} on stderr, got: ${r.stderr}`);
-  return ms;
+  if (!expect.test(r.stderr)) throw new Error(`expected ${expect} on stderr, got: ${r.stderr}`);
 }
 
 /** A server that answers at once (instantHookServer.ts), resolved once it listens. */
@@ -109,44 +105,40 @@ function startInstantServer(alfredHome: string, env: NodeJS.ProcessEnv): Promise
   });
 }
 
-/** The floor of the fast path: bash itself, spawned the same way, reading the same input and doing nothing. */
-function bareBash(input: () => string, env: NodeJS.ProcessEnv): number {
-  const text = input();
-  const t0 = nowMs();
-  const r = spawnSync('/bin/bash', ['-p', '-c', 'true'], { input: text, env });
-  if (r.status !== 0) throw new Error(`bash -c true exited ${r.status}`);
-  return nowMs() - t0;
+/** A way as bench/spawnTimer.mjs times it: what it spawns, and the exit status it must end with. */
+interface TimedWay {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  input?: string;
+  status: number;
+  /** A regular expression its output must not match. */
+  refuse?: string;
 }
 
-/** The floor without a server: `alfred hook` for an unknown event loads the hook bundle, prints its usage and exits 1. */
-function loadOnly(launcher: string, input: () => string, env: NodeJS.ProcessEnv, cwd: string): number {
-  const text = input();
-  const t0 = nowMs();
-  const r = spawnSync(launcher, ['hook', 'NoSuchEvent'], { input: text, env, cwd, encoding: 'utf8' });
-  const ms = nowMs() - t0;
-  if (r.status !== 1 || !/unsupported event "NoSuchEvent"/.test(r.stderr)) throw new Error(`alfred hook NoSuchEvent exited ${r.status}: ${r.stderr}`);
-  return ms;
+/** Every way, each spawned in turn by bench/spawnTimer.mjs, the order rotating each round; the warm-up writes the CLI's code cache. */
+function measure(ways: Record<Name, TimedWay>): { times: Times; rss: number } {
+  const r = spawnSync(process.execPath, [path.join(__dirname, 'spawnTimer.mjs')], {
+    input: JSON.stringify({ warmup: WARMUP, runs: RUNS, ways }), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
+    // The spawner's own start-up does not count; without NODE_OPTIONS it loads nothing else.
+    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !NOT_CLEAN.includes(k))),
+  });
+  if (r.status !== 0) throw new Error(`bench/spawnTimer.mjs exited ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { times: Times; rss: number };
 }
 
-function bareNode(env: NodeJS.ProcessEnv): number {
-  const t0 = nowMs();
-  const r = spawnSync(process.execPath, ['-e', '0'], { env });
-  if (r.status !== 0) throw new Error(`node -e 0 exited ${r.status}`);
-  return nowMs() - t0;
-}
-
-/** All in turn, the order rotating each round; the warm-up writes the CLI's code cache. */
-function measure(runs: Record<Name, () => number>): Times {
-  const names = Object.keys(runs) as Name[];
-  const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Times;
-  for (let i = 0; i < WARMUP + RUNS; i++) {
-    for (let j = 0; j < names.length; j++) {
-      const name = names[(i + j) % names.length]!;
-      const ms = runs[name]();
-      if (i >= WARMUP) times[name].push(ms);
+/** Spawned by this process itself, for comparison with the spawner's: bash and `node -e 0`, a few times each in turn. */
+function fromHere(env: NodeJS.ProcessEnv): { bash: number; node: number } {
+  const times = { bash: [] as number[], node: [] as number[] };
+  for (let i = 0; i < 10; i++) {
+    for (const [name, file, args] of [['bash', '/bin/bash', ['-p', '-c', 'true']], ['node', process.execPath, ['-e', '0']]] as const) {
+      const t0 = nowMs();
+      spawnSync(file, args, { env });
+      times[name].push(nowMs() - t0);
     }
   }
-  return times;
+  return { bash: median(times.bash), node: median(times.node) };
 }
 
 const ratio = (t: Times, way: Way): number => median(t[way]) / median(t.bare);
@@ -168,13 +160,15 @@ async function main(): Promise<void> {
   const state = {} as Record<Way, { dir: string; ledger: Ledger }>;
   for (const w of WAYS) state[w] = await seedState(ws, envs[w].ALFRED_HOME!);
 
-  // A different command each call: Alfred stops an agent that repeats one call many times in a row.
-  let calls = 0;
-  const input = () => JSON.stringify({
-    timestamp: new Date().toISOString(), hook_event_name: 'PreToolUse', session_id: 'bench-session', cwd: ws,
+  // A different command each call: Alfred stops an agent that repeats one call many times in a row
+  // (`{n}`: spawnTimer.mjs counts the calls, `{ts}`: the time).
+  const inputTemplate = JSON.stringify({
+    timestamp: '{ts}', hook_event_name: 'PreToolUse', session_id: 'bench-session', cwd: ws,
     transcript_path: path.join(root, 'transcript.json'), tool_name: 'run_in_terminal',
-    tool_input: { command: `npm test -- --reporter=dot --grep=case${++calls}`, explanation: 'Run the unit tests', isBackground: false }, tool_use_id: `toolu_${calls}`,
+    tool_input: { command: 'npm test -- --reporter=dot --grep=case{n}', explanation: 'Run the unit tests', isBackground: false }, tool_use_id: 'toolu_{n}',
   });
+  let checks = 0;
+  const checkInput = () => inputTemplate.replaceAll('{n}', `check${++checks}`).replaceAll('{ts}', new Date().toISOString());
   const fastPath: Record<Way, boolean> = { native: true, nodeClient: false, inProcess: true, inProcessSh: false };
   const launcherOf = Object.fromEntries(WAYS.map((w) => [w, writeLauncher(envs[w].HOME!, cli, fastPath[w])])) as Record<Way, string>;
   const expected: Record<Way, RegExp> = {
@@ -187,22 +181,28 @@ async function main(): Promise<void> {
   const instantHome = path.join(root, 'home-instant');
   const instantEnv = cleanOf({ ...base, HOME: instantHome, ALFRED_HOME: path.join(instantHome, '.alfred') });
   const instantLauncher = writeLauncher(instantHome, cli, true);
-  const runsIn = (envOf: Record<Way, NodeJS.ProcessEnv>): Record<Name, () => number> => ({
-    bare: () => bareNode(envOf.native),
-    bareBash: () => bareBash(input, envOf.native),
-    instant: () => hookCall(instantLauncher, input, instantEnv, ws),
-    loadOnly: () => loadOnly(launcherOf.inProcessSh, input, envOf.inProcessSh, ws),
-    native: () => hookCall(launcherOf.native, input, envOf.native, ws),
-    nodeClient: () => hookCall(launcherOf.nodeClient, input, envOf.nodeClient, ws),
-    inProcess: () => hookCall(launcherOf.inProcess, input, envOf.inProcess, ws),
-    inProcessSh: () => hookCall(launcherOf.inProcessSh, input, envOf.inProcessSh, ws),
+  // Allowed: no decision (the command may come back rewritten into the kernel sandbox).
+  const hookWay = (launcher: string, env: NodeJS.ProcessEnv): TimedWay => ({ file: launcher, args: ['hook', 'PreToolUse'], env, cwd: ws, input: inputTemplate, status: 0, refuse: 'permissionDecision' });
+  const waysIn = (envOf: Record<Way, NodeJS.ProcessEnv>): Record<Name, TimedWay> => ({
+    bare: { file: process.execPath, args: ['-e', '0'], env: envOf.native, status: 0 },
+    // The floor of the fast path: bash itself, reading the same input and doing nothing.
+    bareBash: { file: '/bin/bash', args: ['-p', '-c', 'true'], env: envOf.native, input: inputTemplate, status: 0 },
+    instant: hookWay(instantLauncher, instantEnv),
+    // The floor without a server: `alfred hook` for an unknown event loads the hook bundle, prints its usage and exits 1.
+    loadOnly: { file: launcherOf.inProcessSh, args: ['hook', 'NoSuchEvent'], env: envOf.inProcessSh, cwd: ws, input: inputTemplate, status: 1 },
+    native: hookWay(launcherOf.native, envOf.native),
+    nodeClient: hookWay(launcherOf.nodeClient, envOf.nodeClient),
+    inProcess: hookWay(launcherOf.inProcess, envOf.inProcess),
+    inProcessSh: hookWay(launcherOf.inProcessSh, envOf.inProcessSh),
   });
   const check = () => {
-    for (const w of WAYS) hookCall(launcherOf[w], input, clean[w], ws, expected[w]);
-    hookCall(instantLauncher, input, instantEnv, ws, expected.native);
+    for (const w of WAYS) checkCall(launcherOf[w], checkInput(), clean[w], ws, expected[w]);
+    checkCall(instantLauncher, checkInput(), instantEnv, ws, expected.native);
   };
   const servers: ChildProcess[] = [];
   let result: Times;
+  let spawnerRss: number;
+  let here: { bash: number; node: number };
   let asCalled: Times | undefined;
   const inherited = NOT_CLEAN.filter((k) => base[k] !== undefined);
   try {
@@ -211,8 +211,9 @@ async function main(): Promise<void> {
     // What a call reads is kept only once it is 2 s old (src/core/fs/keptReads.ts): an agent's
     // workspace is older than this one, made a moment ago.
     await new Promise((resolve) => setTimeout(resolve, 2_100));
-    result = measure(runsIn(clean));
-    asCalled = inherited.length ? measure(runsIn(envs)) : undefined;
+    ({ times: result, rss: spawnerRss } = measure(waysIn(clean)));
+    asCalled = inherited.length ? measure(waysIn(envs)).times : undefined;
+    here = fromHere(clean.native);
     check();
   } finally {
     for (const server of servers) server.kill('SIGINT');
@@ -228,6 +229,8 @@ async function main(): Promise<void> {
     inProcessSh: 'without a server, in process, through the launcher without the fast path (as before it)',
   };
   console.log(`alfred hook PreToolUse, spawning the launcher file: ${RUNS} runs each after ${WARMUP} warm-up runs, on a 10,000-event log; the ledgers charged ${WAYS.map((w) => `${shell[w]} (${w})`).join(', ')} shell calls`);
+  const rss = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
+  console.log(`every way spawned by bench/spawnTimer.mjs (${rss(spawnerRss)}); spawned by this process (${rss(process.memoryUsage().rss)}) instead, for comparison (no target): bash -p -c true p50 ${here.bash.toFixed(1)} ms, node -e 0 p50 ${here.node.toFixed(1)} ms`);
   if (asCalled) for (const w of WAYS) console.log(`alfred hook PreToolUse ${label[w]}, with ${inherited.join(', ')} as set here (no target): ${describe(asCalled, w)}`);
   const floor = median(result.bareBash) / median(result.bare);
   console.log(`bash -p -c true spawned the same way, the fast path's floor (no target): p50 ${median(result.bareBash).toFixed(1)} ms, p95 ${percentile(result.bareBash, 95).toFixed(1)} ms | ratio p50 ${floor.toFixed(2)}× node -e 0`);

@@ -1,0 +1,248 @@
+/**
+ * (b) `alfred hook PreToolUse` end to end, as an agent runs it: the LAUNCHER FILE
+ * (`~/.alfred/bin/alfred`, written with launcherScripts and this Node as its runtime) spawned with a
+ * hook input on stdin, on a workspace whose state holds a 10,000-event log. Three ways, each against
+ * its own copy of that state: answered by the resident hook server (`alfred serve`, as the extension
+ * runs it) through the bash launcher's fast path (no Node start); answered by the server through the
+ * Node client (a launcher without the fast path); and without a server (the bash launcher finds no
+ * port, the client no socket, and the command line runs in process), also through the launcher
+ * without the fast path, as before it, for comparison. Targets, against a bare
+ * `node -e 0` spawned in turn in the same run (each order in rotation): the fast path's median at
+ * most 0.25×, no server at most 1.5×. Two floors are printed beside them, spawned the same way:
+ * `bash -p -c true`, what this machine charges for starting bash at all, and the fast path against a
+ * server that answers at once (instantHookServer.ts), what the launcher and one round trip to an
+ * idle process cost before Alfred decides anything; and, without a server, `alfred hook` for an event
+ * it does not know through the same launcher: Node started and the hook bundle loaded, nothing decided.
+ *
+ * All run in a clean environment: NODE_EXTRA_CA_CERTS makes every Node 20 process load those
+ * certificates at start-up (about 90 ms on a CI machine), which would hide the hook's own cost
+ * behind a constant. When the caller's environment differs, it is measured too, for information.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { EVENTS_FILE } from '../src/core/events/format';
+import { launcherScripts } from '../src/core/hooks/install';
+import { foldLedger } from '../src/core/state/ledgerFold';
+import { writeLedger, type Ledger } from '../src/core/state/ledgerFormat';
+import { stateDir } from '../src/core/state/paths';
+import { finish, median, nowMs, percentile, sessionEvents, tempDir, verdict, writeEventFile } from './util';
+
+const NATIVE_TARGET = 0.25;
+const NO_SERVER_TARGET = 1.5;
+const RUNS = 30;
+const WARMUP = 3;
+const ROOT = path.resolve(__dirname, '..');
+const NOT_CLEAN = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'];
+
+/**
+ * A copy of the built CLI, with the built-in roles where it looks for them, safe from a rebuild
+ * meanwhile. Its entry alfred.cjs is what agents' hook launcher (~/.alfred/bin/alfred) runs.
+ */
+function copyCli(root: string): string {
+  const dist = '/tmp/ns/inst/dist/cli';
+  if (!fs.existsSync(path.join(dist, 'alfred.cjs'))) throw new Error(`${dist}/alfred.cjs is missing: run node build.mjs first.`);
+  fs.cpSync(dist, path.join(root, 'dist', 'cli'), { recursive: true, filter: (f) => !f.endsWith('.map') });
+  fs.symlinkSync(path.join(ROOT, 'roles'), path.join(root, 'roles'));
+  return path.join(root, 'dist', 'cli', 'alfred.cjs');
+}
+
+/**
+ * The launcher as the extension writes it into `home`: with the fast path (bash) or without (sh). Each
+ * way has a home of its own, as one user has: ways sharing a home would share its sandbox plan file,
+ * which each way's Alfred home (a protected path) would rewrite on every call.
+ */
+function writeLauncher(home: string, cli: string, bash: boolean): string {
+  const file = path.join(home, '.alfred', 'bin', 'alfred');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, launcherScripts(process.execPath, cli, { bash }).posix, { mode: 0o755 });
+  return file;
+}
+
+/** 10,000 events of one coder session under `home`, and the ledger they fold to. The first call rotates the full log, as it would. */
+async function seedState(ws: string, home: string): Promise<{ dir: string; ledger: Ledger }> {
+  const dir = stateDir(ws, { ALFRED_HOME: home });
+  writeEventFile(path.join(dir, EVENTS_FILE), sessionEvents(10_000));
+  const ledger = await foldLedger(dir);
+  if (!ledger) throw new Error('no ledger');
+  writeLedger(dir, ledger);
+  return { dir, ledger };
+}
+
+/** `alfred serve` in the background, resolved once it answers (it prints its socket). */
+function startServer(cli: string, env: NodeJS.ProcessEnv, cwd: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-r', '/tmp/ns/marks.cjs', cli, 'serve'], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('answering hook calls')) resolve(child);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.once('exit', (code) => reject(new Error(`alfred serve exited ${code}: ${out}`)));
+  });
+}
+
+const WAYS = ['native', 'nodeClient', 'inProcess', 'inProcessSh'] as const;
+type Way = (typeof WAYS)[number];
+type Name = Way | 'bare' | 'bareBash' | 'instant' | 'loadOnly';
+type Times = Record<Name, number[]>;
+
+/** One hook call through `launcher`; with `expect`, also checks (through ALFRED_HOOK_DEBUG) which way it was answered. */
+function hookCall(launcher: string, input: () => string, env: NodeJS.ProcessEnv, cwd: string, expect?: RegExp): number {
+  const text = input();
+  const t0 = nowMs();
+  const r = spawnSync(launcher, ['hook', 'PreToolUse'], { input: text, env: expect ? { ...env, ALFRED_HOOK_DEBUG: '1' } : env, cwd, encoding: 'utf8' });
+  const ms = nowMs() - t0;
+  // Allowed: no decision (the command may come back rewritten into the kernel sandbox).
+  if (r.status !== 0 || /permissionDecision/.test(r.stdout)) throw new Error(`alfred hook PreToolUse exited ${r.status}: ${r.stdout} ${r.stderr}`);
+  if (expect && !expect.test(r.stderr)) throw new Error(`expected ${expect} on stderr, got: ${r.stderr}`);
+  return ms;
+}
+
+/** A server that answers at once (instantHookServer.ts), resolved once it listens. */
+function startInstantServer(alfredHome: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'instantHookServer.ts'), alfredHome], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`the instant hook server exited ${code}`)));
+  });
+}
+
+/** The floor of the fast path: bash itself, spawned the same way, reading the same input and doing nothing. */
+function bareBash(input: () => string, env: NodeJS.ProcessEnv): number {
+  const text = input();
+  const t0 = nowMs();
+  const r = spawnSync('/bin/bash', ['-p', '-c', 'true'], { input: text, env });
+  if (r.status !== 0) throw new Error(`bash -c true exited ${r.status}`);
+  return nowMs() - t0;
+}
+
+/** The floor without a server: `alfred hook` for an unknown event loads the hook bundle, prints its usage and exits 1. */
+function loadOnly(launcher: string, input: () => string, env: NodeJS.ProcessEnv, cwd: string): number {
+  const text = input();
+  const t0 = nowMs();
+  const r = spawnSync(launcher, ['hook', 'NoSuchEvent'], { input: text, env, cwd, encoding: 'utf8' });
+  const ms = nowMs() - t0;
+  if (r.status !== 1 || !/unsupported event "NoSuchEvent"/.test(r.stderr)) throw new Error(`alfred hook NoSuchEvent exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+function bareNode(env: NodeJS.ProcessEnv): number {
+  const t0 = nowMs();
+  const r = spawnSync(process.execPath, ['-e', '0'], { env });
+  if (r.status !== 0) throw new Error(`node -e 0 exited ${r.status}`);
+  return nowMs() - t0;
+}
+
+/** All in turn, the order rotating each round; the warm-up writes the CLI's code cache. */
+function measure(runs: Record<Name, () => number>): Times {
+  const names = Object.keys(runs) as Name[];
+  const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Times;
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    for (let j = 0; j < names.length; j++) {
+      const name = names[(i + j) % names.length]!;
+      const ms = runs[name]();
+      if (i >= WARMUP) times[name].push(ms);
+    }
+  }
+  return times;
+}
+
+const ratio = (t: Times, way: Way): number => median(t[way]) / median(t.bare);
+const describe = (t: Times, way: Way): string =>
+  `p50 ${median(t[way]).toFixed(1)} ms, p95 ${percentile(t[way], 95).toFixed(1)} ms | baseline node -e 0 p50 ${median(t.bare).toFixed(1)} ms, p95 ${percentile(t.bare, 95).toFixed(1)} ms`
+  + ` | ratio p50 ${ratio(t, way).toFixed(2)}×, p95 ${(percentile(t[way], 95) / percentile(t.bare, 95)).toFixed(2)}×`;
+
+async function main(): Promise<void> {
+  const root = tempDir('hook');
+  const cli = copyCli(root);
+  const ws = path.join(root, 'ws');
+  fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+  const base: NodeJS.ProcessEnv = { ...process.env, ALFRED_ROLE: '', LEAN_CTX_ROLE: '' };
+  delete base.ALFRED_HOOK_DEBUG;
+  delete base.ALFRED_HOOK_SERVER;
+  const envs = Object.fromEntries(WAYS.map((w): [Way, NodeJS.ProcessEnv] => [w, { ...base, HOME: path.join(root, `home-${w}`), ALFRED_HOME: path.join(root, `home-${w}`, '.alfred') }])) as Record<Way, NodeJS.ProcessEnv>;
+  const cleanOf = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([k]) => !NOT_CLEAN.includes(k)));
+  const clean = Object.fromEntries(WAYS.map((w) => [w, cleanOf(envs[w])])) as Record<Way, NodeJS.ProcessEnv>;
+  const state = {} as Record<Way, { dir: string; ledger: Ledger }>;
+  for (const w of WAYS) state[w] = await seedState(ws, envs[w].ALFRED_HOME!);
+
+  // A different command each call: Alfred stops an agent that repeats one call many times in a row.
+  let calls = 0;
+  const input = () => JSON.stringify({
+    timestamp: new Date().toISOString(), hook_event_name: 'PreToolUse', session_id: 'bench-session', cwd: ws,
+    transcript_path: path.join(root, 'transcript.json'), tool_name: 'run_in_terminal',
+    tool_input: { command: `npm test -- --reporter=dot --grep=case${++calls}`, explanation: 'Run the unit tests', isBackground: false }, tool_use_id: `toolu_${calls}`,
+  });
+  const fastPath: Record<Way, boolean> = { native: true, nodeClient: false, inProcess: true, inProcessSh: false };
+  const launcherOf = Object.fromEntries(WAYS.map((w) => [w, writeLauncher(envs[w].HOME!, cli, fastPath[w])])) as Record<Way, string>;
+  const expected: Record<Way, RegExp> = {
+    native: /^alfred hook: answered by the hook server \(pid \d+\) on the launcher's fast path\n$/,
+    nodeClient: /^alfred hook: answered by the hook server \(pid \d+\)\n$/,
+    inProcess: /no answer on the launcher's fast path \(no hook\.tcp\).*\n.*no answer from the hook server \(ENOENT\); running in this process\n$/,
+    inProcessSh: /^alfred hook: no answer from the hook server \(ENOENT\); running in this process\n$/,
+  };
+  // Its own home: the instant server's port file would otherwise stand in for Alfred's.
+  const instantHome = path.join(root, 'home-instant');
+  const instantEnv = cleanOf({ ...base, HOME: instantHome, ALFRED_HOME: path.join(instantHome, '.alfred') });
+  const instantLauncher = writeLauncher(instantHome, cli, true);
+  const runsIn = (envOf: Record<Way, NodeJS.ProcessEnv>): Record<Name, () => number> => ({
+    bare: () => bareNode(envOf.native),
+    bareBash: () => bareBash(input, envOf.native),
+    instant: () => hookCall(instantLauncher, input, instantEnv, ws),
+    loadOnly: () => loadOnly(launcherOf.inProcessSh, input, envOf.inProcessSh, ws),
+    native: () => hookCall(launcherOf.native, input, envOf.native, ws),
+    nodeClient: () => hookCall(launcherOf.nodeClient, input, envOf.nodeClient, ws),
+    inProcess: () => hookCall(launcherOf.inProcess, input, envOf.inProcess, ws),
+    inProcessSh: () => hookCall(launcherOf.inProcessSh, input, envOf.inProcessSh, ws),
+  });
+  const check = () => {
+    for (const w of WAYS) hookCall(launcherOf[w], input, clean[w], ws, expected[w]);
+    hookCall(instantLauncher, input, instantEnv, ws, expected.native);
+  };
+  const servers: ChildProcess[] = [];
+  let result: Times;
+  let asCalled: Times | undefined;
+  const inherited = NOT_CLEAN.filter((k) => base[k] !== undefined);
+  try {
+    servers.push(await startServer(cli, clean.native, ws), await startServer(cli, clean.nodeClient, ws), await startInstantServer(instantEnv.ALFRED_HOME!, instantEnv));
+    check();
+    // What a call reads is kept only once it is 2 s old (src/core/fs/keptReads.ts): an agent's
+    // workspace is older than this one, made a moment ago.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    result = measure(runsIn(clean));
+    asCalled = inherited.length ? measure(runsIn(envs)) : undefined;
+    check();
+  } finally {
+    for (const server of servers) server.kill('SIGINT');
+  }
+  const charged = async (way: Way) => ((await foldLedger(state[way].dir))?.usage.shell ?? 0) - state[way].ledger.usage.shell;
+  const shell = Object.fromEntries(await Promise.all(WAYS.map(async (w) => [w, await charged(w)]))) as Record<Way, number>;
+  fs.rmSync(root, { recursive: true, force: true });
+
+  const label: Record<Way, string> = {
+    native: 'through the hook server, on the bash launcher\'s fast path',
+    nodeClient: 'through the hook server, by the Node client (launcher without the fast path)',
+    inProcess: 'without a server, in process',
+    inProcessSh: 'without a server, in process, through the launcher without the fast path (as before it)',
+  };
+  console.log(`alfred hook PreToolUse, spawning the launcher file: ${RUNS} runs each after ${WARMUP} warm-up runs, on a 10,000-event log; the ledgers charged ${WAYS.map((w) => `${shell[w]} (${w})`).join(', ')} shell calls`);
+  if (asCalled) for (const w of WAYS) console.log(`alfred hook PreToolUse ${label[w]}, with ${inherited.join(', ')} as set here (no target): ${describe(asCalled, w)}`);
+  const floor = median(result.bareBash) / median(result.bare);
+  console.log(`bash -p -c true spawned the same way, the fast path's floor (no target): p50 ${median(result.bareBash).toFixed(1)} ms, p95 ${percentile(result.bareBash, 95).toFixed(1)} ms | ratio p50 ${floor.toFixed(2)}× node -e 0`);
+  const instant = median(result.instant) / median(result.bare);
+  console.log(`the bash launcher against a server that answers at once (bench/instantHookServer.ts), the fast path's floor with a server (no target): p50 ${median(result.instant).toFixed(1)} ms, p95 ${percentile(result.instant, 95).toFixed(1)} ms | ratio p50 ${instant.toFixed(2)}× node -e 0`);
+  const loaded = median(result.loadOnly) / median(result.bare);
+  console.log(`alfred hook for an event it does not know, through the launcher without the fast path and no server: Node started and the hook bundle loaded, nothing decided, the floor without a server (no target): p50 ${median(result.loadOnly).toFixed(1)} ms, p95 ${percentile(result.loadOnly, 95).toFixed(1)} ms | ratio p50 ${loaded.toFixed(2)}× node -e 0`);
+  for (const w of ['nodeClient', 'inProcessSh'] as const) console.log(`alfred hook PreToolUse ${label[w]} (no target): ${describe(result, w)}`);
+  // What the server's work adds to a fast-path call, against what the target leaves it on this machine now.
+  const share = median(result.native) - median(result.instant);
+  const room = NATIVE_TARGET * median(result.bare) - median(result.instant);
+  console.log(`the hook server's share of a fast-path call (its p50 less the instant server's, no target): ${share.toFixed(2)} ms | what ${NATIVE_TARGET}× leaves it here: ${room.toFixed(2)} ms`);
+  verdict(`alfred hook PreToolUse ${label.native}`, `${describe(result, 'native')} | target ≤ ${NATIVE_TARGET}×`, ratio(result, 'native') <= NATIVE_TARGET);
+  verdict(`alfred hook PreToolUse ${label.inProcess}`, `${describe(result, 'inProcess')} | target ≤ ${NO_SERVER_TARGET}×`, ratio(result, 'inProcess') <= NO_SERVER_TARGET);
+  finish();
+}
+
+void main();
