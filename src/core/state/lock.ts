@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lock } from 'proper-lockfile';
+import { askHolderToLetGo, watchForWaiters } from './lockWaiters';
 
 export const LOCK_FILE = 'ledger.lock';
 /** A holder that stopped refreshing the lock (crashed) loses it after this long. */
@@ -76,21 +77,28 @@ interface Lease {
   since: number;
   lastUse: number;
   lost: boolean;
+  /** Another process asked for the lock (lockWaiters.ts): let go after the current use. */
+  wanted: boolean;
   timer?: NodeJS.Timeout;
+  stopWatching?: () => void;
 }
 
 /** Locks kept between uses. */
 const leases = new Map<string, Lease>();
 let leaseMs = 0;
-/** A lease never outlasts this, so another process waiting for the lock gets its turn. */
-const MAX_LEASE_MS = 1_000;
+/**
+ * A lease never outlasts this: a waiter that does not ask (lockWaiters.ts) gets its turn, within its
+ * retries (about 12 s) and before the lock would look stale (LOCK_STALE_MS).
+ */
+export const MAX_LEASE_MS = 5_000;
 
 /**
  * For a long-lived process that charges on every tool call (the hook server): keep a state folder's
  * lock for `ms` after each use instead of releasing it at once. Taking the lock is a mkdir and its
  * release an rmdir, each a journaled metadata write: on some machines they cost milliseconds, and a
- * hook call takes the lock two or three times. Other processes wait at most `ms` (never more than a
- * second in all) longer. 0 (the default) releases at once.
+ * hook call takes the lock two or three times. Another process that wants the lock asks for it
+ * (lockWaiters.ts) and gets it once the use under way ends; one that does not ask waits at most `ms`
+ * (never more than MAX_LEASE_MS in all) longer. 0 (the default) releases at once.
  */
 export function holdLocksBetweenUses(ms: number): void {
   leaseMs = Math.max(0, Math.min(ms, MAX_LEASE_MS));
@@ -147,6 +155,7 @@ function finishUnfinished(dir: string): void {
 
 function drop(dir: string, lease: Lease): Promise<void> {
   finishUnfinished(dir);
+  lease.stopWatching?.();
   clearTimeout(lease.timer);
   if (leases.get(dir) === lease) leases.delete(dir);
   // Releasing a lock that went stale and was taken over fails; there is nothing left to undo.
@@ -155,7 +164,7 @@ function drop(dir: string, lease: Lease): Promise<void> {
 
 async function acquire(dir: string): Promise<Lease> {
   const now = Date.now();
-  const lease: Lease = { release: () => Promise.resolve(), since: now, lastUse: now, lost: false };
+  const lease: Lease = { release: () => Promise.resolve(), since: now, lastUse: now, lost: false, wanted: false };
   const options = {
     lockfilePath: path.join(dir, LOCK_FILE),
     realpath: false,
@@ -171,6 +180,7 @@ async function acquire(dir: string): Promise<Lease> {
   // 0.05 to 0.15 ms) is wasted on a free lock, and a lock is free nearly always.
   const take = () => lock(dir, { ...options, retries: 0 }).catch(async (err: unknown) => {
     if (!locked(err)) throw err;
+    askHolderToLetGo(dir);
     return lock(dir, { ...options, retries: RETRIES });
   });
   try {
@@ -194,7 +204,7 @@ async function keptLease(dir: string): Promise<Lease | undefined> {
   clearTimeout(lease.timer);
   const now = Date.now();
   // The lock folder gone means the state folder was cleared meanwhile: take the lock anew (and make the folder).
-  const fresh = !lease.lost && now - lease.lastUse <= leaseMs + 50 && now - lease.since <= MAX_LEASE_MS;
+  const fresh = !lease.lost && !lease.wanted && now - lease.lastUse <= leaseMs + 50 && now - lease.since <= MAX_LEASE_MS;
   if (fresh && fs.existsSync(path.join(dir, LOCK_FILE))) return lease;
   await drop(dir, lease);
   return undefined;
@@ -210,11 +220,20 @@ async function lockedRun<T>(dir: string, fn: () => T | Promise<T>): Promise<T> {
   } finally {
     inUse.delete(dir);
     lease.lastUse = Date.now();
-    if (leaseMs > 0 && !lease.lost && lease.lastUse - lease.since < MAX_LEASE_MS) {
+    if (leaseMs > 0 && !lease.lost && !lease.wanted && lease.lastUse - lease.since < MAX_LEASE_MS) {
       leases.set(dir, lease);
       lease.timer = setTimeout(() => void drop(dir, lease), leaseMs);
       lease.timer.unref();
-      if (unfinished.has(dir)) setImmediate(() => finishUnfinished(dir));
+      // After the answer: the write left for later, and (once a lease) the watch for other processes asking.
+      setImmediate(() => {
+        finishUnfinished(dir);
+        if (leases.get(dir) === lease && !lease.stopWatching) {
+          lease.stopWatching = watchForWaiters(dir, lease.since, () => {
+            lease.wanted = true;
+            if (leases.get(dir) === lease) void drop(dir, lease);
+          });
+        }
+      });
     } else {
       await drop(dir, lease);
     }

@@ -1,7 +1,8 @@
 /**
- * A long-lived process (the hook server) keeps a state folder's lock briefly between uses: the lock
- * is not taken again within the lease, another process gets it once the lease ends, and a lease that
- * outlived its timer (a blocked event loop, a machine that slept) is never trusted.
+ * A long-lived process (the hook server) keeps a state folder's lock between uses: the lock is not
+ * taken again within the lease, another process that asks gets it once the use under way ends (one
+ * that does not ask, once the lease ends), and a lease that outlived its timer (a blocked event loop,
+ * a machine that slept) is never trusted.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -9,7 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, test } from 'node:test';
-import { holdLocksBetweenUses, LOCK_FILE, withLock } from '../../../src/core/state/lock';
+import { holdLocksBetweenUses, LOCK_FILE, MAX_LEASE_MS, withLock } from '../../../src/core/state/lock';
+import { askHolderToLetGo } from '../../../src/core/state/lockWaiters';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-lease-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -55,36 +57,67 @@ test('a lease whose timer could not run in time is dropped and the lock taken an
   assert.notEqual(after, first, 'released and taken again');
 });
 
-test('a lease never outlasts a second: the lock is taken anew after it', async () => {
-  holdLocksBetweenUses(300);
+test('a lease never outlasts its cap: the lock is taken anew after it', async () => {
+  holdLocksBetweenUses(MAX_LEASE_MS);
   const dir = tmp();
   let made = 0;
   const watcher = fs.watch(dir, (_event, name) => { if (name === LOCK_FILE) made++; });
-  const end = Date.now() + 1_400;
+  const end = Date.now() + MAX_LEASE_MS + 400;
   while (Date.now() < end) {
     await withLock(dir, () => undefined);
-    await sleep(50);
+    await sleep(100);
   }
   watcher.close();
   holdLocksBetweenUses(0);
   await sleep(50);
-  // One lease for the first second, then at least one new lock: the folder appeared, went, appeared.
+  // One lease up to the cap, then at least one new lock: the folder appeared, went, appeared.
   assert.ok(made >= 3, `lock folder events: ${made}`);
 });
 
-test('another process waits for the lease to end, then gets the lock', async () => {
+/** Another process taking `dir`'s lock through lock.ts (it asks), or through proper-lockfile alone (it does not); resolves when it got it. */
+function otherProcess(dir: string, asks: boolean): Promise<number> {
+  const take = asks
+    ? `require(${JSON.stringify(path.resolve('src/core/state/lock.ts'))}).withLock(${JSON.stringify(dir)}, () => process.stdout.write(String(Date.now())))`
+    : `require('proper-lockfile').lock(${JSON.stringify(dir)}, { lockfilePath: ${JSON.stringify(path.join(dir, LOCK_FILE))}, realpath: false, retries: { retries: 400, minTimeout: 2, maxTimeout: 30 } })
+        .then((release) => { process.stdout.write(String(Date.now())); return release(); })`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', take], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`exited ${code}`)))));
+}
+
+test('another process that asks gets the lock once the use under way ends, long before the lease would', async () => {
+  holdLocksBetweenUses(MAX_LEASE_MS);
+  const dir = tmp();
+  const usedAt = await withLock(dir, () => Date.now());
+  const gotAt = await otherProcess(dir, true);
+  // Its own start (Node and tsx) takes most of that time.
+  assert.ok(gotAt < usedAt + MAX_LEASE_MS - 1_000, `the other process got the lock ${gotAt - usedAt} ms after our last use (the lease: ${MAX_LEASE_MS} ms)`);
+  // Ours was let go: the next use takes it anew.
+  const born = await withLock(dir, () => lockBorn(dir));
+  assert.equal(await withLock(dir, () => lockBorn(dir)), born);
+});
+
+test('asked while the lock is kept idle, or during a use, the holder lets it go: at once, or when the use ends', async () => {
+  holdLocksBetweenUses(MAX_LEASE_MS);
+  const dir = tmp();
+  await withLock(dir, () => undefined);
+  await sleep(50);
+  assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), true, 'kept between uses');
+  askHolderToLetGo(dir);
+  await sleep(200);
+  assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), false, 'let go when asked');
+  // Asked during a use (here before its lease's watch has begun): not kept after it.
+  await withLock(dir, () => askHolderToLetGo(dir));
+  await sleep(200);
+  assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), false, 'let go after the use');
+});
+
+test('a waiter that does not ask (an older Alfred) waits for the lease to end, then gets the lock', async () => {
   holdLocksBetweenUses(300);
   const dir = tmp();
   const usedAt = await withLock(dir, () => Date.now());
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', `
-    const { withLock } = require(${JSON.stringify(path.resolve('src/core/state/lock.ts'))});
-    withLock(${JSON.stringify(dir)}, () => process.stdout.write(String(Date.now())));
-  `], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (d) => { out += d; });
-  const code = await new Promise((r) => child.on('exit', r));
-  assert.equal(code, 0);
-  const gotAt = Number(out);
+  const gotAt = await otherProcess(dir, false);
   assert.ok(gotAt >= usedAt + 250, `the other process got the lock ${gotAt - usedAt} ms after our last use, inside the lease`);
   assert.ok(gotAt <= usedAt + 5_000, `and soon after it ended (${gotAt - usedAt} ms)`);
 });

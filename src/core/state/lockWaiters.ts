@@ -1,0 +1,43 @@
+/**
+ * How a process that finds the state lock taken tells a holder keeping it between uses (the hook
+ * server's lease, lock.ts) to let it go: it writes `ledger.lock.wait` beside the lock, which the
+ * holder watches. Taking the lock is a mkdir and a stat, and its release an rmdir, journaled metadata
+ * writes of a few tenths of a millisecond where a hook call runs: kept while nobody else asks, the
+ * lock costs an agent's tool calls nothing. A waiter that cannot write the file (or a holder that
+ * misses it) waits for the lease's cap instead, as before.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const WAIT_FILE = 'ledger.lock.wait';
+
+/** Asks whoever keeps `dir`'s lock between uses to let it go. Best effort. */
+export function askHolderToLetGo(dir: string): void {
+  try {
+    fs.writeFileSync(path.join(dir, WAIT_FILE), `${process.pid}\n`, { mode: 0o600 });
+  } catch {
+    // The lease's cap still ends the wait.
+  }
+}
+
+/**
+ * Calls `wanted` once another process asks for `dir`'s lock, held since `since` (ms): at once when one
+ * asked since then (before this watch began), else on its next ask. Returns the function that stops
+ * watching; undefined when the folder cannot be watched (the lease's cap then ends any wait).
+ */
+export function watchForWaiters(dir: string, since: number, wanted: () => void): (() => void) | undefined {
+  const file = path.join(dir, WAIT_FILE);
+  let watcher: fs.FSWatcher;
+  try {
+    // The file must exist to be watched; appending nothing leaves a waiter's last ask in place.
+    fs.closeSync(fs.openSync(file, 'a', 0o600));
+    watcher = fs.watch(file, { persistent: false }, () => wanted());
+  } catch {
+    return undefined;
+  }
+  watcher.on('error', () => watcher.close());
+  // An ask between taking the lock and this watch: the file's time tells (a tick's margin for coarse clocks).
+  const st = fs.statSync(file, { throwIfNoEntry: false });
+  if (st && st.mtimeMs >= since - 20 && st.size > 0) wanted();
+  return () => watcher.close();
+}
