@@ -11,10 +11,18 @@ import * as path from 'node:path';
 
 export const WAIT_FILE = 'ledger.lock.wait';
 
+// Not on Windows (0 there). A link planted in the file's place is not written through.
+const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
 /** Asks whoever keeps `dir`'s lock between uses to let it go. Best effort. */
 export function askHolderToLetGo(dir: string): void {
   try {
-    fs.writeFileSync(path.join(dir, WAIT_FILE), `${process.pid}\n`, { mode: 0o600 });
+    const fd = fs.openSync(path.join(dir, WAIT_FILE), fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | NO_FOLLOW, 0o600);
+    try {
+      fs.writeSync(fd, `${process.pid}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     // The lease's cap still ends the wait.
   }
@@ -30,7 +38,7 @@ export function watchForWaiters(dir: string, since: number, wanted: () => void):
   let watcher: fs.FSWatcher;
   try {
     // The file must exist to be watched; appending nothing leaves a waiter's last ask in place.
-    fs.closeSync(fs.openSync(file, 'a', 0o600));
+    fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_APPEND | NO_FOLLOW, 0o600));
     watcher = fs.watch(file, { persistent: false }, () => wanted());
   } catch {
     return undefined;

@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, test } from 'node:test';
 import { authorize } from '../../../src/core/state/govern';
+import { foldLedger } from '../../../src/core/state/ledgerFold';
 import { LEDGER_FILE, readLedger } from '../../../src/core/state/ledgerFormat';
 import { holdLocksBetweenUses, LOCK_FILE } from '../../../src/core/state/lock';
 import { stateDir } from '../../../src/core/state/paths';
@@ -72,6 +73,19 @@ test('a process that ends during its lease releases the lock and loses no charge
   assert.equal(await new Promise((r) => child.on('exit', r)), 0);
   assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), false, 'its lock released on the way out');
   assert.equal(onDisk(dir), 5);
+  await shellCall(dir);
+  assert.equal(onDisk(dir), 6);
+});
+
+test('a process killed right after its last charge, before its ledger write: the log has the charge, and the next transaction counts it', async () => {
+  const dir = freshState();
+  await shellCall(dir);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/fixtures/lease-child.ts'), dir, '4', 'kill'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  assert.equal(await new Promise((r) => child.on('exit', (_code, signal) => r(signal))), 'SIGKILL');
+  assert.equal(onDisk(dir), 4, 'its last ledger was not written');
+  assert.equal((await foldLedger(dir))?.usage.shell, 5, 'its last charge is in the log');
+  // Its lock, left behind, would be taken over once stale (10 s); removed here instead.
+  fs.rmdirSync(path.join(dir, LOCK_FILE));
   await shellCall(dir);
   assert.equal(onDisk(dir), 6);
 });

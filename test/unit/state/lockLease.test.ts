@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, test } from 'node:test';
 import { holdLocksBetweenUses, LOCK_FILE, MAX_LEASE_MS, withLock } from '../../../src/core/state/lock';
-import { askHolderToLetGo } from '../../../src/core/state/lockWaiters';
+import { askHolderToLetGo, WAIT_FILE } from '../../../src/core/state/lockWaiters';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-lease-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -132,4 +132,13 @@ test('a state folder cleared during a lease is made again, under a new lock', as
     return fs.existsSync(path.join(dir, LOCK_FILE));
   });
   assert.equal(wrote, true, 'the folder and a lock exist again');
+});
+
+test('a link planted in the wait file\'s place is not written through', () => {
+  const dir = tmp();
+  const target = path.join(dir, 'elsewhere');
+  fs.writeFileSync(target, 'kept');
+  fs.symlinkSync(target, path.join(dir, WAIT_FILE));
+  askHolderToLetGo(dir);
+  assert.equal(fs.readFileSync(target, 'utf8'), 'kept');
 });
