@@ -10,6 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export const WAIT_FILE = 'ledger.lock.wait';
+/** An ask this long before a lease began is taken as still standing (its waiter may not have had its turn). */
+const RECENT_ASK_MS = 1_000;
 
 // Not on Windows (0 there). A link planted in the file's place is not written through.
 const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
@@ -30,7 +32,7 @@ export function askHolderToLetGo(dir: string): void {
 
 /**
  * Calls `wanted` once another process asks for `dir`'s lock, held since `since` (ms): at once when one
- * asked since then (before this watch began), else on its next ask. Returns the function that stops
+ * asked since shortly before then (before this watch began), else on its next ask. Returns the function that stops
  * watching; undefined when the folder cannot be watched (the lease's cap then ends any wait).
  */
 export function watchForWaiters(dir: string, since: number, wanted: () => void): (() => void) | undefined {
@@ -44,8 +46,9 @@ export function watchForWaiters(dir: string, since: number, wanted: () => void):
     return undefined;
   }
   watcher.on('error', () => watcher.close());
-  // An ask between taking the lock and this watch: the file's time tells (a tick's margin for coarse clocks).
+  // An ask since a moment before the lock was taken: the file's time tells. A waiter asks once, then
+  // retries for seconds; one that asked of the lease before this one may still be waiting.
   const st = fs.statSync(file, { throwIfNoEntry: false });
-  if (st && st.mtimeMs >= since - 20 && st.size > 0) wanted();
+  if (st && st.mtimeMs >= since - RECENT_ASK_MS && st.size > 0) wanted();
   return () => watcher.close();
 }

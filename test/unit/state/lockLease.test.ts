@@ -113,6 +113,20 @@ test('asked while the lock is kept idle, or during a use, the holder lets it go:
   assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), false, 'let go after the use');
 });
 
+test('taken again before the waiter that asked had its turn, the lock is let go after that use too', async () => {
+  holdLocksBetweenUses(MAX_LEASE_MS);
+  const dir = tmp();
+  await withLock(dir, () => undefined);
+  await sleep(50);
+  askHolderToLetGo(dir);
+  await sleep(100);
+  assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), false, 'let go when asked');
+  // This process is quicker than the waiter's next try: a new lease, which the standing ask ends too.
+  await withLock(dir, () => undefined);
+  await sleep(100);
+  assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), false, 'not kept over a standing ask');
+});
+
 test('a waiter that does not ask (an older Alfred) waits for the lease to end, then gets the lock', async () => {
   holdLocksBetweenUses(300);
   const dir = tmp();
