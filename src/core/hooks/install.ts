@@ -190,7 +190,8 @@ const FAST_PATH = String.raw`alfred_ask() {
   fi
   { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || { alfred_why="nothing listens on port $port"; return 1; }
   alfred_input=
-  if [[ -c /dev/stdin ]]; then :  # a terminal or /dev/null: no input, as the command line reads it
+  # A terminal or /dev/null: no input, as the command line reads it.
+  if [[ -c /dev/stdin ]]; then :
   elif ((BASH_VERSINFO[0] >= 5)); then IFS= read -r -N 999999999 alfred_input
   else alfred_input=$(cat; printf x); alfred_input=\${alfred_input%x}
   fi
@@ -227,7 +228,10 @@ if [[ $# == 2 && $1 == hook && -n $2 && $2 != *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcde
   # The input already read goes to the command line through a pipe.
   [[ -n \${alfred_input+x} ]] && exec 0< <(printf '%s' "$alfred_input")
 fi
-`.replaceAll('\\${', '${'); // `\${` stands for `${`, which a template literal reads as its own
+`.replaceAll('\\${', '${') // `\${` stands for `${`, which a template literal reads as its own
+  // Its comments are for whoever reads this file: bash parses every line of the function on every call
+  // (comments cost the fast path a tenth of a millisecond of its 5).
+  .replace(/^[ \t]*# .*\n/gm, '');
 
 /**
  * The launcher scripts `~/.alfred/bin/alfred` (POSIX) and `alfred.cmd` (Windows). With `bash` (pass
