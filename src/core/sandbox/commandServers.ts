@@ -16,7 +16,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lookup, readdir, stat } from '../fs/keptReads';
+import { KeptValues, lookup, readdir, stat } from '../fs/keptReads';
 import { coveredBy } from './pathSet';
 import { RealPaths } from './realPaths';
 
@@ -130,6 +130,18 @@ export function commandServers(opts: CommandServerOptions, strict: boolean): Hid
  * in builds that use them) in `$SCREENDIR`, `/run/screen/S-*` and `/var/run/screen/S-*`.
  */
 export function liveSockets(env: NodeJS.ProcessEnv): string[] {
+  const key = JSON.stringify([env.XDG_RUNTIME_DIR, env.TMPDIR, env.TMUX_TMPDIR, env.SCREENDIR]);
+  return [...keptSockets.get(key, () => socketsNow(env))];
+}
+
+/**
+ * Asked on every shell call: kept while the folders listed are unchanged (fs/keptReads), each then
+ * checked by one stat instead of a listing (a busy /tmp holds thousands of entries). A socket made or
+ * removed changes its folder.
+ */
+const keptSockets = new KeptValues<readonly string[]>(4);
+
+function socketsNow(env: NodeJS.ProcessEnv): string[] {
   // Each folder listed once: /tmp, where most of these are, may hold thousands of entries.
   const listed = new Map<string, fs.Dirent[]>();
   const entries = (folder: string): fs.Dirent[] => {
@@ -153,7 +165,7 @@ export function liveSockets(env: NodeJS.ProcessEnv): string[] {
 /** A folder's entries; none when it is missing or unreadable (another user's session folder). */
 function entriesOf(folder: string): fs.Dirent[] {
   try {
-    return fs.readdirSync(folder, { withFileTypes: true });
+    return readdir(folder);
   } catch {
     return [];
   }

@@ -6,10 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
+import fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { after, mock, test } from 'node:test';
+import { rememberReads } from '../../../src/core/fs/keptReads';
 import { commandServers, liveSockets, SHARED_MEMORY } from '../../../src/core/sandbox/commandServers';
 import { planSandbox, sandboxArgv } from '../../../src/core/sandbox/index';
 import { NO_SANDBOX, ORIGINAL, sandboxFixture, tempRoot } from './helpers';
@@ -45,6 +46,34 @@ test('the sockets of tmux and screen sessions are found as they are now, in ever
   assert.deepEqual(liveSockets(env).filter((p) => p.startsWith(root)).sort(), [fifo, tmux].sort());
   // The plan hides none of them (they come and go), and under strict only the runtime folder and Docker.
   for (const strict of [false, true]) assert.deepEqual(commandServers({ env: { ...env, XDG_RUNTIME_DIR: path.join(root, 'none') }, uid: 1234, kept: [], sharedMemory: [] }, strict), { files: [], folders: [] });
+});
+
+test('in a long-lived process the sockets found are kept while their folders are unchanged; a session made or ended is seen at the next call', async () => {
+  rememberReads(true, 50);
+  try {
+    const root = tempRoot();
+    const tmuxFolder = path.join(root, 'tmux-tmp', 'tmux-1234');
+    const first = await listening(path.join(tmuxFolder, 'default'));
+    const env = { TMUX_TMPDIR: path.join(root, 'tmux-tmp'), SCREENDIR: path.join(root, 'screens'), TMPDIR: path.join(root, 'tmp') };
+    fs.mkdirSync(env.TMPDIR);
+    const found = () => liveSockets(env).filter((p) => p.startsWith(root)).sort();
+    await new Promise((resolve) => setTimeout(resolve, 60)); // past the racy window the test gives keptReads
+    assert.deepEqual(found(), [first]);
+    const listings = mock.method(fs, 'readdirSync');
+    try {
+      assert.deepEqual(found(), [first]);
+      assert.equal(listings.mock.callCount(), 0, 'nothing listed again while the folders are unchanged');
+    } finally {
+      listings.mock.restore();
+    }
+    const second = await listening(path.join(tmuxFolder, 'work'));
+    const editor = await listening(path.join(env.TMPDIR, 'vscode-ipc-1.sock'));
+    assert.deepEqual(found(), [editor, first, second].sort());
+    await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
+    assert.deepEqual(found(), [first, second].sort(), 'a socket gone with its window');
+  } finally {
+    rememberReads(false);
+  }
 });
 
 test('under strict, the user\'s runtime folder is emptied and Docker\'s socket hidden; never over the workspace', async () => {
