@@ -17,6 +17,7 @@ import { randomHex } from '../crypto/random';
 
 /** A launcher sends its whole request at once; one that stalls before the end is dropped. */
 const REQUEST_TIMEOUT_MS = 10_000;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 export class NativeHookListener {
   private readonly server: net.Server;
@@ -28,8 +29,14 @@ export class NativeHookListener {
   private written: Array<[file: string, text: string]> = [];
   readonly portFile: string;
   readonly sandboxedPortFile: string;
+  /**
+   * Connections whose request is not complete yet, and when each came: one sweep drops those that
+   * stalled, instead of a timer set and cleared on every call (a tenth of a millisecond of each).
+   */
+  private readonly incomplete = new Map<net.Socket, number>();
+  private sweep: NodeJS.Timeout | undefined;
 
-  constructor(home: string, private readonly serve: (request: HookRequest) => Promise<HookResponse>) {
+  constructor(home: string, private readonly serve: (request: HookRequest) => Promise<HookResponse>, private readonly requestTimeoutMs = REQUEST_TIMEOUT_MS) {
     this.portFile = path.join(home, 'run', PORT_FILE);
     this.sandboxedPortFile = path.join(home, 'run', SANDBOXED_PORT_FILE);
     // Half-open: a client that shuts down its sending side after the request still gets the answer.
@@ -46,6 +53,11 @@ export class NativeHookListener {
         resolve();
       });
     });
+    this.sweep = setInterval(() => {
+      const stalled = Date.now() - this.requestTimeoutMs;
+      for (const [socket, since] of this.incomplete) if (since <= stalled) socket.destroy();
+    }, Math.min(this.requestTimeoutMs / 2, 1_000));
+    this.sweep.unref();
     const { port } = this.server.address() as net.AddressInfo;
     fs.mkdirSync(path.dirname(this.portFile), { recursive: true, mode: 0o700 });
     // The sandbox's first: a sandbox that finds no file of its own shows none (wrap.ts), never the launcher's.
@@ -64,6 +76,7 @@ export class NativeHookListener {
 
   /** Stops listening; each port file goes only while it is still this listener's. */
   close(): Promise<void> {
+    clearInterval(this.sweep);
     for (const [file, text] of this.written) {
       try {
         if (fs.readFileSync(file, 'utf8') === text) fs.rmSync(file, { force: true });
@@ -83,10 +96,12 @@ export class NativeHookListener {
     let complete = false;
     const refuse = (reason: string) => {
       complete = true;
+      this.incomplete.delete(socket);
       socket.removeAllListeners('data');
       socket.end(fallbackAnswer(reason));
     };
-    socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy());
+    this.incomplete.set(socket, Date.now());
+    socket.once('close', () => this.incomplete.delete(socket));
     socket.on('error', () => socket.destroy());
     socket.on('end', () => {
       if (!complete) socket.destroy();
@@ -107,7 +122,7 @@ export class NativeHookListener {
         if (end === -1) return buffer.length > MAX_HEADER_BYTES ? refuse('header too long') : undefined;
         let text: string;
         try {
-          text = new TextDecoder('utf-8', { fatal: true }).decode(buffer.subarray(firstEnd + 1, end));
+          text = UTF8.decode(buffer.subarray(firstEnd + 1, end));
         } catch {
           return refuse('the header is not UTF-8');
         }
@@ -119,9 +134,9 @@ export class NativeHookListener {
       }
       if (bodySize < header.length) return;
       complete = true;
+      this.incomplete.delete(socket);
       socket.removeAllListeners('data');
       if (bodySize > header.length) return refuse('more input than its length');
-      socket.setTimeout(0);
       void this.answer(header, Buffer.concat(body).toString('utf8'), from === 'sandboxed').then((text) => socket.end(text));
     });
   }

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readEvents } from '../../../src/core/events/read';
 import { launcherScripts, launcherTarget } from '../../../src/core/hooks/install';
+import { NativeHookListener } from '../../../src/core/hooks/nativeListener';
 import { NATIVE_MAGIC, PORT_FILE, SANDBOXED_PORT_FILE } from '../../../src/core/hooks/nativeProtocol';
 import { openWorkspaceHarness } from '../../../src/core/hooks/openWorkspace';
 import { startHookServer, type HookServer, type HookServerOptions } from '../../../src/core/hooks/server';
@@ -469,4 +470,39 @@ it('launcherTarget reads the bash launcher back', () => {
   const bash = launcherScripts('/opt/code/code', '/ext/dist/cli/alfred.cjs', { bash: true }).posix;
   assert.match(bash, /^#!\/bin\/bash -p\n/);
   assert.deepEqual(launcherTarget(bash), { runtime: '/opt/code/code', cli: '/ext/dist/cli/alfred.cjs' });
+});
+
+describe('a connection that stalls', { skip }, () => {
+  it('is dropped once its request is late, whether it sent nothing or half a header; a whole one is answered', async () => {
+    const home = path.join(env.root, 'stall-home');
+    let served = 0;
+    const listener = new NativeHookListener(home, async () => {
+      served++;
+      return { stdout: '', stderr: '', exitCode: 0, pid: process.pid };
+    }, 200);
+    await listener.listen();
+    try {
+      const [port, token, proof] = fs.readFileSync(listener.portFile, 'utf8').trim().split(' ');
+      /** Opens a connection, sends `bytes`, and resolves with what came back and how long the server kept it open. */
+      const stall = (bytes: string) => new Promise<{ text: string; ms: number }>((resolve, reject) => {
+        const started = Date.now();
+        const socket = net.connect(Number(port), '127.0.0.1', () => { if (bytes) socket.write(bytes); });
+        let text = '';
+        socket.setEncoding('utf8').on('data', (d: string) => (text += d));
+        socket.on('close', () => resolve({ text, ms: Date.now() - started }));
+        socket.on('error', reject);
+      });
+      for (const bytes of ['', `${NATIVE_MAGIC}${token}\nevent PreToolUse\n`]) {
+        const { text, ms } = await stall(bytes);
+        assert.equal(text, '', 'nothing answered');
+        assert.ok(ms >= 150 && ms < 5_000, `dropped after ${ms} ms`);
+      }
+      assert.equal(served, 0);
+      const answer = await raw(Number(port), `${NATIVE_MAGIC}${token}\nevent PreToolUse\ncwd ${env.root}\nlength 2\n\n{}`);
+      assert.ok(answer.startsWith(answerHead(0, proof!)), answer);
+      assert.equal(served, 1);
+    } finally {
+      await listener.close();
+    }
+  });
 });
