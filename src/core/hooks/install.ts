@@ -204,7 +204,10 @@ const FAST_PATH = String.raw`alfred_ask() {
     if ((BASH_VERSINFO[0] >= 5)); then
       IFS= read -r -N ${ANSWER_HEAD_BYTES - 1} rest <&3
       len=\${rest:${ANSWER_HEAD_BYTES - 12}:10}
-      [[ \${#rest} == ${ANSWER_HEAD_BYTES - 1} && $len != *[!0-9]* ]] && ((10#$len > 0)) && IFS= read -r -N $((10#$len)) body <&3
+      # A fallback's reason has no length: read to the end.
+      if [[ $head$rest == fallback* ]]; then IFS= read -r -d '' body <&3
+      elif [[ \${#rest} == ${ANSWER_HEAD_BYTES - 1} && $len != *[!0-9]* ]] && ((10#$len > 0)); then IFS= read -r -N $((10#$len)) body <&3
+      fi
       rest+=$body
     else IFS= read -r -d '' rest <&3
     fi

@@ -417,6 +417,17 @@ describe('the launcher without a fast-path answer runs the command line', { skip
     }
   });
 
+  it('a `fallback` whose reason is longer than an answer\'s first line is read whole', async () => {
+    const reason = `process 4242 could not be read (${'x'.repeat(150)})`;
+    const refusing = await listener(`fallback ${reason}\n`);
+    try {
+      writePortFile(refusing.port);
+      await answeredByCommandLine({}, new RegExp(`^alfred hook: no answer on the launcher's fast path \\(the server did not run it: ${reason.replace(/[()]/g, '\\$&')}\\); running the command line\\n`));
+    } finally {
+      await refusing.close();
+    }
+  });
+
   it('`fallback` from the server: the command line gets the input untouched', async () => {
     const refusing = await listener('fallback the hook server could not answer (test)\n');
     try {
