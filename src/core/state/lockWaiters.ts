@@ -32,8 +32,9 @@ export function askHolderToLetGo(dir: string): void {
 
 /**
  * Calls `wanted` once another process asks for `dir`'s lock, held since `since` (ms): at once when one
- * asked since shortly before then (before this watch began), else on its next ask. Returns the function that stops
- * watching; undefined when the folder cannot be watched (the lease's cap then ends any wait).
+ * asked since shortly before then (before this watch began), else on its next ask. Returns the function
+ * that stops watching; undefined when `wanted` was called at once, or the file cannot be watched (the
+ * lease's cap then ends any wait).
  */
 export function watchForWaiters(dir: string, since: number, wanted: () => void): (() => void) | undefined {
   const file = path.join(dir, WAIT_FILE);
@@ -46,9 +47,19 @@ export function watchForWaiters(dir: string, since: number, wanted: () => void):
     return undefined;
   }
   watcher.on('error', () => watcher.close());
-  // An ask since a moment before the lock was taken: the file's time tells. A waiter asks once, then
-  // retries for seconds; one that asked of the lease before this one may still be waiting.
-  const st = fs.statSync(file, { throwIfNoEntry: false });
-  if (st && st.mtimeMs >= since - RECENT_ASK_MS && st.size > 0) wanted();
+  // An ask since a moment before the lock was taken: the file's time tells (looked at once the watch
+  // is on, so no ask falls between). A waiter asks once, then retries for seconds; one that asked of
+  // the lease before this one may still be waiting. Answered at once, the watch is not needed.
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(file, { throwIfNoEntry: false });
+  } catch {
+    st = undefined;
+  }
+  if (st && st.mtimeMs >= since - RECENT_ASK_MS && st.size > 0) {
+    watcher.close();
+    wanted();
+    return undefined;
+  }
   return () => watcher.close();
 }

@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
+import fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterEach, test } from 'node:test';
+import { afterEach, mock, test } from 'node:test';
 import { holdLocksBetweenUses, LOCK_FILE, MAX_LEASE_MS, withLock } from '../../../src/core/state/lock';
-import { askHolderToLetGo, WAIT_FILE } from '../../../src/core/state/lockWaiters';
+import { askHolderToLetGo, WAIT_FILE, watchForWaiters } from '../../../src/core/state/lockWaiters';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-lease-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -155,4 +155,20 @@ test('a link planted in the wait file\'s place is not written through', () => {
   fs.symlinkSync(target, path.join(dir, WAIT_FILE));
   askHolderToLetGo(dir);
   assert.equal(fs.readFileSync(target, 'utf8'), 'kept');
+});
+
+test('an ask made before the watch began is answered at once, and leaves no watch open', () => {
+  const dir = tmp();
+  askHolderToLetGo(dir);
+  const watches = mock.method(fs, 'watch');
+  try {
+    let asked = 0;
+    assert.equal(watchForWaiters(dir, Date.now(), () => asked++), undefined);
+    assert.equal(asked, 1);
+    const watcher = watches.mock.calls[0]!.result as fs.FSWatcher;
+    // A closed watcher's close is a no-op; an open one would still hold its inotify watch.
+    assert.equal((watcher as unknown as { _handle: unknown })._handle, null, 'the watch was closed');
+  } finally {
+    watches.mock.restore();
+  }
 });
