@@ -6,7 +6,7 @@
  * would stop rather than measure something else. activate() itself needs a real VS Code: the
  * integration suite prints its time (test/integration/suites/activation.test.ts).
  *
- * Three processes, spawned in turn (each order in rotation): a bare `node -e 0`; one that loads the
+ * Three processes, spawned in turn (in an order shuffled each round): a bare `node -e 0`; one that loads the
  * bundle; one that loads it and then counts a token, as the first charged tool call does. Target: the
  * bundle's load is under 0.6× the load plus the first count, so the tokenizer (about 2.7 MB) stays out
  * of activation; loading it with the bundle would put the ratio near 1.
@@ -14,6 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { roundOrder } from './roundOrder.mjs';
 import { finish, median, nowMs, tempDir, verdict } from './util';
 
 const TARGET_RATIO = 0.6;
@@ -73,8 +74,7 @@ function main(): void {
   const names = Object.keys(runs) as Way[];
   const samples = Object.fromEntries(names.map((n) => [n, [] as Sample[]])) as Record<Way, Sample[]>;
   for (let i = 0; i < WARMUP + RUNS; i++) {
-    for (let j = 0; j < names.length; j++) {
-      const name = names[(i + j) % names.length]!;
+    for (const name of roundOrder(names, i)) {
       const s = runs[name]();
       if (i >= WARMUP) samples[name].push(s);
     }

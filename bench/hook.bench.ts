@@ -7,7 +7,7 @@
  * Node client (a launcher without the fast path); and without a server (the bash launcher finds no
  * port, the client no socket, and the command line runs in process), also through the launcher
  * without the fast path, as before it, for comparison. Targets, against a bare
- * `node -e 0` spawned in turn in the same run (each order in rotation): the fast path's median at
+ * `node -e 0` spawned in turn in the same run (in an order shuffled each round): the fast path's median at
  * most 0.25×, no server at most 1.5×. Two floors are printed beside them, spawned the same way:
  * `bash -p -c true`, what this machine charges for starting bash at all, and the fast path against a
  * server that answers at once (instantHookServer.ts), what the launcher and one round trip to an
@@ -117,7 +117,7 @@ interface TimedWay {
   refuse?: string;
 }
 
-/** Every way, each spawned in turn by bench/spawnTimer.mjs, the order rotating each round; the warm-up writes the CLI's code cache. */
+/** Every way, each spawned in turn by bench/spawnTimer.mjs, in an order shuffled each round; the warm-up writes the CLI's code cache. */
 function measure(ways: Record<Name, TimedWay>): { times: Times; rss: number } {
   const r = spawnSync(process.execPath, [path.join(__dirname, 'spawnTimer.mjs')], {
     input: JSON.stringify({ warmup: WARMUP, runs: RUNS, ways }), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,

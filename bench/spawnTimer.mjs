@@ -7,11 +7,13 @@
  *
  * Standard input, JSON: { warmup, runs, ways: { name: { file, args, env, cwd, input?, status, refuse? } } }.
  * `input` may hold `{n}`, replaced by a number counted across all calls (each hook call a different
- * command), and `{ts}`, the time. Each round runs every way once, the order rotating; a way whose exit
- * status differs from `status`, or whose output matches `refuse` (a regular expression), stops the run.
+ * command), and `{ts}`, the time. Each round runs every way once, in an order shuffled each round
+ * (roundOrder.mjs); a way whose exit status differs from `status`, or whose output matches `refuse`
+ * (a regular expression), stops the run.
  * Standard output, JSON: { rss, times: { name: milliseconds[] } } (the warm-up rounds left out).
  */
 import { spawnSync } from 'node:child_process';
+import { roundOrder } from './roundOrder.mjs';
 
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
@@ -33,8 +35,7 @@ function once(name) {
 }
 
 for (let i = 0; i < warmup + runs; i++) {
-  for (let j = 0; j < names.length; j++) {
-    const name = names[(i + j) % names.length];
+  for (const name of roundOrder(names, i)) {
     const ms = once(name);
     if (i >= warmup) times[name].push(ms);
   }

@@ -2,7 +2,7 @@
  * A governed shell call's round trip (`Harness.authorize`: the gate decided and charged under the
  * state lock, logged) with the ledgers on a PostgreSQL on loopback (test/support/postgres.ts: a
  * private server, started and stopped here) against the same call on the file backend alone, in the
- * same run, in rotation:
+ * same run, in an order shuffled each round:
  * - team: the file ledger, and a team budget that decides and charges the call under row locks in
  *   the database, its events copied to the team's audit trail after it;
  * - personal: the personal ledger and event log in the database (ALFRED_LEDGER_BACKEND=postgres; the
@@ -20,6 +20,7 @@ import * as path from 'node:path';
 import { Harness } from '../src/core/harness';
 import { toolCall } from '../src/core/policy/toolCall';
 import { PG_TEST_PASSWORD, startPostgres } from '../test/support/postgres';
+import { roundOrder } from './roundOrder.mjs';
 import { finish, median, nowMs, percentile, tempDir, verdict } from './util';
 
 const CALLS = 300;
@@ -52,8 +53,7 @@ async function main(): Promise<void> {
     const times = { file: [] as number[], team: [] as number[], personal: [] as number[], both: [] as number[] };
     const ways = [['file', file], ['team', team], ['personal', personal], ['both', both]] as Array<[keyof typeof times, Harness]>;
     for (let i = 0; i < WARMUP + CALLS; i++) {
-      // Each order in rotation, so that no way always follows another.
-      for (const [name, h] of [...ways.slice(i % ways.length), ...ways.slice(0, i % ways.length)]) {
+      for (const [name, h] of roundOrder(ways, i)) {
         const t0 = nowMs();
         const r = await call(h, i);
         const ms = nowMs() - t0;
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     for (const h of [team, personal, both]) await h.team!.close();
     for (const h of [personal, both]) await h.ledgerBackend?.close();
     const f = median(times.file), t = median(times.team), p = median(times.personal), b = median(times.both);
-    console.log(`Harness.authorize of a shell call, ${CALLS} each after ${WARMUP} warm-up, in rotation: p95 file ${percentile(times.file, 95).toFixed(2)} ms, team ${percentile(times.team, 95).toFixed(2)} ms, personal ${percentile(times.personal, 95).toFixed(2)} ms, both ${percentile(times.both, 95).toFixed(2)} ms`);
+    console.log(`Harness.authorize of a shell call, ${CALLS} each after ${WARMUP} warm-up, in shuffled order: p95 file ${percentile(times.file, 95).toFixed(2)} ms, team ${percentile(times.team, 95).toFixed(2)} ms, personal ${percentile(times.personal, 95).toFixed(2)} ms, both ${percentile(times.both, 95).toFixed(2)} ms`);
     verdict('team budget (PostgreSQL on loopback)', `median ${t.toFixed(2)} ms/call | baseline file backend ${f.toFixed(2)} ms/call | ratio ${(t / f).toFixed(2)}× | target ≤ ${TARGET_RATIO}×`, t / f <= TARGET_RATIO);
     verdict('personal ledger and event log on PostgreSQL (team audit trail, no team budget)', `median ${p.toFixed(2)} ms/call | baseline file backend ${f.toFixed(2)} ms/call | ratio ${(p / f).toFixed(2)}× | target ≤ ${TARGET_RATIO}×`, p / f <= TARGET_RATIO);
     console.log(`both (personal ledger on PostgreSQL and a team budget): median ${b.toFixed(2)} ms/call | ratio ${(b / f).toFixed(2)}× (no target: the two above together)`);
