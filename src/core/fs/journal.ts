@@ -7,14 +7,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUuid } from '../crypto/random';
+import { appendJsonLines, parseJsonLines } from './jsonLines';
 
-export interface JournalBatch<T> {
+export interface JournalBatch<T extends object> {
   items: T[];
   /** Removes the replayed files: call once the other side holds them. */
   done(): void;
 }
 
-export class Journal<T> {
+export class Journal<T extends object> {
   readonly file: string;
   private readonly replay: RegExp;
 
@@ -26,8 +27,9 @@ export class Journal<T> {
   append(dir: string, items: readonly T[]): void {
     if (items.length === 0) return;
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // One write with O_APPEND: lines of concurrent writers never interleave.
-    fs.appendFileSync(path.join(dir, this.file), items.map((l) => JSON.stringify(l) + '\n').join(''), { mode: 0o600 });
+    // One write with O_APPEND: lines of concurrent writers never interleave; a line a killed writer
+    // left torn does not swallow the first of these.
+    appendJsonLines(path.join(dir, this.file), items);
   }
 
   /** Whether anything waits: one readdir. */
@@ -60,12 +62,8 @@ export class Journal<T> {
         continue; // replayed and removed by another process meanwhile
       }
       taken.push(file);
-      for (const line of text.split('\n')) {
-        if (!line.trim()) continue;
-        try {
-          items.push(JSON.parse(line) as T);
-        } catch { /* a torn last line of a killed writer: what it held was never acknowledged */ }
-      }
+      // A torn line of a killed writer is passed over: what it held was never acknowledged.
+      for (const item of parseJsonLines(text, file, (value) => (typeof value === 'object' && value !== null ? value as T : 'not an object')).records) items.push(item);
     }
     return { items, done: () => taken.forEach((f) => fs.rmSync(f, { force: true })) };
   }

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spentToday } from '../budget/dailySpend';
 import { atomicWrite } from '../fs/atomicWrite';
-import { readJsonLines, type CorruptLine } from '../fs/jsonLines';
+import { appendJsonLines, readJsonLines, type CorruptLine } from '../fs/jsonLines';
 import { withLock } from '../state/lock';
 import { dueNotices, spendStatus, utcDay, type SpendNotice, type SpendNoticed, type SpendStatus, type UsageRecord } from './spend';
 
@@ -18,7 +18,7 @@ export const SPEND_FILE = 'spend.json';
 /** Appends one record. Call it under the state lock (inside `transact`, or `withLock`). */
 export function appendUsage(dir: string, record: UsageRecord): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.appendFileSync(path.join(dir, USAGE_FILE), JSON.stringify(record) + '\n', { mode: 0o600 });
+  appendJsonLines(path.join(dir, USAGE_FILE), [record]);
 }
 
 function isRecord(v: unknown): v is UsageRecord {

@@ -60,6 +60,15 @@ test('usage.jsonl: appended, read per day, corrupt lines skipped and reported', 
   assert.deepEqual(corrupt.map((c) => c.line), [2]);
 });
 
+test('usage.jsonl: a record appended after a line a killed writer left torn (no newline) is kept', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-usage-'));
+  fs.writeFileSync(path.join(dir, USAGE_FILE), '{"ts":"2025-03-01T11:00:00.000Z","model":"m","co');
+  appendUsage(dir, rec('2025-03-01T12:00:00.000Z', 0.6));
+  const { records, corrupt } = readUsage(dir);
+  assert.deepEqual(records.map((r) => [r.ts, r.costUsd]), [['2025-03-01T12:00:00.000Z', 0.6]]);
+  assert.deepEqual(corrupt.map((c) => c.line), [1]);
+});
+
 test('the daily spend is every charge of the day in the event log, with notices once a day', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-usage-'));
   const charge = (ts: string, costUsd: number, type: 'ToolCall' | 'ModelUsage' = 'ToolCall') => appendEvents(dir, [{
