@@ -66,6 +66,15 @@ test('Govern Copilot from the palette: a confirmed diff, the hook file and the l
   await withScreenshot(wb.page, 'govern-copilot', async () => {
     await copilotState().filter({ hasText: 'Not governed' }).waitFor();
     await dashboard.getByText('No hook has run in this workspace yet.').waitFor();
+    // Every row alike, whatever the length of the agent's name: its state under it, the button at the right.
+    const rows = dashboard.locator('alfred-governance-status [data-agent]');
+    assert.equal(await rows.count(), 4);
+    for (const row of await rows.all()) {
+      const [name, state, button] = await Promise.all(['.name', '.state', 'vscode-button'].map((s) => row.locator(s).boundingBox()));
+      assert.ok(name && state && button, `${await row.getAttribute('data-agent')}: a name, a state and a button`);
+      assert.ok(state.y >= name.y + name.height - 1 && Math.abs(state.x - name.x) < 1, `${await row.getAttribute('data-agent')}: the state under the name (name ${JSON.stringify(name)}, state ${JSON.stringify(state)})`);
+      assert.ok(button.x >= Math.max(name.x + name.width, state.x + state.width), `${await row.getAttribute('data-agent')}: the button right of both`);
+    }
     await runCommand(wb.page, 'Alfred: Govern Copilot Agent Sessions');
     // First the offer to measure Copilot's spend: its OpenTelemetry export, towards Alfred, content off.
     const offer = wb.page.locator('.monaco-dialog-box');

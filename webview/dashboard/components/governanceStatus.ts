@@ -14,9 +14,10 @@ export class GovernanceStatus extends LitElement {
   static override styles = css`
     :host { display: block; }
     .agent { margin: 4px 0 8px; }
-    /* The button keeps its place at the right of every row; a long name puts its state under it. */
+    /* The button keeps its place at the right of every row, and the state its place under the name:
+       beside it when it fit, the rows of a narrow sidebar read unlike one another. */
     .line { display: grid; grid-template-columns: minmax(0, 1fr) auto; align-items: center; column-gap: 8px; }
-    .who { display: flex; flex-wrap: wrap; column-gap: 8px; }
+    .who { display: flex; flex-direction: column; }
     .name { font-weight: 600; }
     .state { color: var(--vscode-descriptionForeground); }
     .state.governed { color: var(--vscode-testing-iconPassed, var(--vscode-foreground)); }
