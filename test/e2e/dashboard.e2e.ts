@@ -287,6 +287,18 @@ test('cancelling the confirmation writes nothing and keeps the form', async () =
 
 const toast = (text: RegExp) => wb.page.locator('.notification-toast', { hasText: text }).first();
 
+test('each section\'s first line sits as far under its heading as the others\', the empty completion records\' too', async () => {
+  await dashboard.getByText('No completion records yet.', { exact: false }).waitFor();
+  const gapUnder = async (heading: string): Promise<number> => {
+    const h = await dashboard.locator(`#${heading}`).boundingBox();
+    const first = await dashboard.locator(`section[aria-labelledby="${heading}"] p`).first().boundingBox();
+    assert.ok(h && first, `${heading}: a heading and a first line`);
+    return first.y - (h.y + h.height);
+  };
+  const gaps = { failover: await gapUnder('failover-h'), pack: await gapUnder('pack-h'), completions: await gapUnder('completions-h') };
+  assert.ok(Math.abs(gaps.completions - gaps.failover) < 1 && Math.abs(gaps.pack - gaps.failover) < 1, JSON.stringify(gaps));
+});
+
 // Last: it edits src/cart.js (the gauges test's command output) and opens the panel, so the tests above
 // meet the workbench as they would alone.
 test('a failing test is refused with its output, the fix is accepted, and the dashboard lists both records', async () => {

@@ -21,7 +21,8 @@ export class CompletionRecords extends LitElement {
     .accepted { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); font-weight: 600; }
     .refused { color: var(--vscode-errorForeground); font-weight: 600; }
     .meta, .time { color: var(--vscode-descriptionForeground); font-variant-numeric: tabular-nums; }
-    .reason { margin: 4px 0; }
+    p { margin: 4px 0; }
+    .empty { color: var(--vscode-descriptionForeground); }
     ul { list-style: none; margin: 4px 0 0; padding-left: 10px; }
     .check.failed summary, .check.error summary, .check.timed-out summary { color: var(--vscode-errorForeground); }
     code, pre { font-family: var(--vscode-editor-font-family); }
@@ -36,7 +37,7 @@ export class CompletionRecords extends LitElement {
 
   override render() {
     if (this.completions.length === 0) {
-      return html`<p>${t('No completion records yet. Alfred: Verify Completion runs the checks of .alfred/checks.toml and records the verdict here.')}</p>`;
+      return html`<p class="empty">${t('No completion records yet. Alfred: Verify Completion runs the checks of .alfred/checks.toml and records the verdict here.')}</p>`;
     }
     return html`<ol aria-label=${t('Completion records')}>${this.completions.map((c) => this.record(c))}</ol>`;
   }
