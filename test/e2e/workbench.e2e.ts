@@ -77,6 +77,24 @@ test('the sidebar opens the dashboard with the budget gauges and the roles', asy
   });
 });
 
+test('Show Roles and Switch Role say each role\'s rules as a person reads them: no `denied []`, separators, a limit of 0 "not allowed"', async () => {
+  await withScreenshot(wb.page, 'role-picks', async () => {
+    const row = async (command: string, role: string): Promise<string> => {
+      await runCommand(wb.page, command);
+      const found = wb.page.locator('.quick-input-list .monaco-list-row', { has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${role}$`) }) });
+      await found.first().waitFor({ timeout: 10_000 });
+      const text = (await found.first().innerText()).replace(/\s+/g, ' ').trim();
+      await wb.page.keyboard.press('Escape');
+      return text;
+    };
+    const coderRules = await row('Alfred: Show Roles', 'coder');
+    assert.match(coderRules, /builtin .* · shell track · allowed: every tool · denied: none$/, coderRules);
+    const reviewerLimits = await row('Alfred: Switch Role', 'reviewer');
+    assert.match(reviewerLimits, / · shell deny · 150,000 tokens · shell calls not allowed · up to \$[\d.,]+$/, reviewerLimits);
+    assert.doesNotMatch(coderRules + reviewerLimits, /\[\]| 0 shell/);
+  });
+});
+
 test('switching role from the palette shows in the status bar', async () => {
   await withScreenshot(wb.page, 'switch-role', async () => {
     await switchRoleFromPalette(wb.page, 'reviewer');

@@ -4,6 +4,7 @@ import { draftFromDefinition, emptyDraft, locationOf } from '../../core/roles/dr
 import { parseRoleFile } from '../../core/roles/schema';
 import { prompts } from '../prompts';
 import { openRoleEditor } from '../webviews/roleEditorPanel';
+import { roleOrigin } from '../roleText';
 import type { AlfredCommand } from './command';
 
 /**
@@ -18,7 +19,7 @@ export const editRole: AlfredCommand = {
     let target = typeof name === 'string' ? name : undefined;
     if (!target) {
       const picked = await vscode.window.showQuickPick([...roles.values()].map((r) => ({
-        label: r.source === 'builtin' ? `$(lock) ${r.name}` : `$(edit) ${r.name}`, name: r.name, description: r.source, detail: r.description,
+        label: r.source === 'builtin' ? `$(lock) ${r.name}` : `$(edit) ${r.name}`, name: r.name, description: roleOrigin(r), detail: r.description,
       })), { title: vscode.l10n.t('Alfred: Edit Role'), placeHolder: vscode.l10n.t('Pick a role to edit (built-in roles can only be inherited from)') });
       target = picked?.name;
     }

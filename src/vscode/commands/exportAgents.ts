@@ -8,6 +8,7 @@ import { readChatSettings } from '../chat/chatSettings';
 import { activeProfile, resolveLink } from '../chat/modelSelection';
 import { confirmAndWrite } from '../config/confirmAndWrite';
 import { hookFilePath, readIfExists } from '../hooks/hookFiles';
+import { roleOrigin } from '../roleText';
 import type { AlfredCommand } from './command';
 
 /**
@@ -43,7 +44,7 @@ export const exportAgents: AlfredCommand = {
 
 async function pickRoles(roles: ReadonlyMap<string, Role>, active: string): Promise<Role[] | undefined> {
   const items = [...roles.values()].map((r) => ({
-    label: r.name, description: r.source, detail: r.description, picked: r.name === active, role: r,
+    label: r.name, description: roleOrigin(r), detail: r.description, picked: r.name === active, role: r,
   }));
   const picked = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('Alfred: Export Roles as Copilot Agents'),

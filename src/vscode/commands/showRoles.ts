@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { roleOrigin, roleToolsLine } from '../roleText';
 import type { AlfredCommand } from './command';
 
 /** Alfred: Show Roles — every role with its source, and every problem with its file and key. */
@@ -13,8 +14,8 @@ export const showRoles: AlfredCommand = {
     const items: Item[] = [
       ...[...roles.values()].map((r) => ({
         label: `${r.name === active ? '$(check)' : '$(shield)'} ${r.name}`,
-        description: `${r.source}${r.inherits ? ` · inherits ${r.inherits}` : ''}`,
-        detail: `${r.description} · shell ${r.shellPolicy} · allowed ${r.tools.allowed ? `[${r.tools.allowed.join(', ')}]` : 'all'} · denied [${r.tools.denied.join(', ')}]`,
+        description: roleOrigin(r),
+        detail: roleToolsLine(r),
         file: r.path,
       })),
     ];

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { roleLimitsLine, roleOrigin } from '../roleText';
 import type { AlfredCommand } from './command';
 
 /** Alfred: Switch Role — a quick pick of the loaded roles; also called with a role name by the dashboard. */
@@ -12,8 +13,8 @@ export const switchRole: AlfredCommand = {
       const items = [...harness.roles().roles.values()].map((r) => ({
         label: r.name === active ? `$(check) ${r.name}` : r.name,
         name: r.name,
-        description: r.source,
-        detail: `${r.description} · shell ${r.shellPolicy} · ${r.limits.maxContextTokens} tokens · ${r.limits.maxShellInvocations} shell · $${r.limits.maxCostUsd.toFixed(2)}`,
+        description: roleOrigin(r),
+        detail: roleLimitsLine(r),
       }));
       const picked = await vscode.window.showQuickPick(items, {
         title: vscode.l10n.t('Alfred: Switch Role'),

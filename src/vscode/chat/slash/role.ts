@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { roleOrigin } from '../../roleText';
 import type { SlashCommand } from './command';
 
 /** `/role` lists the roles; `/role NAME` switches to one (a fresh budget session). */
@@ -17,7 +18,7 @@ export const roleCommand: SlashCommand = {
       }
     }
     const { role } = harness.activeRole();
-    stream.markdown(`${vscode.l10n.t('Active role: **{0}** ({1}).', role.name, role.source)} ${role.description}\n\n`);
-    stream.markdown([...harness.roles().roles.values()].map((r) => `- \`${r.name}\` (${r.source}): ${r.description}`).join('\n'));
+    stream.markdown(`${vscode.l10n.t('Active role: **{0}** ({1}).', role.name, roleOrigin(role))} ${role.description}\n\n`);
+    stream.markdown([...harness.roles().roles.values()].map((r) => `- \`${r.name}\` (${roleOrigin(r)}): ${r.description}`).join('\n'));
   },
 };
