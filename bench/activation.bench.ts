@@ -14,8 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { roundOrder } from './roundOrder.mjs';
-import { finish, median, nowMs, tempDir, verdict } from './util';
+import { finish, median, nowMs, roundOrder, tempDir, verdict } from './util';
 
 const TARGET_RATIO = 0.6;
 const RUNS = 15;

@@ -26,7 +26,7 @@ import { launcherScripts } from '../src/core/hooks/install';
 import { foldLedger } from '../src/core/state/ledgerFold';
 import { writeLedger, type Ledger } from '../src/core/state/ledgerFormat';
 import { stateDir } from '../src/core/state/paths';
-import { finish, median, nowMs, percentile, sessionEvents, tempDir, verdict, writeEventFile } from './util';
+import { finish, median, nowMs, percentile, roundOrder, sessionEvents, tempDir, verdict, writeEventFile } from './util';
 
 const NATIVE_TARGET = 0.25;
 const NO_SERVER_TARGET = 1.5;
@@ -120,7 +120,8 @@ interface TimedWay {
 /** Every way, each spawned in turn by bench/spawnTimer.mjs, in an order shuffled each round; the warm-up writes the CLI's code cache. */
 function measure(ways: Record<Name, TimedWay>): { times: Times; rss: number } {
   const r = spawnSync(process.execPath, [path.join(__dirname, 'spawnTimer.mjs')], {
-    input: JSON.stringify({ warmup: WARMUP, runs: RUNS, ways }), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
+    input: JSON.stringify({ warmup: WARMUP, runs: RUNS, ways, orders: Array.from({ length: WARMUP + RUNS }, (_, i) => roundOrder(Object.keys(ways), i)) }),
+    encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
     // The spawner's own start-up does not count; without NODE_OPTIONS it loads nothing else.
     env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !NOT_CLEAN.includes(k))),
   });

@@ -5,19 +5,18 @@
  * state), every spawn would carry that process's size, the same milliseconds added to each way and
  * to the baseline. Plain JavaScript, no loader: the spawner stays as small as Node makes it.
  *
- * Standard input, JSON: { warmup, runs, ways: { name: { file, args, env, cwd, input?, status, refuse? } } }.
+ * Standard input, JSON: { warmup, runs, ways: { name: { file, args, env, cwd, input?, status, refuse? } }, orders }.
  * `input` may hold `{n}`, replaced by a number counted across all calls (each hook call a different
- * command), and `{ts}`, the time. Each round runs every way once, in an order shuffled each round
- * (roundOrder.mjs); a way whose exit status differs from `status`, or whose output matches `refuse`
- * (a regular expression), stops the run.
+ * command), and `{ts}`, the time. Round i runs every way once, in the order `orders[i]` (the caller
+ * shuffles them: bench/util.ts, roundOrder); a way whose exit status differs from `status`, or whose
+ * output matches `refuse` (a regular expression), stops the run.
  * Standard output, JSON: { rss, times: { name: milliseconds[] } } (the warm-up rounds left out).
  */
 import { spawnSync } from 'node:child_process';
-import { roundOrder } from './roundOrder.mjs';
 
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
-const { warmup, runs, ways } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+const { warmup, runs, ways, orders } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
 const names = Object.keys(ways);
 const times = Object.fromEntries(names.map((name) => [name, []]));
 let calls = 0;
@@ -35,7 +34,7 @@ function once(name) {
 }
 
 for (let i = 0; i < warmup + runs; i++) {
-  for (const name of roundOrder(names, i)) {
+  for (const name of orders[i]) {
     const ms = once(name);
     if (i >= warmup) times[name].push(ms);
   }

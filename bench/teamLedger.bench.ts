@@ -20,8 +20,7 @@ import * as path from 'node:path';
 import { Harness } from '../src/core/harness';
 import { toolCall } from '../src/core/policy/toolCall';
 import { PG_TEST_PASSWORD, startPostgres } from '../test/support/postgres';
-import { roundOrder } from './roundOrder.mjs';
-import { finish, median, nowMs, percentile, tempDir, verdict } from './util';
+import { finish, median, nowMs, percentile, roundOrder, tempDir, verdict } from './util';
 
 const CALLS = 300;
 const WARMUP = 20;

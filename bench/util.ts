@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { EVENTS_FILE, KEEP_ROTATED, rotatedFile } from '../src/core/events/format';
 import type { AlfredEvent } from '../src/core/events/types';
+import { seededRandom } from '../src/core/trials/stats';
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -19,6 +20,24 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+
+/**
+ * The order in which round `round` of a benchmark runs its ways: shuffled afresh each round, the same
+ * shuffle for the same round in every run. What ran just before shapes what runs next (the caches it
+ * left warm or cold), and a fixed order rotated each round leaves every way behind the same other way
+ * in all but one round of each cycle: in the hook benchmark, the launcher's bash started about 0.3 ms
+ * later behind `node` than the instant server's did behind `bash`.
+ */
+export function roundOrder<T>(ways: readonly T[], round: number): T[] {
+  const random = seededRandom(round + 1);
+  const order = [...ways];
+  // Fisher–Yates.
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
 
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `alfred-bench-${prefix}-`));
