@@ -168,7 +168,15 @@ const runners = {
   },
   async unit() {
     if (unitNotReady) { record('unit', 0, 1, 0, unitNotReady); return; }
-    await nodeTests('unit', slowestFirst(listFiles(path.join(ROOT, 'test', 'unit'), '.test.ts'), UNIT_SLOWEST), {}, [], { inOrder: true });
+    // A home of their own: a test that opens a harness on a temporary workspace would otherwise leave
+    // that workspace's kept sandbox lists in the user's ~/.alfred/run/sandbox (and npm its logs in ~/.npm).
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-unit-home-'));
+    try {
+      await nodeTests('unit', slowestFirst(listFiles(path.join(ROOT, 'test', 'unit'), '.test.ts'), UNIT_SLOWEST),
+        { HOME: home, USERPROFILE: home, ALFRED_HOME: path.join(home, '.alfred') }, [], { inOrder: true });
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   },
   async setup() {
     try {
