@@ -7,7 +7,7 @@ import { Journal } from '../../../src/core/fs/journal';
 
 const tempDir = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-journal-'));
 
-test('a journal gives back what was appended, taken once: a second take finds nothing until done() or new lines', () => {
+test('a journal gives back what was appended; a batch not marked done is taken again, with what came since, until done() removes it', () => {
   const dir = tempDir();
   const journal = new Journal<{ id: number }>('pending');
   assert.equal(journal.has(dir), false);
