@@ -359,8 +359,9 @@ function inHome(home: string): (p: string) => string {
 /** The lists' paths in `home`: the gate and the sandbox both ask on every shell call, a hook process once each. */
 function fixedPaths(home: string): readonly string[] {
   if (lastFixed?.home !== home) {
-    const listed = [...HOME_CODE_PATHS, ...HOME_CONFIG_PATHS.files, ...HOME_CONFIG_PATHS.folders].map(inHome(home));
-    const toolchains = TOOLCHAIN_FOLDERS.flatMap(({ folder, held }) => held.map((p) => inHome(home)(p ? `${folder}/${p}` : folder)));
+    const at = inHome(home);
+    const listed = [...HOME_CODE_PATHS, ...HOME_CONFIG_PATHS.files, ...HOME_CONFIG_PATHS.folders].map(at);
+    const toolchains = TOOLCHAIN_FOLDERS.flatMap(({ folder, held }) => held.map((p) => at(p ? `${folder}/${p}` : folder)));
     lastFixed = { home, paths: [...listed, ...toolchains] };
   }
   return lastFixed.paths;
