@@ -1,7 +1,8 @@
 /** The gate through handleHook and the Harness: role rules, shell charges, refusals and their events. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { denyReason, makeEnv } from './helpers';
+import { sandboxAvailable } from '../adversarial/sandboxed';
+import { denyReason, makeEnv, roleFile } from './helpers';
 
 const WRITE_TOOLS: [string, Record<string, unknown>][] = [
   ['run_in_terminal', { command: 'ls' }],
@@ -79,5 +80,34 @@ describe('coder through PreToolUse', () => {
     assert.equal(env.harness.budget().status.dimensions.shell.used, 1);
     const decisions = env.harness.events({ types: ['ToolCall'] }).events.map((e) => [e.tool, (e.charge as { shell: number }).shell]);
     assert.deepEqual(decisions, [['run_in_terminal', 1], ['get_terminal_output', 0], ['BashOutput', 0], ['read_bash', 0]]);
+  });
+});
+
+describe('a role that requires the kernel sandbox, through PreToolUse', () => {
+  const BOXED = roleFile('boxed', 'shell_policy = "track"\nsandbox = "required"');
+  // Each agent's shell call as its real client sends it.
+  const calls: [string, string, Record<string, unknown>][] = [
+    ['Copilot in VS Code', 'PreToolUse', { hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'make' } }],
+    ['Claude Code', 'PreToolUse', { hook_event_name: 'PreToolUse', permission_mode: 'default', transcript_path: '/nonexistent/t.jsonl', tool_name: 'Bash', tool_input: { command: 'make', description: 'build' } }],
+    ['the Copilot CLI', 'preToolUse', { toolName: 'bash', toolArgs: JSON.stringify({ command: 'make', description: 'build' }) }],
+  ];
+  for (const [agent, event, input] of calls) {
+    it(`${agent}: the command runs in the sandbox, with no decision (the agent's own confirmation stays)`, { skip: !sandboxAvailable() && 'no kernel sandbox here' }, async () => {
+      const env = makeEnv({ env: { ALFRED_ROLE: 'boxed' }, files: { '.alfred/roles/boxed.toml': BOXED } });
+      const answer = await env.hook(event, input);
+      assert.doesNotMatch(answer.stdout, /permissionDecision/);
+      const specific = answer.json.hookSpecificOutput as Record<string, unknown> | undefined;
+      const rewritten = (specific?.updatedInput ?? answer.json.modifiedArgs) as Record<string, unknown>;
+      assert.match(String(rewritten.command), /alfred-sandbox [0-9a-f]+ 'make'$/);
+      if (agent !== 'Copilot in VS Code') assert.equal(rewritten.description, 'build', 'the other fields are kept');
+      assert.equal(env.harness.budget().status.dimensions.shell.used, 1);
+    });
+  }
+
+  it('Codex, which applies a rewrite only with allow: refused, as nothing would hold it in the sandbox', { skip: !sandboxAvailable() && 'no kernel sandbox here' }, async () => {
+    const env = makeEnv({ env: { ALFRED_ROLE: 'boxed' }, files: { '.alfred/roles/boxed.toml': BOXED } });
+    const answer = await env.hook('PreToolUse', { hook_event_name: 'PreToolUse', turn_id: 't1', tool_name: 'Bash', tool_input: { command: 'make' } });
+    assert.match(denyReason(answer.json) ?? '', /^Alfred \(role boxed\): Bash cannot be run in the kernel sandbox from here/);
+    assert.equal(env.harness.budget().status.dimensions.shell.used, 0);
   });
 });
