@@ -34,6 +34,16 @@ describe('reviewer through PreToolUse', () => {
     });
   }
 
+  it('names the agent\'s own tools in the refusal, never Alfred\'s ctx_ tools', async () => {
+    const env = makeEnv({ env: { ALFRED_ROLE: 'reviewer' } });
+    const claude = await env.hook('PreToolUse', { hook_event_name: 'PreToolUse', permission_mode: 'default', transcript_path: '/nonexistent/t.jsonl', tool_name: 'Write', tool_input: { file_path: 'a.ts', content: 'x' } });
+    assert.equal(denyReason(claude.json), 'Alfred (role reviewer): Tool Write is denied for role reviewer by the pattern "@edit". Role reviewer is read-only: use Read, Grep or Glob.');
+    const cli = await env.hook('preToolUse', { toolName: 'bash', toolArgs: '{"command":"ls"}' });
+    assert.equal(JSON.parse(cli.stdout).permissionDecisionReason, 'Alfred (role reviewer): Role reviewer does not run shell commands (shell policy deny), so bash is refused. Role reviewer is read-only: use view, grep or glob.');
+    const vscode = await env.hook('PreToolUse', { hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'ls' } });
+    assert.match(denyReason(vscode.json) ?? '', /read-only: use ctx_read or ctx_search\.$/, 'VS Code\'s agent can call Alfred\'s tools');
+  });
+
   it('lets reads through with an empty answer', async () => {
     const env = makeEnv({ env: { ALFRED_ROLE: 'reviewer' } });
     for (const tool of ['read_file', 'Read', 'grep_search', 'ctx_session']) {
@@ -107,7 +117,7 @@ describe('a role that requires the kernel sandbox, through PreToolUse', () => {
   it('Codex, which applies a rewrite only with allow: refused, as nothing would hold it in the sandbox', { skip: !sandboxAvailable() && 'no kernel sandbox here' }, async () => {
     const env = makeEnv({ env: { ALFRED_ROLE: 'boxed' }, files: { '.alfred/roles/boxed.toml': BOXED } });
     const answer = await env.hook('PreToolUse', { hook_event_name: 'PreToolUse', turn_id: 't1', tool_name: 'Bash', tool_input: { command: 'make' } });
-    assert.match(denyReason(answer.json) ?? '', /^Alfred \(role boxed\): Bash cannot be run in the kernel sandbox from here/);
+    assert.equal(denyReason(answer.json), 'Alfred (role boxed): Bash cannot be run in the kernel sandbox from here (this agent does not let Alfred rewrite its command), and role boxed requires one (sandbox = "required"). Ask the user to switch role to run it.');
     assert.equal(env.harness.budget().status.dimensions.shell.used, 0);
   });
 });

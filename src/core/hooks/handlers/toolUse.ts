@@ -2,6 +2,7 @@ import { chargeCall, decideCall } from '../../governedCall';
 import type { Harness } from '../../harness';
 import { shellQuote } from '../../sandbox/index';
 import { toolCall, type ToolCall } from '../../policy/toolCall';
+import type { Toolset } from '../../policy/toolsets';
 import type { HookInput } from '../input';
 import { copilotExportOn } from '../../usage/copilotSpool';
 import { askAnswer, denyAnswer, passAnswer, permissionAnswer } from '../output';
@@ -30,6 +31,7 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
   const decided = await decideCall(harness, call, {
     source: `hook:${event}`, ...(input.model ? { model: input.model } : {}),
     ...(input.sessionId ? { agentSession: input.sessionId } : {}),
+    toolset: toolsetOf(input),
     // The command a terminal will show when it runs, so its end there is not charged a second time.
     ...(command !== undefined ? { terminalCommand: sandboxed ?? command, sandboxed: sandboxed !== undefined } : {}),
     announce: true,
@@ -39,6 +41,11 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
   if (gate.decision.confirm) return askAnswer(input.format, name, `Alfred (role ${gate.status.role}): ${gate.decision.confirm}`, input.agent);
   return passAnswer(input.format, name, gate.announce ? gate.line : undefined, rewritten?.updatedInput, input.agent);
 };
+
+/** The tools the calling agent has, for a refusal's suggestion: VS Code's agent can call Alfred's own. */
+function toolsetOf(input: HookInput): Toolset {
+  return input.format === 'copilot-cli' ? 'copilot-cli' : input.agent ?? 'alfred';
+}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -92,6 +99,6 @@ export const postToolUse: HookHandler = async (harness, input, event) => {
  */
 export const permissionRequest: HookHandler = async (harness, input) => {
   if (!input.tool) return permissionAnswer(undefined);
-  const decision = harness.preview(toolCall(input.tool, input.toolInput));
+  const decision = harness.preview(toolCall(input.tool, input.toolInput), toolsetOf(input));
   return permissionAnswer(decision.allowed ? undefined : `Alfred (role ${harness.activeRole().role.name}): ${decision.reason ?? 'refused'}`);
 };
