@@ -81,6 +81,15 @@ describe('coder through PreToolUse', () => {
     assert.equal(env.harness.events({ types: ['PolicyViolation'] }).events.length, 0);
   });
 
+  it('Codex\'s exec_command is a shell call: charged, and refused where it would change Alfred\'s own rules', async () => {
+    const env = makeEnv();
+    const codex = (command: string) => env.hook('PreToolUse', { hook_event_name: 'PreToolUse', turn_id: 't1', tool_name: 'exec_command', tool_input: { command } });
+    assert.equal(denyReason((await codex('npm test')).json), undefined);
+    assert.equal(env.harness.budget().status.dimensions.shell.used, 1);
+    assert.match(denyReason((await codex('alfred role admin')).json) ?? '', /^Alfred \(role coder\): exec_command may not run alfred role NAME/);
+    assert.equal(env.harness.events({ types: ['ToolCall'] }).events.at(-1)?.code, 'self-governance');
+  });
+
   it('does not charge reading a terminal\'s output', async () => {
     const env = makeEnv();
     await env.hook('PreToolUse', { tool_name: 'run_in_terminal', tool_input: { command: 'npm test' } });

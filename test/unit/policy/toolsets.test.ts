@@ -32,6 +32,8 @@ describe('refusals name the caller\'s tools', () => {
 
   it('Codex reads through its shell: a read-only role has nothing of Codex\'s to suggest', () => {
     assert.equal(reason(reviewer, 'apply_patch', 'codex'), 'Tool apply_patch is denied for role reviewer by the pattern "@edit". Ask the user to switch role if apply_patch is needed.');
+    assert.equal(reason(reviewer, 'exec_command', 'codex'), 'Role reviewer does not run shell commands (shell policy deny), so exec_command is refused. Ask the user to switch role if exec_command is needed.');
+    assert.equal(reason(role('nobash', { denied: ['Bash'] }), 'Bash', 'codex'), 'Tool Bash is denied for role nobash by the pattern "Bash". Use exec_command instead.');
   });
 
   it('the same tool of another name, where the role permits one', () => {
