@@ -23,6 +23,7 @@ import { decide } from './policy/gate';
 import { readMcpTrust } from './policy/mcpAuditFile';
 import type { GateDecision } from './policy/types';
 import type { ToolCall } from './policy/toolCall';
+import type { Toolset } from './policy/toolsets';
 import type { ProtectionOptions } from './policy/toolPaths';
 import { detectSandbox, planSandbox, sandboxVerdict, type SandboxPlan } from './sandbox/index';
 import { strictProbeFailure } from './sandbox/detect';
@@ -113,6 +114,8 @@ export interface CallOrigin {
   agentSession?: string;
   /** Give the agent the budget line at the first hook after a crossing (hooks). */
   announce?: boolean;
+  /** Whose tools a refusal suggests instead (a hook's agent); absent: Alfred's own. */
+  toolset?: Toolset;
 }
 
 export interface BudgetSnapshot {
@@ -294,21 +297,22 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
    * Why a shell call is refused under `sandbox = "required"` (or `"strict"`): it will not run in the kernel sandbox.
    * `sandboxed` is the caller's word (a hook that rewrote the command); ctx_shell always runs in it when there is one.
    */
-  private sandboxRefusal(role: Role, call: ToolCall, sandboxed: boolean | undefined): string | undefined {
+  private sandboxRefusal(role: Role, call: ToolCall, sandboxed: boolean | undefined, toolset: Toolset = 'alfred'): string | undefined {
     if ((role.sandbox !== 'required' && role.sandbox !== 'strict') || !call.newShell) return undefined;
     const plan = sandboxVerdict({ role, env: this.env });
     if (plan.kind === 'refused') return plan.reason;
     if (sandboxed ?? (call.name === 'ctx_shell' && plan.kind === 'sandboxed')) return undefined;
-    return `${call.name} cannot be run in the kernel sandbox from here (this agent does not let Alfred rewrite its command), and role ${role.name} requires one (sandbox = "${role.sandbox}"). Use ctx_shell, or ask the user to switch role.`;
+    const instead = toolset === 'alfred' ? 'Use ctx_shell, or ask the user to switch role.' : 'Ask the user to switch role to run it.';
+    return `${call.name} cannot be run in the kernel sandbox from here (this agent does not let Alfred rewrite its command), and role ${role.name} requires one (sandbox = "${role.sandbox}"). ${instead}`;
   }
 
-  /** What the gate would decide now, with nothing charged or logged (for permission prompts). */
-  preview(call: ToolCall): GateDecision {
+  /** What the gate would decide now, with nothing charged or logged (for permission prompts); `toolset`: the caller's tools. */
+  preview(call: ToolCall, toolset?: Toolset): GateDecision {
     const { role } = this.activeRole();
     const budget = currentStatus(this.stateDir, role);
-    const sandboxRefusal = this.sandboxRefusal(role, call, undefined);
+    const sandboxRefusal = this.sandboxRefusal(role, call, undefined, toolset);
     return decide({
-      role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths: this.protectedPaths(),
+      role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths: this.protectedPaths(), ...(toolset ? { toolset } : {}),
       mcpTrust: () => readMcpTrust(this.stateDir), ...(sandboxRefusal ? { sandboxRefusal } : {}),
     });
   }
@@ -318,7 +322,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     const startedAt = Date.now();
     const { role } = this.activeRole();
     const protectedPaths = this.protectedPaths();
-    const sandboxRefusal = this.sandboxRefusal(role, call, origin.sandboxed);
+    const sandboxRefusal = this.sandboxRefusal(role, call, origin.sandboxed, origin.toolset);
     await this.team?.prepare();
     const result = await authorize(this.stateDir, {
       role,
@@ -335,6 +339,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
       ...(this.teamProblem !== undefined || this.team?.decides(role.name) ? { team: (d: GateDecision) => this.teamDecide(role.name, call, d, origin.model ?? this.opts.pricing?.().model) } : {}),
       decide: (budget, context) => decide({
         role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths, ...context,
+        ...(origin.toolset ? { toolset: origin.toolset } : {}),
         mcpTrust: () => readMcpTrust(this.stateDir),
         ...(sandboxRefusal ? { sandboxRefusal } : {}),
       }),
