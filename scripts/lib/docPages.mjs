@@ -1,6 +1,6 @@
 // The docs pages that restate code, rendered from the code's own exported data: the protected paths
-// (the governance catalogue), the command line's usage (its own help text) and the settings
-// (package.json and package.nls.json). `npm run docs` writes them; test/unit/build/docs.test.ts
+// (the governance catalogue), the command line's usage (its own help text), and the settings and
+// commands (package.json and package.nls.json). `npm run docs` writes them; test/unit/build/docs.test.ts
 // renders them again and fails when a committed page differs. Needs tsx (it imports src/ directly).
 import fs from 'node:fs';
 import {
@@ -84,11 +84,29 @@ async function cliUsage() {
   ].join('\n');
 }
 
+const readJson = (name) => JSON.parse(fs.readFileSync(new URL(name, ROOT), 'utf8'));
+/** package.json and a function that puts package.nls.json's English text in place of a `%key%`. */
+function manifest() {
+  const nls = readJson('package.nls.json');
+  return { pkg: readJson('package.json'), localized: (s) => (typeof s === 'string' ? s.replace(/^%(.+)%$/, (whole, key) => nls[key] ?? whole) : '') };
+}
+
+function commands() {
+  const { pkg, localized } = manifest();
+  const rows = pkg.contributes.commands.map((c) => `| ${c.category ? `${c.category}: ` : ''}${cell(localized(c.title))} | ${code(c.command)} |`);
+  return [
+    header('Commands', '`package.json` (`contributes.commands`) and `package.nls.json`'),
+    'Every command of the command palette. What they do is told in the topic pages: [the dashboard and surfaces](../surfaces.md) lists them by topic.',
+    '',
+    '| title | command id |',
+    '|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
 function settings() {
-  const read = (name) => JSON.parse(fs.readFileSync(new URL(name, ROOT), 'utf8'));
-  const pkg = read('package.json');
-  const nls = read('package.nls.json');
-  const localized = (s) => (typeof s === 'string' ? s.replace(/^%(.+)%$/, (whole, key) => nls[key] ?? whole) : '');
+  const { pkg, localized } = manifest();
   const groups = [pkg.contributes.configuration].flat();
   const rows = groups.flatMap((g) => Object.entries(g.properties)).map(([key, p]) => {
     const type = p.enum ? p.enum.map((v) => code(JSON.stringify(v))).join(' \\| ') : p.type;
@@ -112,5 +130,6 @@ export async function generatedPages() {
     'docs/generated/protected-paths.md': protectedPaths(),
     'docs/generated/cli-usage.md': await cliUsage(),
     'docs/generated/settings.md': settings(),
+    'docs/generated/commands.md': commands(),
   };
 }

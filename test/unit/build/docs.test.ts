@@ -22,3 +22,67 @@ test('no generated page is left over from a page the generator no longer writes'
   const onDisk = fs.readdirSync(path.join(ROOT, 'docs', 'generated')).map((f) => `docs/generated/${f}`);
   assert.deepEqual(onDisk.filter((f) => !pages.has(f)), []);
 });
+
+/** The markdown outside code fences and inline code, where links and headings live. */
+function prose(text: string): string {
+  return text.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, (code) => code.replace(/[[\]()]/g, ' '));
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function anchors(text: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const [, heading] of text.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} +(.+?) *$/gm)) {
+    const slug = heading.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    out.add(n === 0 ? slug : `${slug}-${n}`);
+  }
+  return out;
+}
+
+/** Relative links of a markdown file: [target file (absolute), anchor or ''] pairs. */
+function links(file: string): Array<{ target: string; anchor: string; raw: string }> {
+  const text = prose(fs.readFileSync(file, 'utf8'));
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1])
+    .filter((href) => !/^[a-z]+:/i.test(href))
+    .map((href) => {
+      const [p, anchor = ''] = href.split('#');
+      return { target: p ? path.resolve(path.dirname(file), p) : file, anchor, raw: href };
+    });
+}
+
+const markdownFiles = (): string[] => [
+  path.join(ROOT, 'README.md'), path.join(ROOT, 'ARCHITECTURE.md'),
+  ...fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true }).map(String).filter((f) => f.endsWith('.md')).map((f) => path.join(ROOT, 'docs', f)),
+];
+
+test('README.md stays a short front page: at most 150 lines', () => {
+  const lines = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length;
+  assert.ok(lines <= 150, `README.md has ${lines} lines; move the detail into a page of docs/`);
+});
+
+test('every relative link in README.md, ARCHITECTURE.md and docs/ names a file that exists, and a heading that exists there', () => {
+  const broken: string[] = [];
+  for (const file of markdownFiles()) {
+    for (const { target, anchor, raw } of links(file)) {
+      const where = `${path.relative(ROOT, file)}: (${raw})`;
+      if (!fs.existsSync(target)) broken.push(`${where} no such file`);
+      else if (anchor && target.endsWith('.md') && !anchors(fs.readFileSync(target, 'utf8')).has(anchor)) broken.push(`${where} no such heading`);
+    }
+  }
+  assert.deepEqual(broken, []);
+});
+
+test('every page of docs/ can be reached from README.md by following links', () => {
+  const reached = new Set<string>();
+  const queue = [path.join(ROOT, 'README.md')];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (reached.has(file) || !file.endsWith('.md') || !fs.existsSync(file)) continue;
+    reached.add(file);
+    queue.push(...links(file).map((l) => l.target));
+  }
+  const unreached = markdownFiles().filter((f) => !reached.has(f)).map((f) => path.relative(ROOT, f));
+  assert.deepEqual(unreached, []);
+});
