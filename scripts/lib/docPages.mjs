@@ -22,7 +22,7 @@ const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 function protectedPaths() {
   const agents = GOVERNED_AGENTS.map((a) => `| ${a.label} | ${code(a.hookFile)} | ${a.workspacePaths.map(code).join(', ')} | ${a.homePaths.map((p) => code(`~/${p}`)).join(', ')} | ${code(a.commands.govern)} / ${code(a.commands.stop)} |`);
   const home = governanceHomePaths({}, HOME).map(tilde);
-  const later = runsLaterPaths(HOME).map(tilde);
+  const later = [...new Set(runsLaterPaths(HOME).map(tilde))];
   return [
     header('Protected paths', '`src/core/governance/` (`GOVERNED_AGENTS`, `GOVERNANCE_WORKSPACE_PATHS`, `governanceHomePaths`, `runsLaterPaths`, `HOME_CONFIG_PATHS`, `REPOSITORY_CODE_PATHS`, `DOWNLOAD_CACHES`)'),
     'Why these paths are held, and what holds them, is told in [governing agents](../governing-agents.md) and [the sandbox](../sandbox.md). `~` is the home folder.',
@@ -52,7 +52,9 @@ function protectedPaths() {
     '',
     '## What runs later, outside the sandbox',
     '',
-    'Held read-only where they exist (the same places where a variable such as `XDG_CONFIG_HOME`, `CARGO_HOME` or `GNUPGHOME` moves them); besides these, what the shells\' start-up files source, what the global git configuration includes or names, the folders of `PATH` an agent could write, and the installations in them are found on each machine. Created empty when missing:',
+    'Held read-only where they exist, and likewise where a variable such as `XDG_CONFIG_HOME`, `CARGO_HOME` or `GNUPGHOME` moves them. Besides these, each machine\'s own are found when a command is planned: what the shells\' start-up files source, what the global git configuration includes or names, the folders of `PATH` an agent could write, and the installations in them ([the sandbox](../sandbox.md#what-is-read-only-inside)).',
+    '',
+    'Created empty when missing, so that no command can create them:',
     '',
     bullets(HOME_CONFIG_PATHS.files.concat(HOME_CONFIG_PATHS.folders).map((p) => `~/${p}`)),
     '',
