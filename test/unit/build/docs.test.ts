@@ -86,3 +86,31 @@ test('every page of docs/ can be reached from README.md by following links', () 
   const unreached = markdownFiles().filter((f) => !reached.has(f)).map((f) => path.relative(ROOT, f));
   assert.deepEqual(unreached, []);
 });
+
+/** Source files whose comments may cite a document: the code, its tests and scripts, the webviews. */
+function sourceFiles(): string[] {
+  return ['src', 'test', 'scripts', 'webview'].flatMap((dir) => fs.readdirSync(path.join(ROOT, dir), { recursive: true }).map(String)
+    .filter((f) => /\.(ts|mjs|cjs|js)$/.test(f) && !f.includes('fixtures')).map((f) => path.join(ROOT, dir, f)));
+}
+
+test('no source file cites a document outside the repository', () => {
+  // Spelled in parts, so that this file does not cite them itself.
+  const outside = new RegExp(['DESIGN' + '\\.md', '/tmp/' + 'findings', 'shared/' + 'notes', 'notes/' + 'agent-tool-names'].join('|'));
+  const offenders = sourceFiles().filter((f) => outside.test(fs.readFileSync(f, 'utf8'))).map((f) => path.relative(ROOT, f));
+  assert.deepEqual(offenders, [], 'cite ARCHITECTURE.md or a page of docs/ instead, and write there what the code relies on');
+});
+
+test('a document a source comment cites, in parentheses or after "see", exists and holds the words it is cited for', () => {
+  const missing: string[] = [];
+  for (const file of sourceFiles()) {
+    // Comment lines joined, so that a citation wrapped over two lines reads as one.
+    const text = fs.readFileSync(file, 'utf8').replace(/\n\s*(?:\*|\/\/)\s*/g, ' ');
+    for (const m of text.matchAll(/(?:\(|\bsee )(ARCHITECTURE\.md|docs\/[\w/-]+\.md)(?:(?:, |: )([^):;]+))?/g)) {
+      const where = `${path.relative(ROOT, file)}: ${m[0]}`;
+      const doc = path.join(ROOT, m[1]);
+      if (!fs.existsSync(doc)) missing.push(`${where}: no such document`);
+      else if (m[2] && !fs.readFileSync(doc, 'utf8').replace(/\s+/g, ' ').toLowerCase().includes(m[2].trim().toLowerCase())) missing.push(`${where}: not in ${m[1]}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
