@@ -1,6 +1,6 @@
 /**
  * One table from known tool names to categories, so shell and edit rules hold for tools Alfred did
- * not write (Copilot in VS Code, Claude Code, the Copilot CLI, Codex; see notes/agent-tool-names.md).
+ * not write (Copilot in VS Code, Claude Code, the Copilot CLI, Codex; see docs/governing-agents.md).
  */
 import type { ToolCategory } from './types';
 
