@@ -35,37 +35,37 @@ export const serveCommand: CliCommand = {
     const build = new ServerBuild({ runtime: process.argv0, cli: process.argv[1] ?? '' });
     let stop: (why: string) => void = () => undefined;
     const stopped = new Promise<string>((resolve) => { stop = resolve; });
-    let server: HookServer | undefined;
+    // Known once listening; a caller of another build can only ask after that.
+    const serving: { server?: HookServer } = {};
     const marker = path.join(alfredHome(), 'run', STARTING_FILE);
-    let started;
-    try {
-      started = await startHookServer({
-        openHarness: (folder, env, cwd, traceLater) => openWorkspaceHarness(folder, { builtinRolesDir: roles, version, env, cwd, traceLater }),
-        build,
-        ...(args.onDemand ? {
-          onOtherBuild: (why: string) => {
-            // Closed at once: the socket and port files go before the caller reads the refusal.
-            void server?.close();
-            stop(`a caller of ${why} asked`);
-          },
-        } : {}),
-      });
-    } finally {
-      // Listening or not, this start is over: the next call without a server may start another.
-      if (args.onDemand) fs.rmSync(marker, { force: true });
-    }
+    // A start that throws (no permission, a path too long for a socket) leaves the marker until it is
+    // stale (serverStart.ts): hook calls meanwhile start no other that would fail the same way.
+    const started = await startHookServer({
+      openHarness: (folder, env, cwd, traceLater) => openWorkspaceHarness(folder, { builtinRolesDir: roles, version, env, cwd, traceLater }),
+      build,
+      ...(args.onDemand ? {
+        onOtherBuild: (why: string) => {
+          // Closed at once: the socket and port files go before the caller reads the refusal.
+          void serving.server?.close();
+          stop(`a caller of ${why} asked`);
+        },
+      } : {}),
+    });
+    // A server answers: the next call that finds none may start another.
+    if (args.onDemand) fs.rmSync(marker, { force: true });
     if (started.kind === 'busy') {
       io.err(`alfred serve: another hook server is already answering on ${started.socketPath} (VS Code with Alfred, or another \`alfred serve\`).`);
       return 1;
     }
-    server = started.server;
+    const { server } = started;
+    serving.server = server;
     const tcp = server.nativePort === undefined ? '' : ` and 127.0.0.1:${server.nativePort}`;
     io.out(`alfred serve: answering hook calls on ${server.socketPath}${tcp} (pid ${process.pid}). Ctrl-C stops.`);
-    const listening = server;
     const checks = idleSec === undefined ? undefined : setInterval(() => {
-      if (args.onDemand && !listening.ownsSocket()) stop('its socket was removed or taken over');
+      if (args.onDemand && !server.ownsSocket()) stop('its socket was removed or taken over');
       else if (args.onDemand && build.changed()) stop('its files were rebuilt');
-      else if (listening.idleFor() >= idleSec * 1000) stop(`no call for ${idleSec} s`);
+      else if (server.idleFor() >= idleSec * 1000) stop(`no call for ${idleSec} s`);
+      else if (args.onDemand) server.republish();
     }, Math.min(CHECK_EVERY_MS, idleSec * 250));
     const onSignal = () => stop(ASKED);
     process.on('SIGINT', onSignal);

@@ -71,6 +71,15 @@ export class NativeHookListener {
     }
   }
 
+  /** Writes each port file again where it no longer holds what this listener wrote. */
+  republish(): void {
+    for (const [file, text] of this.written) {
+      let current: string | undefined;
+      try { current = fs.readFileSync(file, 'utf8'); } catch { /* gone */ }
+      if (current !== text) atomicWrite(file, text, { mode: 0o600, fsync: false });
+    }
+  }
+
   get port(): number | undefined {
     const address = this.server.address();
     return typeof address === 'object' && address ? address.port : undefined;

@@ -82,16 +82,23 @@ export async function startHookServer(opts: HookServerOptions): Promise<HookServ
           fs.renameSync(own, socketPath); // no hard links here: replace the name instead
           return { kind: 'listening', server: await server.listenNative() };
         }
+        const found = inodeOf(socketPath);
         if (attempt > 0 || (await answers(socketPath))) {
           await server.close();
           return { kind: 'busy', socketPath };
         }
-        fs.rmSync(socketPath, { force: true }); // stale: its server is gone
+        // Stale: its server is gone. Removed only while it is still the file found stale: another
+        // server starting at the same time may have taken the name meanwhile.
+        if (inodeOf(socketPath) === found) fs.rmSync(socketPath, { force: true });
       }
     }
   } finally {
     fs.rmSync(own, { force: true });
   }
+}
+
+function inodeOf(file: string): number | undefined {
+  return fs.statSync(file, { throwIfNoEntry: false })?.ino;
 }
 
 /** Whether something accepts connections on the socket (a busy server still accepts: the kernel queues). */
@@ -175,6 +182,14 @@ export class HookServer {
       await native.close();
     }
     return this;
+  }
+
+  /**
+   * Writes the fast path's port files again where they are no longer this server's: a server that
+   * started at the same time and lost the socket may have written them last, then removed them.
+   */
+  republish(): void {
+    if (this.ownsSocket()) this.native?.republish();
   }
 
   /** The loopback port of the launcher's fast path, if it listens. */
