@@ -25,7 +25,7 @@ const IN_PROCESS = /no answer from the hook server \((ENOENT|ECONNREFUSED)\); ru
 let root = '';
 let buildA = '';
 let buildB = '';
-let started: number[] = [];
+const started: number[] = [];
 
 /** A copy of the built command line in its own folder, with the built-in roles where it looks. */
 function copyBuild(name: string): string {
