@@ -6,7 +6,8 @@
  * After each session an untimed call (ALFRED_HOOK_DEBUG) names the server that answered, which is
  * stopped (SIGTERM) and waited for, so that the next session starts without one again.
  *
- * Standard input, JSON: { warmup, sessions, calls, ways: { bare, hook: { file, args, env, input } },
+ * Between two calls of a session it waits `pauseMs`, as an agent waits for its model.
+ * Standard input, JSON: { warmup, sessions, calls, pauseMs, ways: { bare, hook: { file, args, env, input } },
  * orders (one per call of every session, warm-up included), workspaces (one per session), portFile,
  * socketFile }. `input` may hold `{n}` and `{ts}`, as in spawnTimer.mjs, and `{ws}`: the session's
  * workspace, which is also the hook's folder (each session a project of its own, its budget too). Standard output, JSON: { times: { bare: ms[], hook: ms[] },
@@ -18,7 +19,7 @@ import { existsSync, readFileSync } from 'node:fs';
 
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
-const { warmup, sessions, calls, ways, orders, workspaces, portFile, socketFile } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+const { warmup, sessions, calls, pauseMs, ways, orders, workspaces, portFile, socketFile } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
 const times = { bare: [], hook: [] };
 const byCall = Array.from({ length: calls }, () => []);
 const published = [];
@@ -63,6 +64,7 @@ for (let s = 0; s < warmup + sessions; s++) {
   ws = workspaces[s];
   const up = [];
   for (let k = 0; k < calls; k++) {
+    if (k > 0) await sleep(pauseMs);
     up.push(existsSync(portFile));
     for (const name of orders[s * calls + k]) {
       const { ms } = run(name);

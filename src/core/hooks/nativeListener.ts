@@ -129,9 +129,10 @@ export class NativeHookListener {
         const first = buffer.subarray(0, firstEnd).toString('latin1');
         from ??= hasToken(first, this.caller.token) ? 'caller' : hasToken(first, this.sandboxed.token) ? 'sandboxed' : undefined;
         if (!from) {
-          // Another build's launcher that read this server's port file: the token proves it may ask.
+          // Another build's launcher that read this server's port file: the token proves it may ask
+          // (the sandbox's token does not: a nested agent runs the same launcher, and may not send the server away).
           const other = otherVersionToken(first);
-          if (other !== undefined && (hasToken(NATIVE_MAGIC + other, this.caller.token) || hasToken(NATIVE_MAGIC + other, this.sandboxed.token))) {
+          if (other !== undefined && hasToken(NATIVE_MAGIC + other, this.caller.token)) {
             this.onOtherVersion?.();
             return refuse('another version of the launcher');
           }

@@ -266,7 +266,8 @@ export class HookServer {
   private async serve(request: HookRequest): Promise<HookResponse> {
     const other = this.opts.build?.differs(request.build);
     if (other) {
-      this.otherBuild(other);
+      // From inside the sandbox it runs the same launcher file: a nested agent may not send the server away.
+      if (!request.sandboxed) this.otherBuild(other);
       return { error: `this hook server runs ${other}` };
     }
     this.active++;

@@ -121,6 +121,19 @@ async function servedCall(s: Session, input = shellCall(s), extraEnv: NodeJS.Pro
   return r as Ran & { pid: number };
 }
 
+/** A request on the port the kernel sandbox shows (`{token}`: its token), as a nested agent's launcher sends it. */
+async function fromSandbox(s: Session, head: string, body: string): Promise<string> {
+  const [port, token] = fs.readFileSync(path.join(s.alfredHome, 'run', SANDBOXED_PORT_FILE), 'utf8').trim().split(' ');
+  const request = `${head.replace('{token}', token!)}length ${Buffer.byteLength(body)}\n\n${body}`;
+  return new Promise<string>((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request));
+    let text = '';
+    socket.setEncoding('utf8').on('data', (d: string) => (text += d));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
 /** The same call answered by the command line alone (no server asked, none started). */
 const commandLine = (s: Session, input: string, extraEnv: NodeJS.ProcessEnv = {}) => call(s, input, { ...extraEnv, ALFRED_HOOK_SERVER: 'off' });
 
@@ -254,18 +267,21 @@ describe('a hook server started on demand', { skip }, () => {
     assert.equal(denied(other), false);
     assert.ok(denied(await servedCall(s, shellCall(s), { ALFRED_ROLE: 'reviewer' })));
     // … and a call from inside the kernel sandbox, decided with the server's own variables, not the reviewer's.
-    const [port, token] = fs.readFileSync(path.join(s.alfredHome, 'run', SANDBOXED_PORT_FILE), 'utf8').trim().split(' ');
-    const body = shellCall(s);
-    const request = `${NATIVE_MAGIC}${token}\nevent PreToolUse\ncwd ${s.ws}\nlength ${Buffer.byteLength(body)}\n\n${body}`;
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request));
-      let text = '';
-      socket.setEncoding('utf8').on('data', (d: string) => (text += d));
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const answer = await fromSandbox(s, `${NATIVE_MAGIC}{token}\nevent PreToolUse\ncwd ${s.ws}\n`, shellCall(s));
     assert.match(answer, /^000 /);
     assert.doesNotMatch(answer, /deny/);
+  });
+
+  it('a call from inside the sandbox naming another build or version is refused, and the server stays', async () => {
+    const s = session(buildA);
+    await call(s, shellCall(s));
+    const { pid } = await servedCall(s);
+    const otherBuild = await fromSandbox(s, `${NATIVE_MAGIC}{token}\nevent PreToolUse\ncwd ${s.ws}\nruntime ${process.execPath}\ncli ${buildB}\n`, shellCall(s));
+    assert.equal(otherBuild, 'fallback the hook server could not answer (this hook server runs another build of Alfred)\n');
+    const otherVersion = await fromSandbox(s, `alfred-hook 6 {token}\nevent PreToolUse\ncwd ${s.ws}\n`, shellCall(s));
+    assert.equal(otherVersion, 'fallback not a request from the launcher\n');
+    assert.equal((await servedCall(s)).pid, pid);
+    assert.ok(alive(pid));
   });
 
   it('a server that cannot start fails no call: each is answered in its own process', async () => {
