@@ -2,7 +2,9 @@
  * The hook path's client: `alfred hook <Event>` asks the resident hook server (the extension host, or
  * `alfred serve`; src/core/hooks/server.ts) and prints its answer, so a tool call costs a bare Node
  * start plus a round trip. Any failure (no server, refused, slow, a bad answer) hands the input back
- * for the in-process command line, exactly as without a server.
+ * for the in-process command line, exactly as without a server, saying whether none serves there
+ * (the launcher then starts one for the calls to come: serverStart.ts). Each request names the build
+ * this process runs, so that a server of another build does not answer it (core/hooks/serverBuild.ts).
  *
  * Every hook call loads this, bundled as CommonJS (named imports become plain requires): only fs
  * and path, net once a socket is there (os when HOME is unset, crypto for Windows' pipe name).
