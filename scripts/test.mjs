@@ -170,10 +170,11 @@ const runners = {
     if (unitNotReady) { record('unit', 0, 1, 0, unitNotReady); return; }
     // A home of their own: a test that opens a harness on a temporary workspace would otherwise leave
     // that workspace's kept sandbox lists in the user's ~/.alfred/run/sandbox (and npm its logs in ~/.npm).
+    // A hook call there starts no hook server (ALFRED_HOOK_SERVER=existing): it would outlive its test.
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-unit-home-'));
     try {
       await nodeTests('unit', slowestFirst(listFiles(path.join(ROOT, 'test', 'unit'), '.test.ts'), UNIT_SLOWEST),
-        { HOME: home, USERPROFILE: home, ALFRED_HOME: path.join(home, '.alfred') }, [], { inOrder: true });
+        { HOME: home, USERPROFILE: home, ALFRED_HOME: path.join(home, '.alfred'), ALFRED_HOOK_SERVER: 'existing' }, [], { inOrder: true });
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
     }

@@ -90,7 +90,8 @@ export async function alfredChecks(input: AlfredHealthInput): Promise<DoctorChec
   }
   checks.push(await socketAnswers(input.hookSocket)
     ? { name: 'hook server', state: 'ok', detail: 'a window (or alfred serve) answers hooks without starting Node' }
-    : { name: 'hook server', state: 'warn', detail: 'none running: each hook starts the command line (slower, same answers)' });
+    // A hook call that finds none starts one (src/cli/serverStart.ts): only that call runs the command line.
+    : { name: 'hook server', state: 'ok', detail: 'none running now: the next hook call starts one (slower for that call, same answers)' });
   checks.push(sandboxCheck(harness.sandboxStatus()));
   checks.push(stateWritable(harness.stateDir));
   checks.push(await ledgerCheck(harness.ledgerBackend, harness.stateDir));

@@ -6,7 +6,7 @@
  */
 import { applyEdits, modify, parse as parseJsonc, type FormattingOptions } from 'jsonc-parser';
 import { LAUNCHER_MARKS, LAUNCHER_POSIX, LAUNCHER_WINDOWS } from './launcherPath';
-import { ANSWER_HEAD_BYTES } from './nativeProtocol';
+import { ANSWER_HEAD_BYTES, NATIVE_MAGIC } from './nativeProtocol';
 import { FORWARDED_ENV } from './serverProtocol';
 
 /**
@@ -174,7 +174,7 @@ const FAST_PATH = String.raw`alfred_ask() {
   # Patterns, not regular expressions: bash compiles a regular expression on every test (a ms here).
   [[ -n $port && \${#port} -le 5 && $port != *[!0-9]* && \${#token} == 64 && $token != *[!0-9a-f]* && \${#proof} == 64 && $proof != *[!0-9a-f]* ]] \
     || { alfred_why='unreadable hook.tcp'; return 1; }
-  req="alfred-hook 6 $token"$'\n'"event $1"$'\n'"cwd $PWD"$'\n'
+  req="${NATIVE_MAGIC}$token"$'\n'"event $1"$'\n'"cwd $PWD"$'\n'@BUILD@
   [[ -n \${ALFRED_WORKSPACE+x} ]] && req+="workspace $ALFRED_WORKSPACE"$'\n'
   # A newline in a value would be a header line of its own: such a call is the command line's.
   [[ $PWD\${ALFRED_WORKSPACE-} == *$'\n'* ]] && { alfred_why='a newline in a path'; return 1; }
@@ -242,10 +242,13 @@ fi
  */
 export function launcherScripts(runtime: string, cliPath: string, opts: { bash?: boolean } = {}): { posix: string; windows: string } {
   const run = `ELECTRON_RUN_AS_NODE=1 exec "${runtime}" "${cliPath}" "$@"\n`;
+  // The build it runs, so that only a server of that build answers (serverBuild.ts).
+  const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+  const build = quoted(`runtime ${runtime}\ncli ${cliPath}\n`);
   return {
     posix: opts.bash
       ? `#!/bin/bash -p\n# Written by the Alfred extension each time it starts: answers \`alfred hook\` through the resident\n`
-        + `# hook server when one runs, else runs its bundled command line.\n${FAST_PATH}${run}`
+        + `# hook server when one runs, else runs its bundled command line.\n${FAST_PATH.replace('@BUILD@', () => build)}${run}`
       : `#!/bin/sh\n# Written by the Alfred extension each time it starts: runs its bundled command line.\n${run}`,
     windows: `@echo off\r\nrem Written by the Alfred extension each time it starts: runs its bundled command line.\r\n`
       + `set ELECTRON_RUN_AS_NODE=1\r\n"${runtime}" "${cliPath}" %*\r\n`,
