@@ -17,11 +17,12 @@ const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 
 /** The version each runner was written and checked against (the fixtures are named with it). */
+const versionOf = (pkg: string): string => (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 export const CLIENT_VERSIONS: Record<ClientId, string> = {
-  claude: require('@anthropic-ai/claude-code/package.json').version as string,
-  codex: require('@openai/codex/package.json').version as string,
-  'copilot-cli': require('@github/copilot/package.json').version as string,
-  gemini: require('@google/gemini-cli/package.json').version as string,
+  claude: versionOf('@anthropic-ai/claude-code'),
+  codex: versionOf('@openai/codex'),
+  'copilot-cli': versionOf('@github/copilot'),
+  gemini: versionOf('@google/gemini-cli'),
 };
 
 export const CLIENT_PACKAGES: Record<ClientId, string> = {

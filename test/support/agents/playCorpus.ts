@@ -5,6 +5,7 @@
  * workspace, the hook files and the home are put back as they were, so a case that got through does
  * not change what the next one meets.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,7 +15,7 @@ import { prepareCorpusHome, snapshot, writeCorpusWorkspace, type CorpusCase } fr
 import { startScriptedModel, type ScriptedCall } from '../scriptedModel/server';
 import { prepareClient, runClient, type ClientRun } from './clients';
 import { corpusCalls, editTarget } from './corpusCalls';
-import { installHookFile, installLauncher, type ClientId } from './hookFiles';
+import { BUILT_CLI, installHookFile, installLauncher, type ClientId } from './hookFiles';
 
 export interface Verdict {
   /** undefined: the case held; otherwise what got through, or why it could not be judged. */
@@ -37,7 +38,7 @@ interface Decision { decision?: string; code?: string }
  * Plays `cases` under `role` through one headless session of `client`. `exactCodes`: a refusal must
  * carry the case's own code (the corpus's codes are those of coder); otherwise any refusal holds.
  */
-export async function playCorpus(client: ClientId, role: string, cases: CorpusCase[], opts: { exactCodes: boolean }): Promise<PlayResult> {
+export async function playCorpus(client: ClientId, role: string, cases: CorpusCase[], opts: { exactCodes: boolean; hookServer?: boolean }): Promise<PlayResult> {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `alfred-agents-${client}-`)));
   const ws = path.join(root, 'ws');
   const home = path.join(root, 'home');
@@ -50,8 +51,10 @@ export async function playCorpus(client: ClientId, role: string, cases: CorpusCa
   const decisions = (): Decision[] => readEvents(stateDir(ws, alfredEnv), { types: ['ToolCall'] }).events
     .filter((e) => e.phase === 'decision') as Decision[];
 
-  // The hook file first: the calls are cut against the workspace as the client meets it.
+  // The hook file and the server first: the calls are cut against the files as the client meets them.
   installHookFile(client, ws);
+  installLauncher(home);
+  const server = opts.hookServer ? await startHookServerIn(home, envPath) : undefined;
   const played = cases.map((c) => ({ c, calls: corpusCalls(c, client, ws, home) }));
   const verdicts = new Map<string, Verdict>(played.filter((p) => !p.calls.length).map((p) => [p.c.name, { notApplicable: true }]));
   const queue = played.filter((p) => p.calls.length > 0);
@@ -105,12 +108,27 @@ export async function playCorpus(client: ClientId, role: string, cases: CorpusCa
   const started = Date.now();
   const run = await runClient({ client, modelUrl: model.url, workspace: ws, home, role, env: { PATH: envPath }, timeoutMs: 60_000 + script.length * 15_000 });
   const ms = Date.now() - started;
+  server?.kill('SIGTERM');
   await model.close();
   for (const { c } of queue) {
     if (!verdicts.has(c.name)) verdicts.set(c.name, { failure: `not played: the client stopped (exit ${run.code}) ${run.stderr.slice(-300)}` });
   }
   fs.rmSync(root, { recursive: true, force: true });
   return { verdicts, run, requests: model.requests.length, ms };
+}
+
+/**
+ * `alfred serve` in the session's home, as a user without VS Code runs it: the launcher's fast path
+ * then hands each hook call to it over loopback, no Node started per call.
+ */
+async function startHookServerIn(home: string, envPath: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve'], { env: { PATH: envPath, HOME: home, TMPDIR: process.env.TMPDIR ?? '/tmp' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let text = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => { text += d; if (text.includes('answering hook calls')) resolve(); });
+    child.on('close', (code) => reject(new Error(`alfred serve exited ${code}: ${text}`)));
+  });
+  return child;
 }
 
 /** Why a played case did not hold, or undefined when it did. */
@@ -135,7 +153,7 @@ function judge(c: CorpusCase, made: Decision[], seen: string, before: string | u
 const LIVE = new Set(['.claude', '.claude.json', '.codex', '.copilot', '.gemini', '.alfred', '.cache', '.npm', '.config/gcloud']);
 
 /** Every file of the user's part of the home with its content ('' for a folder, '->target' for a link). */
-function manifest(home: string): Map<string, string> {
+export function manifest(home: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (rel: string) => {
     for (const name of fs.readdirSync(path.join(home, rel))) {
@@ -151,7 +169,7 @@ function manifest(home: string): Map<string, string> {
 }
 
 /** The user's part of the home back as `prepared` had it: what a case added is removed, what it changed is written back. */
-function restoreHome(home: string, prepared: Map<string, string>): void {
+export function restoreHome(home: string, prepared: Map<string, string>): void {
   const now = manifest(home);
   for (const [rel] of now) if (!prepared.has(rel)) fs.rmSync(path.join(home, rel), { recursive: true, force: true });
   for (const [rel, content] of prepared) {

@@ -69,7 +69,8 @@ export async function startScriptedModel(calls: ScriptedCall[], options: ScriptO
   const requests: RecordedRequest[] = [];
   const turns: Array<{ protocol: Protocol; body: Json }> = [];
   const usage = options.usage ?? { inputTokens: 100, outputTokens: 10 };
-  let counter = 0;
+  // Ids unique across endpoints: a client (and Alfred's ledger) may tell requests apart by them.
+  let counter = Math.floor(Math.random() * 1e9) * 1000;
   let lastTurn = -1;
   const server = http.createServer((req, res) => {
     void readBody(req).then(async (text) => {

@@ -23,6 +23,7 @@ type Case = CorpusCase;
 
 const ROOT = path.resolve(__dirname, '../../..');
 const env = isolateEnv();
+const CLAUDE_RECORDED = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/agents/claude-code-2.1.328/PreToolUse.Bash.json'), 'utf8')) as { input: Record<string, unknown> };
 
 type Format = 'copilot' | 'claude' | 'copilot-cli';
 const FORMATS: readonly Format[] = ['copilot', 'claude', 'copilot-cli'];
@@ -63,9 +64,9 @@ function hookInput(format: Format, ws: string, call: { tool: string; input: Reco
   if (format === 'copilot-cli') {
     return { event: 'preToolUse', stdin: JSON.stringify({ sessionId: 's1', timestamp: Date.now(), cwd: ws, toolName: call.tool, toolArgs: serialize(call.input) }) };
   }
-  // Claude Code's input carries its permission mode; VS Code's does not.
-  const claude = format === 'claude' ? { permission_mode: 'default' } : {};
-  return { event: 'PreToolUse', stdin: serialize({ hook_event_name: 'PreToolUse', session_id: 's1', cwd: ws, tool_name: call.tool, tool_input: call.input, ...claude }) };
+  // Claude Code's input as the real client sends it (recorded from it: its permission mode, transcript, ids).
+  const claude = format === 'claude' ? CLAUDE_RECORDED.input : {};
+  return { event: 'PreToolUse', stdin: serialize({ ...claude, hook_event_name: 'PreToolUse', session_id: 's1', cwd: ws, tool_name: call.tool, tool_input: call.input }) };
 }
 
 interface Decision { decision: 'deny' | 'pass'; reason?: string; updatedInput?: Record<string, unknown> }
