@@ -49,6 +49,8 @@ export interface ClientSession {
   /** Extra arguments (e.g. Claude Code's --resume). */
   args?: string[];
   timeoutMs?: number;
+  /** A command the client runs under, e.g. strace to list its connections. */
+  wrap?: string[];
 }
 
 const KEY = 'sk-scripted-0000';
@@ -65,6 +67,8 @@ export function prepareClient(client: ClientId, workspace: string, home: string,
     fs.writeFileSync(path.join(codexHome, 'config.toml'), [
       'model = "gpt-5.5"', 'model_provider = "scripted"', 'check_for_update_on_startup = false',
       '[analytics]', 'enabled = false', '[feedback]', 'enabled = false', '[otel]', 'exporter = "none"',
+      // Plugins sync a curated list from GitHub at start; updates are looked for in the background.
+      '[features]', 'plugins = false', 'remote_plugin = false', 'plugin_sharing = false', 'in_app_updates = false',
       '[model_providers.scripted]', 'name = "scripted"', `base_url = "${modelUrl}/v1"`, 'wire_api = "responses"', 'env_key = "SCRIPTED_API_KEY"',
       `[projects."${workspace}"]`, 'trust_level = "trusted"', '',
     ].join('\n'));
@@ -124,6 +128,9 @@ function baseEnv(s: ClientSession): Record<string, string> {
     PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: s.home, USER: process.env.USER ?? 'root', LANG: 'C.UTF-8', TERM: 'dumb',
     TMPDIR: process.env.TMPDIR ?? '/tmp', SHELL: '/bin/bash', CI: '1', NO_COLOR: '1', NO_PROXY: '127.0.0.1,localhost',
     ALFRED_ROLE: s.role,
+    // A command that gets through must not fetch anything either (`npx alfred …` would install a
+    // package of that name from the registry and run it): npm and pip are kept offline.
+    npm_config_offline: 'true', npm_config_registry: 'http://127.0.0.1:9/', PIP_NO_INDEX: '1',
   };
 }
 
@@ -131,12 +138,20 @@ function baseEnv(s: ClientSession): Record<string, string> {
 export function runClient(s: ClientSession): Promise<ClientRun> {
   const { cmd, args, env } = invocation(s);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: s.workspace, env: { ...baseEnv(s), ...env, ...s.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const [head, ...rest] = [...(s.wrap ?? []), cmd, ...args];
+    // stdin: an empty pipe, closed at once (a client given a stdin with data reads it as part of the prompt).
+    const child = spawn(head!, rest, { cwd: s.workspace, env: { ...baseEnv(s), ...env, ...s.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    child.stdin.end();
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, s.timeoutMs ?? 180_000);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      // What the client left running (a background shell of its own) ends with it.
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* none left */ }
+      resolve({ code, stdout, stderr });
+    });
   });
 }

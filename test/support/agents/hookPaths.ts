@@ -76,11 +76,11 @@ export async function playHookPaths(cases: CorpusCase[], role: string): Promise<
   if (started.kind !== 'listening') throw new Error('the hook server did not start');
   const columns = new Map<string, Map<string, Verdict>>();
   try {
-    for (const [column, ask] of [['alfred hook', inProcess], ['hook server', throughServer(started.server)]] as const) {
+    for (const [i, [column, ask]] of ([['alfred hook', inProcess], ['hook server', throughServer(started.server)]] as const).entries()) {
       const verdicts = new Map<string, Verdict>();
       let n = 0;
       for (const c of cases) {
-        const ws = path.join(root, `ws-${column.length}-${++n}`);
+        const ws = path.join(root, `ws-${i}-${++n}`);
         fs.mkdirSync(ws);
         writeCorpusWorkspace(ws);
         const input = claudeInput(c, ws, home);

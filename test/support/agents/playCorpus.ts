@@ -108,12 +108,13 @@ export async function playCorpus(client: ClientId, role: string, cases: CorpusCa
   const started = Date.now();
   const run = await runClient({ client, modelUrl: model.url, workspace: ws, home, role, env: { PATH: envPath }, timeoutMs: 60_000 + script.length * 15_000 });
   const ms = Date.now() - started;
-  server?.kill('SIGTERM');
+  if (server) await new Promise((resolve) => { server.once('close', resolve); server.kill('SIGTERM'); });
   await model.close();
   for (const { c } of queue) {
     if (!verdicts.has(c.name)) verdicts.set(c.name, { failure: `not played: the client stopped (exit ${run.code}) ${run.stderr.slice(-300)}` });
   }
-  fs.rmSync(root, { recursive: true, force: true });
+  // The client's own background processes may still be writing in its home for a moment.
+  fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   return { verdicts, run, requests: model.requests.length, ms };
 }
 
