@@ -134,11 +134,21 @@ function baseEnv(s: ClientSession): Record<string, string> {
   };
 }
 
+/**
+ * As root, a session runs in a mount namespace of its own where /dev/null is a mount point: a command
+ * that gets through may otherwise replace the machine's /dev/null with a file (Gemini CLI runs its
+ * shell commands with GIT_CONFIG_GLOBAL=/dev/null, so `git config --global` renames a file onto it).
+ */
+function guardDevices(): string[] {
+  if (process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/unshare')) return [];
+  return ['/usr/bin/unshare', '--mount', '--propagation', 'private', '--', '/bin/sh', '-c', 'mount --bind /dev/null /dev/null && exec "$@"', 'sh'];
+}
+
 /** Runs one headless session to its end (or its timeout, which kills it). */
 export function runClient(s: ClientSession): Promise<ClientRun> {
   const { cmd, args, env } = invocation(s);
   return new Promise((resolve) => {
-    const [head, ...rest] = [...(s.wrap ?? []), cmd, ...args];
+    const [head, ...rest] = [...(s.wrap ?? []), ...guardDevices(), cmd, ...args];
     // stdin: an empty pipe, closed at once (a client given a stdin with data reads it as part of the prompt).
     const child = spawn(head!, rest, { cwd: s.workspace, env: { ...baseEnv(s), ...env, ...s.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     child.stdin.end();
