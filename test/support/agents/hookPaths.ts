@@ -69,7 +69,10 @@ export async function playHookPaths(cases: CorpusCase[], role: string): Promise<
   process.env.ALFRED_HOME = path.join(home, '.alfred');
   installLauncher(home);
   process.env.PATH = prepareCorpusHome(home, saved.PATH ?? '');
-  const prepared = manifest(home);
+  // No client lives in this home: all of it is put back after each case but Alfred's state and the
+  // server's socket (a case's own path under them is removed below when it made it).
+  const everything = new Set(['.alfred/run', '.alfred/state', '.alfred/cache']);
+  const prepared = manifest(home, everything);
   const started = await startHookServer({
     openHarness: (folder, harnessEnv, cwd) => openWorkspaceHarness(folder, { builtinRolesDir: path.join(ROOT, 'roles'), version: 'test', env: harnessEnv, cwd }),
   });
@@ -102,7 +105,8 @@ export async function playHookPaths(cases: CorpusCase[], role: string): Promise<
           if (snapshot(ws, home, watched!) !== before) failure = `${c.protects} changed on disk (${out.updatedInput ? 'rewritten' : 'run as sent'})`;
         }
         verdicts.set(c.name, { failure });
-        restoreHome(home, prepared);
+        if (watched?.startsWith('~/') && before === '(missing)') fs.rmSync(path.join(home, watched.slice(2)), { recursive: true, force: true });
+        restoreHome(home, prepared, everything);
         installLauncher(home);
       }
       columns.set(column, verdicts);

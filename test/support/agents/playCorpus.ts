@@ -154,12 +154,12 @@ function judge(c: CorpusCase, made: Decision[], seen: string, before: string | u
 const LIVE = new Set(['.claude', '.claude.json', '.codex', '.copilot', '.gemini', '.alfred', '.cache', '.npm', '.config/gcloud']);
 
 /** Every file of the user's part of the home with its content ('' for a folder, '->target' for a link). */
-export function manifest(home: string): Map<string, string> {
+export function manifest(home: string, live: ReadonlySet<string> = LIVE): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (rel: string) => {
     for (const name of fs.readdirSync(path.join(home, rel))) {
       const r = rel ? `${rel}/${name}` : name;
-      if (LIVE.has(r) || [...LIVE].some((l) => r.startsWith(`${l}.`))) continue;
+      if (live.has(r) || [...live].some((l) => r.startsWith(`${l}.`))) continue;
       const st = fs.lstatSync(path.join(home, r));
       if (st.isSymbolicLink()) out.set(r, `->${fs.readlinkSync(path.join(home, r))}`);
       else if (st.isDirectory()) { out.set(r, ''); walk(r); } else out.set(r, fs.readFileSync(path.join(home, r), 'latin1'));
@@ -170,8 +170,8 @@ export function manifest(home: string): Map<string, string> {
 }
 
 /** The user's part of the home back as `prepared` had it: what a case added is removed, what it changed is written back. */
-export function restoreHome(home: string, prepared: Map<string, string>): void {
-  const now = manifest(home);
+export function restoreHome(home: string, prepared: Map<string, string>, live: ReadonlySet<string> = LIVE): void {
+  const now = manifest(home, live);
   for (const [rel] of now) if (!prepared.has(rel)) fs.rmSync(path.join(home, rel), { recursive: true, force: true });
   for (const [rel, content] of prepared) {
     if (now.get(rel) === content) continue;
