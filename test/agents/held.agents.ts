@@ -62,6 +62,24 @@ for (const client of ['claude', 'codex', 'copilot-cli'] as const) {
   });
 }
 
+for (const client of ['claude', 'codex'] as const) {
+  it(`${client}: a workspace role's shell limit of one refuses the second command, which does not run, and says so to the model`, async () => {
+    const { ws, home } = session(client);
+    fs.mkdirSync(path.join(ws, '.alfred', 'roles'), { recursive: true });
+    fs.writeFileSync(path.join(ws, '.alfred', 'roles', 'onecall.toml'), '[role]\nname = "onecall"\ninherits = "coder"\n[limits]\nmax_shell_invocations = 1\n');
+    const model = await startScriptedModel([shellCall(client, 'echo 1 >> runs.txt'), shellCall(client, 'echo 2 >> runs.txt')]);
+    prepareClient(client, ws, home, model.url);
+    const run = await runClient({ client, modelUrl: model.url, workspace: ws, home, role: 'onecall' });
+    await model.close();
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    assert.equal(fs.readFileSync(path.join(ws, 'runs.txt'), 'utf8'), '1\n', 'only the first command ran');
+    const second = model.toolResults().find((r) => r.callId.endsWith('call_2'));
+    assert.match(second?.output ?? '', /Alfred \(role onecall\)/, 'the model was told why');
+    const { total } = usage(ws, home);
+    assert.deepEqual([total.shellCalls, total.refused], [1, 1]);
+  });
+}
+
 describe('Claude Code: the spend Alfred reports is Claude Code\'s own', () => {
   const { ws, home } = { ws: '', home: '' };
   const state = { ws, home, sessionId: '', firstRequests: 0 };
