@@ -17,33 +17,14 @@ import { startHookServer, type HookServer } from '../../../src/core/hooks/server
 import { forwardedEnv, HOOK_PROTOCOL_VERSION, type HookRequest, type HookResponse } from '../../../src/core/hooks/serverProtocol';
 import { stateDir } from '../../../src/core/state/paths';
 import { isolateEnv, newWorkspace, run } from '../cli/helpers';
+import { CORPUS, prepareCorpusHome, writeCorpusWorkspace, snapshot as snapshotIn, type CorpusCase } from './corpusHome';
 import { runSandboxedAnswer, sandboxAvailable } from './sandboxed';
 
-interface Case {
-  name: string;
-  shell?: string;
-  /** A task's command (and `taskArgs`): VS Code's create_and_run_task writes it into tasks.json and runs it in a terminal of its own. */
-  task?: string;
-  /** A task's command given as an object (VS Code's quoted string) instead. */
-  taskObject?: unknown;
-  taskArgs?: unknown[];
-  edit?: string;
-  content?: string;
-  vscodeCommand?: string;
-  args?: unknown[];
-  deep?: number;
-  role?: string;
-  expect: 'deny' | 'sandboxed';
-  code?: string;
-  protects?: string;
-}
+type Case = CorpusCase;
 
 const ROOT = path.resolve(__dirname, '../../..');
-const CORPUS = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/adversarial/corpus.json'), 'utf8')) as {
-  setup: { files: Record<string, string>; hardLinks: Record<string, string> };
-  cases: Case[];
-};
 const env = isolateEnv();
+const CLAUDE_RECORDED = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/agents/claude-code-2.1.328/PreToolUse.Bash.json'), 'utf8')) as { input: Record<string, unknown> };
 
 type Format = 'copilot' | 'claude' | 'copilot-cli';
 const FORMATS: readonly Format[] = ['copilot', 'claude', 'copilot-cli'];
@@ -84,9 +65,9 @@ function hookInput(format: Format, ws: string, call: { tool: string; input: Reco
   if (format === 'copilot-cli') {
     return { event: 'preToolUse', stdin: JSON.stringify({ sessionId: 's1', timestamp: Date.now(), cwd: ws, toolName: call.tool, toolArgs: serialize(call.input) }) };
   }
-  // Claude Code's input always carries its permission mode and transcript; VS Code's neither.
-  const claude = format === 'claude' ? { permission_mode: 'default', transcript_path: `${ws}.transcript.jsonl` } : {};
-  return { event: 'PreToolUse', stdin: serialize({ hook_event_name: 'PreToolUse', session_id: 's1', cwd: ws, tool_name: call.tool, tool_input: call.input, ...claude }) };
+  // Claude Code's input as the real client sends it (recorded from it: its permission mode, transcript, ids).
+  const claude = format === 'claude' ? CLAUDE_RECORDED.input : {};
+  return { event: 'PreToolUse', stdin: serialize({ ...claude, hook_event_name: 'PreToolUse', session_id: 's1', cwd: ws, tool_name: call.tool, tool_input: call.input }) };
 }
 
 /**
@@ -107,8 +88,8 @@ function decisionOf(stdout: string): Decision {
 }
 
 function workspace(): string {
-  const ws = newWorkspace(env.root, CORPUS.setup.files);
-  for (const [link, target] of Object.entries(CORPUS.setup.hardLinks)) fs.linkSync(path.join(ws, target), path.join(ws, link));
+  const ws = newWorkspace(env.root);
+  writeCorpusWorkspace(ws);
   return ws;
 }
 
@@ -150,42 +131,8 @@ before(async () => {
   // The launcher every hook runs, for the case that tries to replace it.
   fs.mkdirSync(path.join(process.env.HOME!, '.alfred', 'bin'), { recursive: true });
   fs.writeFileSync(path.join(process.env.HOME!, '.alfred', 'bin', 'alfred'), '#!/bin/sh\nexec alfred "$@"\n', { mode: 0o755 });
-  // The start-up files the cases that target them expect a user to have.
-  // Fedora's, which sources every file in ~/.bashrc.d, and lines an installer or the user added.
-  fs.writeFileSync(path.join(process.env.HOME!, '.bashrc'), 'alias ll="ls -l"\nif [ -d ~/.bashrc.d ]; then for rc in ~/.bashrc.d/*; do . "$rc"; done; fi\n'
-    + 'export NVM_DIR="$HOME/.nvm"\n[ -s "$NVM_DIR/nvm.sh" ] && \\. "$NVM_DIR/nvm.sh"\n. "$HOME/.config/shell/env.sh"\n');
-  fs.mkdirSync(path.join(process.env.HOME!, '.config', 'shell'), { recursive: true });
-  fs.writeFileSync(path.join(process.env.HOME!, '.config', 'shell', 'env.sh'), 'export EDITOR=vi\n');
-  // Python's user site and cargo's configuration, whose content the checks' python3 and cargo run.
-  fs.mkdirSync(path.join(process.env.HOME!, '.local', 'lib', 'python3.11', 'site-packages'), { recursive: true });
-  fs.mkdirSync(path.join(process.env.HOME!, '.cargo'));
-  fs.writeFileSync(path.join(process.env.HOME!, '.cargo', 'config.toml'), '[net]\nretry = 2\n');
-  fs.mkdirSync(path.join(process.env.HOME!, '.bashrc.d'));
-  // A global hooks folder and a local include, as many set up: neither exists yet.
-  fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n[include]\n\tpath = ~/.gitconfig.local\n[core]\n\thooksPath = ~/.githooks\n');
-  fs.writeFileSync(path.join(process.env.HOME!, '.npmrc'), 'fund=false\n');
-  fs.writeFileSync(path.join(process.env.HOME!, '.vimrc'), 'set number\n');
-  fs.mkdirSync(path.join(process.env.HOME!, '.local', 'share', 'direnv', 'allow'), { recursive: true });
-  fs.mkdirSync(path.join(process.env.HOME!, '.ssh'), { mode: 0o700 });
-  fs.mkdirSync(path.join(process.env.HOME!, '.gradle', 'caches'), { recursive: true }); // Gradle used, no init.d yet
-  fs.mkdirSync(path.join(process.env.HOME!, '.gnupg'), { mode: 0o700 });
-  fs.writeFileSync(path.join(process.env.HOME!, '.gnupg', 'gpg-agent.conf'), 'default-cache-ttl 600\n');
-  fs.mkdirSync(path.join(process.env.HOME!, '.config', 'environment.d'), { recursive: true });
-  // A folder of the command search path in the home, where the cases that plant a program expect one.
-  const localBin = path.join(process.env.HOME!, '.local', 'bin');
-  fs.mkdirSync(localBin, { recursive: true });
-  // And nvm's Node, whose npm the checks run: its code and its global npmrc.
-  const nvm = path.join(process.env.HOME!, '.nvm', 'versions', 'node', 'v22.11.0');
-  for (const dir of ['bin', 'lib/node_modules/npm/bin', 'etc']) fs.mkdirSync(path.join(nvm, dir), { recursive: true });
-  fs.writeFileSync(path.join(nvm, 'bin', 'node'), '#!/bin/sh\n', { mode: 0o755 });
-  fs.writeFileSync(path.join(nvm, 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'), 'require("../lib/cli.js")(process)\n');
-  fs.writeFileSync(path.join(nvm, 'etc', 'npmrc'), 'fund=false\n');
-  fs.writeFileSync(path.join(process.env.HOME!, '.nvm', 'nvm.sh'), 'nvm() { :; }\n');
   savedPath = process.env.PATH;
-  // npm's own recipe for global installs without root: a prefix in the home, on PATH before any install made it.
-  const npmGlobal = path.join(process.env.HOME!, '.npm-global', 'bin');
-  // After the system's folders: the cases' `node -e` must find the real Node first.
-  process.env.PATH = `${npmGlobal}${path.delimiter}${localBin}${path.delimiter}${process.env.PATH ?? ''}${path.delimiter}${path.join(nvm, 'bin')}`;
+  process.env.PATH = prepareCorpusHome(process.env.HOME!, process.env.PATH ?? '');
   const started = await startHookServer({
     openHarness: (folder, harnessEnv, cwd) => openWorkspaceHarness(folder, { builtinRolesDir: path.join(ROOT, 'roles'), version: 'test', env: harnessEnv, cwd }),
   });
@@ -248,9 +195,5 @@ describe('the deepest input through a real `alfred hook` process', () => {
 
 /** The content (or listing) of a protected path, to compare before and after. */
 function snapshot(ws: string, rel: string): string {
-  const abs = rel.startsWith('~/') ? path.join(process.env.HOME!, rel.slice(2)) : path.join(ws, rel);
-  if (!fs.existsSync(abs)) return '(missing)';
-  const st = fs.statSync(abs);
-  if (st.isDirectory()) return fs.readdirSync(abs, { recursive: true }).map(String).sort().map((f) => `${f}:${fs.statSync(path.join(abs, f)).isFile() ? fs.readFileSync(path.join(abs, f), 'utf8') : ''}`).join('\n');
-  return fs.readFileSync(abs, 'utf8');
+  return snapshotIn(ws, process.env.HOME!, rel);
 }
