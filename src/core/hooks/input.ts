@@ -1,6 +1,6 @@
 /**
- * Hook input from Copilot in VS Code, Claude Code and the Copilot CLI, read into one shape.
- * Agents rename fields between versions, so every spelling in shared notes is accepted.
+ * Hook input from Copilot in VS Code, Claude Code, the Copilot CLI and Codex, read into one shape.
+ * Agents rename fields between versions, so every spelling they were seen to send is accepted.
  */
 import { inputShapeProblem } from '../policy/inputShape';
 
@@ -81,4 +81,31 @@ export function parseHookInput(raw: string, event: string, fallbackCwd: string):
     model: str(d.model),
     stopHookActive: d.stop_hook_active === true || d.stopHookActive === true,
   };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Codex's tool inputs in Alfred's shape: its apply_patch sends the patch text under `command`
+ * (Alfred's edit rules read a patch under `input`), and its exec_command the command under `command`
+ * (a string or an argument vector) or, in its unified form, `cmd`.
+ */
+function codexShape(tool: string, input: Record<string, unknown>): Record<string, unknown> {
+  if (/^apply_?patch$/i.test(tool) && typeof input.command === 'string' && input.input === undefined) return { ...input, input: input.command };
+  if (input.command === undefined && input.cmd !== undefined) return { ...input, command: input.cmd };
+  return input;
+}
+
+const SHAPES: Partial<Record<NonNullable<HookAgent>, (tool: string, input: Record<string, unknown>) => Record<string, unknown>>> = {
+  codex: codexShape,
+};
+
+/**
+ * The tool input as the gate reads it (policy/toolCall.ts): where each agent puts a command, a path
+ * or a patch, moved to where Alfred looks. The input as sent stays in `toolInput`: a rewrite the agent
+ * applies must be in its own shape.
+ */
+export function gateToolInput(input: Pick<HookInput, 'agent' | 'tool' | 'toolInput'>): unknown {
+  const shape = input.agent ? SHAPES[input.agent] : undefined;
+  return shape && input.tool && isRecord(input.toolInput) ? shape(input.tool, input.toolInput) : input.toolInput;
 }

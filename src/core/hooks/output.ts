@@ -35,11 +35,14 @@ export function askAnswer(format: HookFormat, event: string, reason: string, age
  * command in the kernel sandbox): VS Code applies `updatedInput` without a decision, replacing the
  * whole input after checking it against the tool's schema.
  */
-export function passAnswer(format: HookFormat, event: string, additionalContext?: string, updatedInput?: Record<string, unknown>): HookAnswer {
+export function passAnswer(format: HookFormat, event: string, additionalContext?: string, updatedInput?: Record<string, unknown>, agent?: HookAgent): HookAnswer {
   if (!additionalContext && !updatedInput) return { stdout: '{}', exitCode: 0 };
+  // Codex applies a rewrite only with `allow` and rejects the answer otherwise; an `allow` is how it
+  // carries a rewrite, not an approval (codexSandboxed in handlers/toolUse.ts).
+  const allow = updatedInput && agent === 'codex' ? { permissionDecision: 'allow' } : {};
   const body = format === 'copilot-cli'
     ? { additionalContext }
-    : { hookSpecificOutput: { hookEventName: event, ...(updatedInput ? { updatedInput } : {}), ...(additionalContext ? { additionalContext } : {}) } };
+    : { hookSpecificOutput: { hookEventName: event, ...allow, ...(updatedInput ? { updatedInput } : {}), ...(additionalContext ? { additionalContext } : {}) } };
   return { stdout: JSON.stringify(body), exitCode: 0 };
 }
 

@@ -48,6 +48,8 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'runCell', 'runNotebooks',
     'Bash', 'Monitor', 'REPL',
     'bash', 'powershell',
+    // Codex (0.169 names its shell exec_command; older ones shell, local_shell, shell_command)
+    'exec_command', 'shell', 'local_shell', 'shell_command', 'unified_exec',
     // send_to_terminal types a line into a terminal: it runs a command like run_in_terminal does
     'copilot_runNotebookCell', 'runNotebookCell', 'send_to_terminal', 'sendToTerminal',
   ],
@@ -69,6 +71,7 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'vscode_askQuestions', 'switch_agent', 'tool_search', 'create_new_workspace', 'get_project_setup_info',
     'todos', 'todo', 'vscodeAPI', 'extensions', 'new',
     'TodoWrite', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'EnterWorktree', 'ExitWorktree',
+    'update_plan', 'request_user_input',
     'report_intent', 'think', 'update_todo', 'ask_user', 'exit_plan_mode', 'sql', 'store_memory', 'task_complete',
     'copilot_getVSCodeAPI', 'copilot_createNewWorkspace', 'copilot_installExtension', 'copilot_runVscodeCommand',
     'copilot_switchAgent', 'copilot_memory', 'copilot_resolveMemoryFileUri', 'copilot_sessionStoreSql',
@@ -83,6 +86,8 @@ const SHELL_HELPERS: readonly string[] = [
   'BashOutput', 'TaskOutput', 'KillBash', 'KillShell', 'TaskStop',
   'write_bash', 'read_bash', 'stop_bash', 'list_bash',
   'write_powershell', 'read_powershell', 'stop_powershell', 'list_powershell',
+  // Codex: input to a command exec_command started
+  'write_stdin',
 ];
 
 const EXACT = new Map<string, ToolCategory>();

@@ -1,7 +1,7 @@
 /**
  * The adversarial corpus (test/fixtures/adversarial/corpus.json): what a governed agent with a shell
  * and edit tools tries in order to loosen its rules or write protected files, played through every
- * hook format (Copilot in VS Code, Claude Code, the Copilot CLI) and every path an agent's hook takes
+ * hook format (Copilot in VS Code, Claude Code, the Copilot CLI, Codex) and every path an agent's hook takes
  * (`alfred hook` in process, the resident hook server, and a real process for the deepest input).
  */
 import assert from 'node:assert/strict';
@@ -28,6 +28,8 @@ interface Case {
   taskArgs?: unknown[];
   edit?: string;
   content?: string;
+  /** An apply_patch text (Codex sends it under `command`, Copilot under `input`). */
+  patch?: string;
   vscodeCommand?: string;
   args?: unknown[];
   deep?: number;
@@ -39,13 +41,13 @@ interface Case {
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CORPUS = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/adversarial/corpus.json'), 'utf8')) as {
-  setup: { files: Record<string, string>; hardLinks: Record<string, string> };
+  setup: { files: Record<string, string>; hardLinks: Record<string, string>; symlinks: Record<string, string> };
   cases: Case[];
 };
 const env = isolateEnv();
 
-type Format = 'copilot' | 'claude' | 'copilot-cli';
-const FORMATS: readonly Format[] = ['copilot', 'claude', 'copilot-cli'];
+type Format = 'copilot' | 'claude' | 'copilot-cli' | 'codex';
+const FORMATS: readonly Format[] = ['copilot', 'claude', 'copilot-cli', 'codex'];
 
 /** A stand-in for an input nested `depth` levels deep, written out by `serialize` (JSON.stringify of the real thing overflows). */
 function nested(depth: number): unknown {
@@ -58,7 +60,7 @@ function serialize(value: unknown): string {
 
 /** The tool call an agent of `format` makes for the case, or undefined when it has no such tool. */
 function toolCall(c: Case, format: Format, ws: string): { tool: string; input: Record<string, unknown> } | undefined {
-  const shellTool = { copilot: 'run_in_terminal', claude: 'Bash', 'copilot-cli': 'bash' }[format];
+  const shellTool = { copilot: 'run_in_terminal', claude: 'Bash', 'copilot-cli': 'bash', codex: 'exec_command' }[format];
   if (c.shell !== undefined) {
     return { tool: shellTool, input: format === 'copilot' ? { command: c.shell, explanation: 'x', goal: 'x', mode: 'sync', isBackground: false } : { command: c.shell } };
   }
@@ -66,9 +68,17 @@ function toolCall(c: Case, format: Format, ws: string): { tool: string; input: R
     const task = { label: 'build', type: 'shell', command: c.task ?? c.taskObject, ...(c.taskArgs ? { args: c.taskArgs } : {}), isBackground: false };
     return format === 'copilot' ? { tool: 'create_and_run_task', input: { workspaceFolder: ws, task } } : undefined;
   }
+  if (c.patch !== undefined) {
+    // Codex 0.169 sends the patch text under `command`; Copilot's tools under `input`.
+    if (format === 'codex') return { tool: 'apply_patch', input: { command: c.patch } };
+    if (format === 'copilot') return { tool: 'apply_patch', input: { input: c.patch, explanation: 'x' } };
+    return format === 'copilot-cli' ? { tool: 'apply_patch', input: { input: c.patch } } : undefined;
+  }
   if (c.edit !== undefined) {
     // `~/…`: a file in the user's home (VS Code's user settings, Alfred's own folder).
     const abs = c.edit.startsWith('~/') ? path.join(process.env.HOME!, c.edit.slice(2)) : path.join(ws, c.edit);
+    // Codex writes files only through apply_patch.
+    if (format === 'codex') return { tool: 'apply_patch', input: { command: `*** Begin Patch\n*** Add File: ${abs}\n${(c.content ?? '').split('\n').map((l) => `+${l}`).join('\n')}\n*** End Patch\n` } };
     if (format === 'copilot') return { tool: 'create_file', input: { filePath: abs, content: c.content } };
     if (format === 'claude') return { tool: 'Write', input: { file_path: abs, content: c.content } };
     return { tool: 'create', input: { path: abs, file_text: c.content } };
@@ -83,9 +93,10 @@ function hookInput(format: Format, ws: string, call: { tool: string; input: Reco
   if (format === 'copilot-cli') {
     return { event: 'preToolUse', stdin: JSON.stringify({ sessionId: 's1', timestamp: Date.now(), cwd: ws, toolName: call.tool, toolArgs: serialize(call.input) }) };
   }
-  // Claude Code's input carries its permission mode; VS Code's does not.
+  // Claude Code's input carries its permission mode; Codex 0.169's that too, its turn and model; VS Code's none of them.
   const claude = format === 'claude' ? { permission_mode: 'default' } : {};
-  return { event: 'PreToolUse', stdin: serialize({ hook_event_name: 'PreToolUse', session_id: 's1', cwd: ws, tool_name: call.tool, tool_input: call.input, ...claude }) };
+  const codex = format === 'codex' ? { turn_id: 't1', model: 'gpt-5.1-codex', permission_mode: 'default', transcript_path: null, tool_use_id: 'call_1' } : {};
+  return { event: 'PreToolUse', stdin: serialize({ hook_event_name: 'PreToolUse', session_id: 's1', cwd: ws, tool_name: call.tool, tool_input: call.input, ...claude, ...codex }) };
 }
 
 interface Decision { decision: 'deny' | 'pass'; reason?: string; updatedInput?: Record<string, unknown> }
@@ -104,6 +115,7 @@ function decisionOf(stdout: string): Decision {
 function workspace(): string {
   const ws = newWorkspace(env.root, CORPUS.setup.files);
   for (const [link, target] of Object.entries(CORPUS.setup.hardLinks)) fs.linkSync(path.join(ws, target), path.join(ws, link));
+  for (const [link, target] of Object.entries(CORPUS.setup.symlinks)) fs.symlinkSync(target, path.join(ws, link));
   return ws;
 }
 
@@ -210,8 +222,8 @@ for (const [pathName, ask] of [['alfred hook', inProcess], ['the hook server', t
             return;
           }
           // sandboxed: the call may only run inside the kernel sandbox, where it fails.
-          if (!sandboxAvailable() || format !== 'copilot') {
-            // Only VS Code's agent applies a rewritten input without `allow`: the others fall back to parsing (auto).
+          if (!sandboxAvailable() || (format !== 'copilot' && format !== 'codex')) {
+            // VS Code's agent applies a rewritten input without `allow`, Codex with one: the others fall back to parsing (auto).
             assert.equal(answer.decision, 'pass', JSON.stringify(answer));
             assert.equal(answer.updatedInput, undefined);
             return;

@@ -2,7 +2,7 @@ import { chargeCall, decideCall } from '../../governedCall';
 import type { Harness } from '../../harness';
 import { shellQuote } from '../../sandbox/index';
 import { toolCall, type ToolCall } from '../../policy/toolCall';
-import type { HookInput } from '../input';
+import { gateToolInput, type HookInput } from '../input';
 import { copilotExportOn } from '../../usage/copilotSpool';
 import { askAnswer, denyAnswer, passAnswer, permissionAnswer } from '../output';
 import type { HookHandler } from './types';
@@ -13,16 +13,16 @@ import type { HookHandler } from './types';
  * refusal itself quotes the line, on every call.
  *
  * PreToolUse: the gate decides and charges a new shell invocation before it runs. A terminal command
- * of VS Code's own agent is rewritten to run in the kernel sandbox (protected paths read-only), the
- * one agent here that applies a hook's `updatedInput` without an `allow` (Claude Code and Codex need
- * `allow`, which would skip their own confirmations): theirs are guarded by parsing, and refused
- * under `sandbox = "required"`. So is a task's command (create_and_run_task writes the task into
+ * of VS Code's own agent is rewritten to run in the kernel sandbox (protected paths read-only): it
+ * applies a hook's `updatedInput` without an `allow`. So is Codex's, with the `allow` Codex requires
+ * for a rewrite (codexSandboxed). Claude Code's are guarded by parsing, and refused under
+ * `sandbox = "required"`. So is a task's command (create_and_run_task writes the task into
  * tasks.json and runs it in a terminal of its own, outside the sandbox unless rewritten).
  */
 export const preToolUse: HookHandler = async (harness, input, event) => {
   const name = input.format === 'copilot-cli' ? 'preToolUse' : 'PreToolUse';
   if (!input.tool) return denyAnswer(input.format, name, 'Alfred could not tell which tool this is (no tool_name in the hook input), so it refuses it.');
-  const call = toolCall(input.tool, input.toolInput);
+  const call = toolCall(input.tool, gateToolInput(input));
   const { command } = call;
   const rewritten = command !== undefined ? sandboxedInput(input, call, harness) : undefined;
   const sandboxed = rewritten?.line;
@@ -36,7 +36,7 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
   if (!decided.allowed) return denyAnswer(input.format, name, `Alfred (role ${decided.refusal.details.role}): ${decided.refusal.details.reason ?? 'refused'}`);
   const { gate } = decided;
   if (gate.decision.confirm) return askAnswer(input.format, name, `Alfred (role ${gate.status.role}): ${gate.decision.confirm}`, input.agent);
-  return passAnswer(input.format, name, gate.announce ? gate.line : undefined, rewritten?.updatedInput);
+  return passAnswer(input.format, name, gate.announce ? gate.line : undefined, rewritten?.updatedInput, input.agent);
 };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -49,7 +49,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
  */
 function sandboxedInput(input: HookInput, call: ToolCall, harness: Harness): { line: string; updatedInput: Record<string, unknown> } | undefined {
   const args = call.input;
-  if (input.format !== 'vscode' || input.agent !== undefined || call.category !== 'shell' || !isRecord(args)) return undefined;
+  if (input.format !== 'vscode' || call.category !== 'shell' || !isRecord(args)) return undefined;
+  if (input.agent === 'codex') return codexSandboxed(input.toolInput, call, harness);
+  if (input.agent !== undefined) return undefined;
   if (typeof args.command === 'string') {
     const line = sandboxLine(harness, args.command);
     return line === undefined ? undefined : { line, updatedInput: { ...args, command: line } };
@@ -61,6 +63,20 @@ function sandboxedInput(input: HookInput, call: ToolCall, harness: Harness): { l
   const line = sandboxLine(harness, [task.command, ...taskArgs.map((a) => shellQuote(a))].join(' '));
   const { args: _args, ...rest } = task;
   return line === undefined ? undefined : { line, updatedInput: { ...args, task: { ...rest, type: 'shell', command: line } } };
+}
+
+/**
+ * Codex's command in the sandbox, in the shape Codex sent it (`command` as a string or an argument
+ * vector, or `cmd`). Codex applies a rewrite only with `permissionDecision: "allow"`, and takes an
+ * `allow` for nothing else (without a rewrite it is an error to Codex, 0.169): the `allow` carries
+ * the rewrite, it is not an approval Alfred could give.
+ */
+function codexSandboxed(raw: unknown, call: ToolCall, harness: Harness): { line: string; updatedInput: Record<string, unknown> } | undefined {
+  if (!isRecord(raw) || call.command === undefined) return undefined;
+  const key = raw.command !== undefined ? 'command' : 'cmd';
+  const line = sandboxLine(harness, call.command);
+  if (line === undefined) return undefined;
+  return { line, updatedInput: { ...raw, [key]: Array.isArray(raw[key]) ? ['/bin/sh', '-c', line] : line } };
 }
 
 function sandboxLine(harness: Harness, command: string): string | undefined {
@@ -88,6 +104,6 @@ export const postToolUse: HookHandler = async (harness, input, event) => {
  */
 export const permissionRequest: HookHandler = async (harness, input) => {
   if (!input.tool) return permissionAnswer(undefined);
-  const decision = harness.preview(toolCall(input.tool, input.toolInput));
+  const decision = harness.preview(toolCall(input.tool, gateToolInput(input)));
   return permissionAnswer(decision.allowed ? undefined : `Alfred (role ${harness.activeRole().role.name}): ${decision.reason ?? 'refused'}`);
 };
