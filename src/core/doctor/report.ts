@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import type { AgentHealth } from '../governance/health';
+import { issueEnglish } from '../governance/issueText';
 import type { Harness } from '../harness';
 import { hookSocketPath } from '../hooks/serverProtocol';
 import { alfredHome } from '../state/paths';
@@ -86,7 +87,7 @@ export async function alfredChecks(input: AlfredHealthInput): Promise<DoctorChec
     ? { name: 'roles', state: 'ok', detail: `active role ${harness.activeRole().role.name}; every role file loads` }
     : { name: 'roles', state: 'warn', detail: problems.slice(0, 5).map((p) => `${p.path}: ${p.key ? `${p.key}: ` : ''}${p.message}`).join('; ') + (problems.length > 5 ? `; and ${problems.length - 5} more` : '') });
   for (const row of input.governance) {
-    checks.push({ name: `governance: ${row.label}`, state: row.state === 'governed' ? 'ok' : row.state === 'not-in-force' ? 'fail' : 'warn', detail: row.state === 'governed' ? `hooks in ${row.hookFile} are in force` : row.state === 'not-in-force' ? `${row.hookFile} is written but not in force: ${row.reasons.join('; ')}` : `not governed (no Alfred hooks in ${row.hookFile})` });
+    checks.push({ name: `governance: ${row.label}`, state: row.state === 'governed' ? 'ok' : row.state === 'not-in-force' ? 'fail' : 'warn', detail: row.state === 'governed' ? `hooks in ${row.hookFile} are in force` : row.state === 'not-in-force' ? `${row.hookFile} is written but not in force: ${row.reasons.map(issueEnglish).join('; ')}` : `not governed (no Alfred hooks in ${row.hookFile})` });
   }
   checks.push(await socketAnswers(input.hookSocket)
     ? { name: 'hook server', state: 'ok', detail: 'a window (or alfred serve) answers hooks without starting Node' }

@@ -106,6 +106,13 @@ function withoutMatcherGroupHooks(text: string): string {
   return left && Object.keys(left).length === 0 ? '' : out;
 }
 
+/** Where Alfred's hooks sit in a matcher-group file: the event, the group's index and the hook's index in it. */
+export function alfredHookPositions(text: string | undefined): Array<{ event: string; group: number; hook: number }> {
+  if (!text) return [];
+  return Object.entries(matcherGroupsOf(text)).flatMap(([event, groups]) => (Array.isArray(groups) ? groups : []).flatMap((g, group) =>
+    (Array.isArray(g?.hooks) ? g.hooks : []).flatMap((h, hook) => (isAlfredCommand(h?.command) ? [{ event, group, hook }] : []))));
+}
+
 function hasMatcherGroupHooks(text: string | undefined): boolean {
   if (!text) return false;
   return Object.values(matcherGroupsOf(text)).some((groups) => Array.isArray(groups)

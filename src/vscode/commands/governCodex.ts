@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { governedAgent } from '../../core/governance/agents';
+import * as os from 'node:os';
+import { inForceContext, trustChange } from '../../core/governance/inForceAll';
 import { codexHookFile } from '../../core/hooks/install';
 import { confirmAndWrite } from '../config/confirmAndWrite';
 import { hookFilePath, readIfExists } from '../hooks/hookFiles';
@@ -8,7 +10,7 @@ import type { AlfredCommand } from './command';
 
 /**
  * Alfred: Govern Codex Sessions — adds Alfred's hooks to `.codex/hooks.json` (keeping any hooks the
- * user has there). The Codex runtime reads that file itself, both for VS Code's Codex agent sessions
+ * user has there) and, where Codex does not trust the project yet, the trust entry to its config.toml. The Codex runtime reads that file itself, both for VS Code's Codex agent sessions
  * and for the Codex CLI, so one role file governs Codex too.
  */
 export const governCodex: AlfredCommand = {
@@ -17,13 +19,16 @@ export const governCodex: AlfredCommand = {
     const harness = host.require();
     ensureLauncher(extension.extensionUri);
     const file = hookFilePath(harness.workspaceFolder, 'codex');
+    // Codex ignores a project's hooks until the project is trusted: the entry goes in the same diff,
+    // to Codex's own config.toml (the user's file, so only through the confirmation).
+    const trust = trustChange('codex', inForceContext(harness.workspaceFolder, os.homedir(), process.env));
     const written = await confirmAndWrite(host, {
-      files: [{ path: file, newText: codexHookFile(readIfExists(file)) }],
-      reason: 'govern Codex sessions',
+      files: [{ path: file, newText: codexHookFile(readIfExists(file)) }, ...(trust ? [{ path: trust.file, newText: trust.newText }] : [])],
+      reason: trust ? 'govern Codex sessions and trust the project in Codex' : 'govern Codex sessions',
       title: vscode.l10n.t('Govern Codex sessions with Alfred\'s hooks'),
     });
     if (written) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Codex sessions in this workspace now run under role {0}. The Codex CLI asks you once to trust new project hooks; VS Code trusts them for its own Codex sessions in a trusted workspace.', harness.activeRole().role.name));
+      void vscode.window.showInformationMessage(vscode.l10n.t('Codex sessions in this workspace now run under role {0} once you approve Alfred\'s hooks in Codex: run codex here and review them with /hooks (Codex skips hooks nobody reviewed). The dashboard says when they are in force.', harness.activeRole().role.name));
     }
     host.refresh();
     return written;

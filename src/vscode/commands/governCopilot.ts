@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { governedAgent } from '../../core/governance/agents';
+import * as os from 'node:os';
+import { inForceContext, trustChange } from '../../core/governance/inForceAll';
 import { copilotHookFile } from '../../core/hooks/install';
 import { confirmAndWrite, type FileChange } from '../config/confirmAndWrite';
 import { hookFilePath } from '../hooks/hookFiles';
@@ -40,6 +42,9 @@ export const governCopilot: AlfredCommand = {
         exportAdded = true;
       }
     }
+    // The Copilot CLI runs the repository's hooks only in a folder it trusts: its entry, in the same diff.
+    const trust = trustChange('copilot-cli', inForceContext(harness.workspaceFolder, os.homedir(), process.env));
+    if (trust) files.push({ path: trust.file, newText: trust.newText });
     const written = await confirmAndWrite(host, {
       files,
       reason: exportAdded ? 'govern Copilot agent sessions and measure their model usage' : 'govern Copilot agent sessions',
