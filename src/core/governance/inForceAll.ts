@@ -16,12 +16,16 @@ export function repositoryRootOf(folder: string, exists: (file: string) => boole
   }
 }
 
-export function agentsInForce(ctx: InForceContext, codexHookText: string | undefined): Partial<Record<AgentId, HealthIssue[]>> {
-  return {
-    'claude-code': claudeInForce(ctx),
-    codex: codexInForce(ctx, alfredHookPositions(codexHookText)),
-    'copilot-cli': copilotCliInForce(ctx),
-  };
+/** Each agent's probe; `hookText`: its hook file's text (where Alfred's entries sit in it). Copilot in VS Code's are VS Code's settings (health.ts). */
+const PROBES: Readonly<Record<AgentId, (ctx: InForceContext, hookText: string | undefined) => HealthIssue[]>> = {
+  copilot: () => [],
+  'copilot-cli': (ctx) => copilotCliInForce(ctx),
+  'claude-code': (ctx) => claudeInForce(ctx),
+  codex: (ctx, text) => codexInForce(ctx, alfredHookPositions(text)),
+};
+
+export function agentsInForce(ctx: InForceContext, hookText: (agent: AgentId) => string | undefined): Partial<Record<AgentId, HealthIssue[]>> {
+  return Object.fromEntries(Object.entries(PROBES).map(([id, probe]) => [id, probe(ctx, hookText(id as AgentId))]));
 }
 
 /** The probes' context for a workspace, as this process sees the home, the environment and the files. */

@@ -14,7 +14,7 @@ import type { Harness } from '../harness';
 import { launcherFile } from '../hooks/launcherPath';
 import { lastHookRun, type HookRun } from '../hooks/lastRun';
 import { readLedger } from '../state/ledgerFormat';
-import { HOOK_FILES } from './agents';
+import { governedAgent, HOOK_FILES } from './agents';
 import { HEALTH_HOME_FILES, HEALTH_WORKSPACE_FILES, governanceHealth, type AgentHealth, type VsCodeHookSettings } from './health';
 import { agentsInForce, inForceContext } from './inForceAll';
 
@@ -63,7 +63,7 @@ export function readHealthFromDisk(harness: Harness, opts: { settings: VsCodeHoo
     workspaceFiles: Object.fromEntries(HEALTH_WORKSPACE_FILES.map((f) => [f, read(ws, f)])),
     homeFiles: Object.fromEntries(HEALTH_HOME_FILES.map((f) => [f, read(home, f)])),
     changed: Object.fromEntries(HOOK_FILES.map((f) => [f, mtime(path.join(ws, ...f.split('/')))])),
-    inForce: agentsInForce(inForceContext(ws, home, opts.env ?? process.env), read(ws, '.codex/hooks.json')),
+    inForce: agentsInForce(inForceContext(ws, home, opts.env ?? process.env), (id) => read(ws, governedAgent(id).hookFile)),
     settings: opts.settings,
     trusted: opts.trusted,
     launcher: { path: launcher, text: readIfExists(launcher), exists: (f) => fs.existsSync(f) },

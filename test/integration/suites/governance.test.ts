@@ -66,7 +66,7 @@ suite('Governance that holds', () => {
       // Trusted now, but Codex runs a project hook only once the user reviewed it in Codex: the row says so.
       const row = (await governanceRows()).codex;
       assert.equal(row?.state, 'not-in-force');
-      assert.match(row?.stateText ?? '', /Codex has not recorded your review of Alfred's hooks \(SessionStart, UserPromptSubmit, PreToolUse/);
+      assert.match(row?.stateText ?? '', /Codex has not recorded your review of Alfred's hooks \(PreToolUse, SessionStart, UserPromptSubmit, PostToolUse/);
 
       assert.equal(await withReview(true, () => Promise.resolve(vscode.commands.executeCommand('alfred.stopGoverningCodex'))), true);
       assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), JSON.parse(mine));

@@ -78,11 +78,11 @@ describe('Codex: project trust, then each hook\'s review', () => {
   it('the positions of Alfred\'s entries come from the hook file, after the user\'s own groups', () => {
     const ctx = fake();
     const mine = '{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"./guard.sh"}]}]}}';
-    const rows = agentsInForce(ctx, codexHookFile(mine)).codex!;
+    const rows = agentsInForce(ctx, () => codexHookFile(mine)).codex!;
     assert.equal(rows[0]?.code, 'codex-project-untrusted');
     fs.mkdirSync(path.join(ctx.home, '.codex'));
     fs.writeFileSync(path.join(ctx.home, '.codex', 'config.toml'), `[projects."${ctx.workspace}"]\ntrust_level = "trusted"\n[hooks.state."${path.join(ctx.workspace, '.codex', 'hooks.json')}:pre_tool_use:0:0"]\ntrusted_hash = "sha256:user"\n`);
-    const unreviewed = agentsInForce(ctx, codexHookFile(mine)).codex![0] as { events: string[] };
+    const unreviewed = agentsInForce(ctx, () => codexHookFile(mine)).codex![0] as { events: string[] };
     assert.ok(unreviewed.events.includes('PreToolUse'), 'the user\'s own reviewed hook at 0:0 is not Alfred\'s (at 1:0)');
   });
 });
