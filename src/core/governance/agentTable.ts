@@ -4,7 +4,7 @@
  * names it sends. Data only: the hook behaviour per agent is hooks/agentHooks.ts, the probes of a home
  * homeProbes.ts and inForce.ts, the protected paths derived from these rows protectedCatalogue.ts.
  */
-export type AgentId = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
+export type AgentId = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex' | 'gemini';
 
 export interface GovernedAgent {
   id: AgentId;
@@ -108,6 +108,31 @@ export const GOVERNED_AGENTS: readonly GovernedAgent[] = [
       shellHelpers: ['write_stdin'],
       web: ['web_search'],
       other: ['update_plan', 'request_user_input'],
+    },
+  },
+  {
+    id: 'gemini',
+    label: 'Gemini CLI',
+    hookFile: '.gemini/settings.json',
+    // settings.json holds hooks, tool approvals and MCP servers; .gemini/ also its commands and policies.
+    workspacePaths: ['.gemini'],
+    homePaths: ['.gemini'],
+    commands: { govern: 'alfred.governGemini', stop: 'alfred.stopGoverningGemini' },
+    sessions: 'Gemini CLI sessions',
+    cli: { program: 'gemini', testedWith: '0.61.0' },
+    usage: 'estimated',
+    // Read from @google/gemini-cli 0.61.0's bundle (its *_TOOL_NAME constants).
+    tools: {
+      read: ['read_file', 'read_many_files', 'get_internal_docs'],
+      search: ['glob', 'grep_search', 'list_directory'],
+      edit: ['write_file', 'replace'],
+      shell: ['run_shell_command'],
+      shellHelpers: ['read_background_output', 'list_background_processes'],
+      web: ['google_web_search', 'web_fetch'],
+      task: ['invoke_agent', 'activate_skill'],
+      mcp: ['list_mcp_resources', 'read_mcp_resource'],
+      other: ['ask_user', 'complete_task', 'enter_plan_mode', 'exit_plan_mode', 'write_todos', 'update_topic', 'take_snapshot',
+        'tracker_add_dependency', 'tracker_create_task', 'tracker_get_task', 'tracker_list_tasks', 'tracker_update_task', 'tracker_visualize'],
     },
   },
 ];

@@ -142,6 +142,7 @@ const READERS: Readonly<Record<AgentId, Reader>> = {
     disableAllHooksIn: [{ file: '.claude/settings.local.json' }, { file: 'hookFile' }, { file: '.claude/settings.json', home: true }],
   },
   codex: { hasHooks: hasCodexHooks, vscode: 'never' },
+  gemini: { hasHooks: hasClaudeHooks, vscode: 'never' },
 };
 
 const normalizeKey = (k: string) => k.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');

@@ -5,8 +5,10 @@ import { readIfExists } from '../fs/readIfExists';
 import { alfredHookPositions } from '../hooks/install';
 import type { AgentId } from './agents';
 import type { HealthIssue } from './health';
-import { claudeInForce, codexConfigFile, codexInForce, codexTrustTarget, copilotCliConfigFile, copilotCliInForce, type InForceContext } from './inForce';
-import { withCodexProjectTrust, withCopilotCliTrust } from './trustEdits';
+import {
+  claudeInForce, codexConfigFile, codexInForce, codexTrustTarget, copilotCliConfigFile, copilotCliInForce, geminiInForce, geminiTrustFile, type InForceContext,
+} from './inForce';
+import { withCodexProjectTrust, withCopilotCliTrust, withGeminiTrust } from './trustEdits';
 
 /** The folder holding `.git` (a folder, or a worktree's file) at or above `folder`, if any. */
 export function repositoryRootOf(folder: string, exists: (file: string) => boolean): string | undefined {
@@ -22,6 +24,7 @@ const PROBES: Readonly<Record<AgentId, (ctx: InForceContext, hookText: string | 
   'copilot-cli': (ctx) => copilotCliInForce(ctx),
   'claude-code': (ctx) => claudeInForce(ctx),
   codex: (ctx, text) => codexInForce(ctx, alfredHookPositions(text)),
+  gemini: (ctx) => geminiInForce(ctx),
 };
 
 export function agentsInForce(ctx: InForceContext, hookText: (agent: AgentId) => string | undefined): Partial<Record<AgentId, HealthIssue[]>> {
@@ -52,5 +55,6 @@ export function trustChange(agent: AgentId, ctx: InForceContext): { file: string
   };
   if (agent === 'codex' && codexInForce(ctx, []).length > 0) return change(codexConfigFile(ctx), (t) => withCodexProjectTrust(t, codexTrustTarget(ctx)));
   if (agent === 'copilot-cli' && copilotCliInForce(ctx).length > 0) return change(copilotCliConfigFile(ctx), (t) => withCopilotCliTrust(t, ctx.workspace));
+  if (agent === 'gemini' && geminiInForce(ctx).some((i) => i.code === 'gemini-folder-untrusted')) return change(geminiTrustFile(ctx), (t) => withGeminiTrust(t, ctx.workspace));
   return undefined;
 }

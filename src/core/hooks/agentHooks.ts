@@ -5,7 +5,8 @@
  */
 import type { AgentId } from '../governance/agentTable';
 import {
-  copilotHookFile, codexHookFile, hasClaudeHooks, hasCodexHooks, isCopilotHookFileGoverning, withClaudeHooks, withoutClaudeHooks, withoutCodexHooks,
+  copilotHookFile, codexHookFile, hasClaudeHooks, hasCodexHooks, isCopilotHookFileGoverning, withClaudeHooks, withGeminiHooks, withoutClaudeHooks,
+  withoutCodexHooks, withoutGeminiHooks,
 } from './install';
 
 export interface AgentHookFile {
@@ -31,4 +32,6 @@ export const AGENT_HOOK_FILES: Readonly<Record<AgentId, AgentHookFile>> = {
   'copilot-cli': copilot,
   'claude-code': { install: withClaudeHooks, remove: (t) => orNull(withoutClaudeHooks(t)), installed: hasClaudeHooks },
   codex: { install: codexHookFile, remove: (t) => orNull(withoutCodexHooks(t)), installed: hasCodexHooks },
+  // The same matcher-group shape as Claude Code's, in the same kind of settings file.
+  gemini: { install: withGeminiHooks, remove: (t) => orNull(withoutGeminiHooks(t)), installed: hasClaudeHooks },
 };

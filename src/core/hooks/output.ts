@@ -11,7 +11,9 @@ export interface HookAnswer {
  * A refusal. VS Code and Claude Code read `hookSpecificOutput.permissionDecision`; the Copilot CLI
  * reads the top-level fields. Exit 0: the JSON carries the decision.
  */
-export function denyAnswer(format: HookFormat, event: string, reason: string): HookAnswer {
+export function denyAnswer(format: HookFormat, event: string, reason: string, agent?: HookAgent): HookAnswer {
+  // Gemini CLI reads only the top-level decision (`deny` or `block`) and its reason.
+  if (agent === 'gemini') return { stdout: JSON.stringify({ decision: 'deny', reason }), exitCode: 0 };
   const body = format === 'copilot-cli'
     ? { permissionDecision: 'deny', permissionDecisionReason: reason }
     : { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason } };
@@ -25,6 +27,7 @@ export function denyAnswer(format: HookFormat, event: string, reason: string): H
  */
 export function askAnswer(format: HookFormat, event: string, reason: string, agent?: HookAgent): HookAnswer {
   if (format === 'copilot-cli' || agent === 'codex') return denyAnswer(format, event, `${reason} This agent's hooks cannot ask the user, so Alfred refuses it.`);
+  if (agent === 'gemini') return { stdout: JSON.stringify({ decision: 'ask', reason, systemMessage: reason }), exitCode: 0 };
   return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: event, permissionDecision: 'ask', permissionDecisionReason: reason } }), exitCode: 0 };
 }
 
@@ -40,6 +43,8 @@ export function passAnswer(format: HookFormat, event: string, additionalContext?
   // Codex applies a rewrite only with `allow` and rejects the answer otherwise; an `allow` is how it
   // carries a rewrite, not an approval (codexSandboxed in handlers/toolUse.ts).
   const allow = updatedInput && agent === 'codex' ? { permissionDecision: 'allow' } : {};
+  // Gemini CLI takes a rewritten input as hookSpecificOutput.tool_input (it ignores updatedInput).
+  if (agent === 'gemini') return { stdout: JSON.stringify({ hookSpecificOutput: { ...(updatedInput ? { tool_input: updatedInput } : {}), ...(additionalContext ? { additionalContext } : {}) } }), exitCode: 0 };
   const body = format === 'copilot-cli'
     ? { additionalContext }
     : { hookSpecificOutput: { hookEventName: event, ...allow, ...(updatedInput ? { updatedInput } : {}), ...(additionalContext ? { additionalContext } : {}) } };
@@ -52,7 +57,8 @@ export function passAnswer(format: HookFormat, event: string, additionalContext?
  * Stop answer with fields it does not know, so it gets the top-level ones alone.
  */
 export function blockStopAnswer(reason: string, agent?: HookAgent): HookAnswer {
-  const body = agent === 'codex'
+  // Gemini CLI's AfterAgent: a top-level block sends the reason back as the next prompt.
+  const body = agent === 'codex' || agent === 'gemini'
     ? { decision: 'block', reason }
     : { decision: 'block', reason, hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason } };
   return { stdout: JSON.stringify(body), exitCode: 0 };

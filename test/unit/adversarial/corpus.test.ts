@@ -1,7 +1,7 @@
 /**
  * The adversarial corpus (test/fixtures/adversarial/corpus.json): what a governed agent with a shell
  * and edit tools tries in order to loosen its rules or write protected files, played through every
- * hook format (Copilot in VS Code, Claude Code, the Copilot CLI, Codex) and every path an agent's hook takes
+ * hook format (Copilot in VS Code, Claude Code, the Copilot CLI, Codex, Gemini CLI) and every path an agent's hook takes
  * (`alfred hook` in process, the resident hook server, and a real process for the deepest input).
  */
 import assert from 'node:assert/strict';
@@ -46,8 +46,8 @@ const CORPUS = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/adversa
 };
 const env = isolateEnv();
 
-type Format = 'copilot' | 'claude' | 'copilot-cli' | 'codex';
-const FORMATS: readonly Format[] = ['copilot', 'claude', 'copilot-cli', 'codex'];
+type Format = 'copilot' | 'claude' | 'copilot-cli' | 'codex' | 'gemini';
+const FORMATS: readonly Format[] = ['copilot', 'claude', 'copilot-cli', 'codex', 'gemini'];
 
 /** A stand-in for an input nested `depth` levels deep, written out by `serialize` (JSON.stringify of the real thing overflows). */
 function nested(depth: number): unknown {
@@ -60,7 +60,7 @@ function serialize(value: unknown): string {
 
 /** The tool call an agent of `format` makes for the case, or undefined when it has no such tool. */
 function toolCall(c: Case, format: Format, ws: string): { tool: string; input: Record<string, unknown> } | undefined {
-  const shellTool = { copilot: 'run_in_terminal', claude: 'Bash', 'copilot-cli': 'bash', codex: 'exec_command' }[format];
+  const shellTool = { copilot: 'run_in_terminal', claude: 'Bash', 'copilot-cli': 'bash', codex: 'exec_command', gemini: 'run_shell_command' }[format];
   if (c.shell !== undefined) {
     return { tool: shellTool, input: format === 'copilot' ? { command: c.shell, explanation: 'x', goal: 'x', mode: 'sync', isBackground: false } : { command: c.shell } };
   }
@@ -81,6 +81,7 @@ function toolCall(c: Case, format: Format, ws: string): { tool: string; input: R
     if (format === 'codex') return { tool: 'apply_patch', input: { command: `*** Begin Patch\n*** Add File: ${abs}\n${(c.content ?? '').split('\n').map((l) => `+${l}`).join('\n')}\n*** End Patch\n` } };
     if (format === 'copilot') return { tool: 'create_file', input: { filePath: abs, content: c.content } };
     if (format === 'claude') return { tool: 'Write', input: { file_path: abs, content: c.content } };
+    if (format === 'gemini') return { tool: 'write_file', input: { file_path: abs, content: c.content } };
     return { tool: 'create', input: { path: abs, file_text: c.content } };
   }
   if (c.vscodeCommand !== undefined) return format === 'copilot' ? { tool: 'run_vscode_command', input: { commandId: c.vscodeCommand, args: c.args ?? [] } } : undefined;
@@ -96,6 +97,9 @@ function hookInput(format: Format, ws: string, call: { tool: string; input: Reco
   // Claude Code's input carries its permission mode; Codex 0.169's that too, its turn and model; VS Code's none of them.
   const claude = format === 'claude' ? { permission_mode: 'default' } : {};
   const codex = format === 'codex' ? { turn_id: 't1', model: 'gpt-5.1-codex', permission_mode: 'default', transcript_path: null, tool_use_id: 'call_1' } : {};
+  if (format === 'gemini') {
+    return { event: 'BeforeTool', stdin: serialize({ session_id: 's1', transcript_path: '', cwd: ws, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: call.tool, tool_input: call.input }) };
+  }
   return { event: 'PreToolUse', stdin: serialize({ hook_event_name: 'PreToolUse', session_id: 's1', cwd: ws, tool_name: call.tool, tool_input: call.input, ...claude, ...codex }) };
 }
 
@@ -104,11 +108,12 @@ interface Decision { decision: 'deny' | 'pass'; reason?: string; updatedInput?: 
 function decisionOf(stdout: string): Decision {
   const out = JSON.parse(stdout || '{}') as Record<string, unknown> & { hookSpecificOutput?: Record<string, unknown> };
   const specific = out.hookSpecificOutput ?? {};
-  const decision = specific.permissionDecision ?? out.permissionDecision;
+  // Gemini CLI reads a top-level decision and its reason, and a rewrite as hookSpecificOutput.tool_input.
+  const decision = specific.permissionDecision ?? out.permissionDecision ?? out.decision;
   return {
     decision: decision === 'deny' ? 'deny' : 'pass',
-    reason: String(specific.permissionDecisionReason ?? out.permissionDecisionReason ?? ''),
-    updatedInput: (specific.updatedInput ?? undefined) as Record<string, unknown> | undefined,
+    reason: String(specific.permissionDecisionReason ?? out.permissionDecisionReason ?? out.reason ?? ''),
+    updatedInput: (specific.updatedInput ?? specific.tool_input ?? undefined) as Record<string, unknown> | undefined,
   };
 }
 
@@ -222,8 +227,8 @@ for (const [pathName, ask] of [['alfred hook', inProcess], ['the hook server', t
             return;
           }
           // sandboxed: the call may only run inside the kernel sandbox, where it fails.
-          if (!sandboxAvailable() || (format !== 'copilot' && format !== 'codex')) {
-            // VS Code's agent applies a rewritten input without `allow`, Codex with one: the others fall back to parsing (auto).
+          if (!sandboxAvailable() || format === 'claude' || format === 'copilot-cli') {
+            // VS Code's agent applies a rewritten input without `allow`, Codex with one, Gemini CLI as tool_input: the others fall back to parsing (auto).
             assert.equal(answer.decision, 'pass', JSON.stringify(answer));
             assert.equal(answer.updatedInput, undefined);
             return;

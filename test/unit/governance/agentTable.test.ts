@@ -13,10 +13,10 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
 const nls = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, string>;
 
 describe('the agent descriptors', () => {
-  it('keep the command ids of before, one pair per hook file', () => {
+  it('keep the command ids of before, one pair per hook file, Gemini CLI\'s added', () => {
     assert.deepEqual([...new Set(GOVERNED_AGENTS.flatMap((a) => [a.commands.govern, a.commands.stop]))], [
       'alfred.governCopilot', 'alfred.stopGoverningCopilot', 'alfred.governClaudeCode', 'alfred.stopGoverningClaudeCode',
-      'alfred.governCodex', 'alfred.stopGoverningCodex',
+      'alfred.governCodex', 'alfred.stopGoverningCodex', 'alfred.governGemini', 'alfred.stopGoverningGemini',
     ]);
   });
 

@@ -15,13 +15,13 @@ import type { HookHandler } from './types';
  * PreToolUse: the gate decides and charges a new shell invocation before it runs. A terminal command
  * of VS Code's own agent is rewritten to run in the kernel sandbox (protected paths read-only): it
  * applies a hook's `updatedInput` without an `allow`. So is Codex's, with the `allow` Codex requires
- * for a rewrite (codexSandboxed). Claude Code's are guarded by parsing, and refused under
+ * for a rewrite (codexSandboxed), and Gemini CLI's, whose rewrite is `hookSpecificOutput.tool_input`. Claude Code's are guarded by parsing, and refused under
  * `sandbox = "required"`. So is a task's command (create_and_run_task writes the task into
  * tasks.json and runs it in a terminal of its own, outside the sandbox unless rewritten).
  */
 export const preToolUse: HookHandler = async (harness, input, event) => {
   const name = input.format === 'copilot-cli' ? 'preToolUse' : 'PreToolUse';
-  if (!input.tool) return denyAnswer(input.format, name, 'Alfred could not tell which tool this is (no tool_name in the hook input), so it refuses it.');
+  if (!input.tool) return denyAnswer(input.format, name, 'Alfred could not tell which tool this is (no tool_name in the hook input), so it refuses it.', input.agent);
   const call = toolCall(input.tool, gateToolInput(input));
   const { command } = call;
   const rewritten = command !== undefined ? sandboxedInput(input, call, harness) : undefined;
@@ -33,7 +33,7 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
     ...(command !== undefined ? { terminalCommand: sandboxed ?? command, sandboxed: sandboxed !== undefined } : {}),
     announce: true,
   });
-  if (!decided.allowed) return denyAnswer(input.format, name, `Alfred (role ${decided.refusal.details.role}): ${decided.refusal.details.reason ?? 'refused'}`);
+  if (!decided.allowed) return denyAnswer(input.format, name, `Alfred (role ${decided.refusal.details.role}): ${decided.refusal.details.reason ?? 'refused'}`, input.agent);
   const { gate } = decided;
   if (gate.decision.confirm) return askAnswer(input.format, name, `Alfred (role ${gate.status.role}): ${gate.decision.confirm}`, input.agent);
   return passAnswer(input.format, name, gate.announce ? gate.line : undefined, rewritten?.updatedInput, input.agent);
@@ -48,10 +48,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * rewrite or no sandbox.
  */
 function sandboxedInput(input: HookInput, call: ToolCall, harness: Harness): { line: string; updatedInput: Record<string, unknown> } | undefined {
-  const args = call.input;
+  // Gemini CLI's input as it sent it (the gate's copy names its dir_path `cwd`, which Gemini would reject).
+  const args = input.agent === 'gemini' && isRecord(input.toolInput) ? input.toolInput : call.input;
   if (input.format !== 'vscode' || call.category !== 'shell' || !isRecord(args)) return undefined;
   if (input.agent === 'codex') return codexSandboxed(input.toolInput, call, harness);
-  if (input.agent !== undefined) return undefined;
+  if (input.agent !== undefined && input.agent !== 'gemini') return undefined;
   if (typeof args.command === 'string') {
     const line = sandboxLine(harness, args.command);
     return line === undefined ? undefined : { line, updatedInput: { ...args, command: line } };
@@ -95,7 +96,7 @@ export const postToolUse: HookHandler = async (harness, input, event) => {
   const { charged } = await chargeCall(harness, toolCall(input.tool), input.toolResponse ?? '', {
     source: `hook:${event}`, ...(input.model ? { model: input.model } : {}), costMeasured, announce: true,
   });
-  return passAnswer(input.format, name, charged.announce ? charged.line : undefined);
+  return passAnswer(input.format, name, charged.announce ? charged.line : undefined, undefined, input.agent);
 };
 
 /**
