@@ -21,8 +21,8 @@ export interface GovernedAgent {
   sessions: string;
   /** The program that runs it in a terminal and the version Alfred was tested with (its `--version`); none inside VS Code. */
   cli?: { program: string; testedWith: string };
-  /** Where its model spend is measured: Copilot's OpenTelemetry export, Claude Code's transcript, or nowhere yet (estimated). */
-  usage: 'copilot-otel' | 'claude-transcript' | 'gemini-otel' | 'estimated';
+  /** Where its model spend is measured: Copilot's OpenTelemetry export, Claude Code's or Gemini CLI's session file, or nowhere yet (estimated). */
+  usage: 'copilot-otel' | 'claude-transcript' | 'gemini-transcript' | 'estimated';
   /**
    * Its own tool names, as its hook inputs send them, by category (policy/categories.ts reads them;
    * Copilot in VS Code's many spellings stay there). `shellHelpers`: shell tools that start no new command.
@@ -120,7 +120,7 @@ export const GOVERNED_AGENTS: readonly GovernedAgent[] = [
     commands: { govern: 'alfred.governGemini', stop: 'alfred.stopGoverningGemini' },
     sessions: 'Gemini CLI sessions',
     cli: { program: 'gemini', testedWith: '0.61.0' },
-    usage: 'estimated',
+    usage: 'gemini-transcript',
     // Read from @google/gemini-cli 0.61.0's bundle (its *_TOOL_NAME constants).
     tools: {
       read: ['read_file', 'read_many_files', 'get_internal_docs'],

@@ -91,7 +91,7 @@ export const postToolUse: HookHandler = async (harness, input, event) => {
   if (!input.tool) return passAnswer(input.format, name);
   // Claude Code's requests are measured from its transcript, Copilot's from its OTel export when it
   // sends it to Alfred; the next request carries this output, so its cost is counted there.
-  const costMeasured = (input.agent === 'claude-code' && input.transcriptPath !== undefined)
+  const costMeasured = ((input.agent === 'claude-code' || input.agent === 'gemini') && input.transcriptPath !== undefined)
     || (input.format === 'vscode' && input.agent === undefined && copilotExportOn(harness.env));
   const { charged } = await chargeCall(harness, toolCall(input.tool), input.toolResponse ?? '', {
     source: `hook:${event}`, ...(input.model ? { model: input.model } : {}), costMeasured, announce: true,
