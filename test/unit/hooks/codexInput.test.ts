@@ -4,6 +4,9 @@ import { describe, it } from 'node:test';
 import { gateToolInput, parseHookInput } from '../../../src/core/hooks/input';
 import { passAnswer } from '../../../src/core/hooks/output';
 import { argvLine, toolCall } from '../../../src/core/policy/toolCall';
+import { detectSandbox } from '../../../src/core/sandbox/index';
+import { quoteAlways } from '../../../src/core/sandbox/wrap';
+import { makeEnv } from '../harness/helpers';
 
 const codex = (tool: string, toolInput: unknown) => parseHookInput(JSON.stringify({
   hook_event_name: 'PreToolUse', session_id: 's', turn_id: 't1', permission_mode: 'default', model: 'gpt-5.1-codex', cwd: '/w', tool_name: tool, tool_input: toolInput,
@@ -65,5 +68,27 @@ describe('Codex answers', () => {
       hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'line' },
     });
     assert.equal(passAnswer('vscode', 'PreToolUse', undefined, undefined, 'codex').stdout, '{}');
+  });
+});
+
+describe('Codex\'s shell through the hook', () => {
+  const sandboxed = detectSandbox().kind !== 'none';
+  it('its command, a string or an argument vector, comes back in the kernel sandbox in the same shape, with the allow Codex needs', { skip: !sandboxed && 'no kernel sandbox here' }, async () => {
+    const env = makeEnv();
+    const ask = async (toolInput: Record<string, unknown>) => JSON.parse((await env.hook('PreToolUse', {
+      hook_event_name: 'PreToolUse', session_id: 's', turn_id: 't', permission_mode: 'default', cwd: env.root, tool_name: 'exec_command', tool_input: toolInput,
+    })).stdout) as { hookSpecificOutput: { permissionDecision: string; updatedInput: Record<string, unknown> } };
+    const line = await ask({ command: 'touch x', workdir: env.root });
+    assert.equal(line.hookSpecificOutput.permissionDecision, 'allow');
+    assert.match(line.hookSpecificOutput.updatedInput.command as string, /bwrap|sandbox-exec|alfred-sandbox/);
+    assert.equal(line.hookSpecificOutput.updatedInput.workdir, env.root, 'the rest of the input kept');
+    const argv = await ask({ command: ['bash', '-lc', 'touch x'] });
+    const rewritten = argv.hookSpecificOutput.updatedInput.command as string[];
+    assert.deepEqual(rewritten.slice(0, 2), ['/bin/sh', '-c']);
+    assert.match(rewritten[2]!, /bwrap|sandbox-exec|alfred-sandbox/);
+    assert.ok(rewritten[2]!.endsWith(` ${quoteAlways(`bash -lc 'touch x'`)}`), `the vector quoted into the sandbox's line: ${rewritten[2]}`);
+    const cmd = await ask({ cmd: 'touch x' });
+    assert.match(cmd.hookSpecificOutput.updatedInput.cmd as string, /bwrap|sandbox-exec|alfred-sandbox/);
+    assert.equal(cmd.hookSpecificOutput.updatedInput.command, undefined, 'the key Codex sent, no other');
   });
 });
