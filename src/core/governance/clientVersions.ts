@@ -69,12 +69,40 @@ function runVersion(file: string, env: NodeJS.ProcessEnv, timeoutMs: number): Pr
   });
 }
 
-/** Every terminal agent's installed version, asked in parallel, each within `timeoutMs`. */
-export async function clientVersions(env: NodeJS.ProcessEnv = process.env, timeoutMs = 15_000): Promise<ClientVersion[]> {
+/** The npm packages the agents install from: their package.json says the version without running anything. */
+const PACKAGES: Readonly<Record<string, string>> = {
+  claude: '@anthropic-ai/claude-code', codex: '@openai/codex', copilot: '@github/copilot', gemini: '@google/gemini-cli',
+};
+
+/** The version in the package.json of the npm package a program on PATH belongs to (its link followed), if it is one. */
+export function packageVersion(file: string, program: string): string | undefined {
+  let dir: string;
+  try {
+    dir = path.dirname(fs.realpathSync(file));
+  } catch {
+    return undefined;
+  }
+  for (let i = 0; i < 4; i++, dir = path.dirname(dir)) {
+    try {
+      const data = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (data.name === PACKAGES[program] && typeof data.version === 'string') return versionIn(data.version);
+    } catch {
+      // no package.json here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Every terminal agent's installed version, asked in parallel: from its npm package where it is one
+ * (no process started: the Copilot CLI unpacks some 200 MB on its first run), else its `--version`
+ * within `timeoutMs`.
+ */
+export async function clientVersions(env: NodeJS.ProcessEnv = process.env, timeoutMs = 10_000): Promise<ClientVersion[]> {
   return Promise.all(GOVERNED_AGENTS.filter((a) => a.cli).map(async (a): Promise<ClientVersion> => {
     const { program, testedWith } = a.cli!;
     const file = onPath(program, env);
-    const version = file ? versionIn(await runVersion(file, env, timeoutMs)) : undefined;
+    const version = file ? packageVersion(file, program) ?? versionIn(await runVersion(file, env, timeoutMs)) : undefined;
     return { id: a.id, label: a.label, program, testedWith, ...(file ? { path: file } : {}), ...(version ? { version } : {}), verdict: verdictOf(testedWith, { path: file, version }) };
   }));
 }

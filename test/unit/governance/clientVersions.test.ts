@@ -48,4 +48,18 @@ describe('client versions', () => {
     assert.equal(found.copilot?.verdict, 'not-installed');
     assert.equal(clientVersionEnglish(found.codex!), `0.170.1 at ${path.join(bin, 'codex')} is newer than 0.169.0, the version Alfred was tested with: its hook inputs or answers may have changed`);
   });
+
+  it('an npm-installed client: the version of its package, read without running it', async () => {
+    const root = binFolder({});
+    const pkg = path.join(root, 'node_modules', '@google', 'gemini-cli');
+    fs.mkdirSync(path.join(pkg, 'bundle'), { recursive: true });
+    fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: '@google/gemini-cli', version: '0.62.0' }));
+    // A program that would fail the test if it ran.
+    fs.writeFileSync(path.join(pkg, 'bundle', 'gemini.js'), '#!/bin/sh\necho 9.9.9\n', { mode: 0o755 });
+    const bin = path.join(root, 'node_modules', '.bin');
+    fs.mkdirSync(bin);
+    fs.symlinkSync(path.join('..', '@google', 'gemini-cli', 'bundle', 'gemini.js'), path.join(bin, 'gemini'));
+    const gemini = (await clientVersions({ PATH: bin })).find((c) => c.program === 'gemini');
+    assert.deepEqual([gemini?.version, gemini?.verdict], ['0.62.0', 'newer']);
+  });
 });
