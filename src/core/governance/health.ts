@@ -13,7 +13,8 @@
  */
 import * as path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { hasClaudeHooks, hasCodexHooks, isCopilotHookFileGoverning, launcherTarget } from '../hooks/install';
+import { AGENT_HOOK_FILES } from '../hooks/agentHooks';
+import { isCopilotHookFileGoverning, launcherTarget } from '../hooks/install';
 import type { HookRun } from '../hooks/lastRun';
 import { GOVERNED_AGENTS, HOOK_FILES, type AgentId } from './agents';
 
@@ -124,7 +125,6 @@ export const VSCODE_HOOK_LOCATIONS: Readonly<Record<string, boolean>> = {
 type VsCodeReads = 'always' | 'with-claude-hooks' | 'never';
 
 interface Reader {
-  hasHooks(text: string | undefined): boolean;
   vscode: VsCodeReads;
   /**
    * Files in which the agent honors `"disableAllHooks": true`, highest precedence first (`hookFile`:
@@ -134,15 +134,14 @@ interface Reader {
 }
 
 const READERS: Readonly<Record<AgentId, Reader>> = {
-  copilot: { hasHooks: isCopilotHookFileGoverning, vscode: 'always', disableAllHooksIn: [{ file: 'hookFile' }] },
-  'copilot-cli': { hasHooks: isCopilotHookFileGoverning, vscode: 'never' },
+  copilot: { vscode: 'always', disableAllHooksIn: [{ file: 'hookFile' }] },
+  'copilot-cli': { vscode: 'never' },
   'claude-code': {
-    hasHooks: hasClaudeHooks,
     vscode: 'with-claude-hooks',
     disableAllHooksIn: [{ file: '.claude/settings.local.json' }, { file: 'hookFile' }, { file: '.claude/settings.json', home: true }],
   },
-  codex: { hasHooks: hasCodexHooks, vscode: 'never' },
-  gemini: { hasHooks: hasClaudeHooks, vscode: 'never' },
+  codex: { vscode: 'never' },
+  gemini: { vscode: 'never' },
 };
 
 const normalizeKey = (k: string) => k.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
@@ -219,7 +218,7 @@ export function governanceHealth(input: HealthInput): AgentHealth[] {
   return GOVERNED_AGENTS.map((agent): AgentHealth => {
     const reader = READERS[agent.id];
     const text = ws(agent.hookFile);
-    const installed = reader.hasHooks(text);
+    const installed = AGENT_HOOK_FILES[agent.id].installed(text);
     const row: AgentHealth = { id: agent.id, label: agent.label, hookFile: agent.hookFile, installed, state: 'not-governed', reasons: [], notes: [], warnings: [] };
     if (!installed) return row;
 
