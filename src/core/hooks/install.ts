@@ -74,11 +74,14 @@ function matcherGroupsOf(text: string): MatcherGroups {
   return data && data.hooks && typeof data.hooks === 'object' && !Array.isArray(data.hooks) ? data.hooks : {};
 }
 
-function withMatcherGroupHooks(text: string | undefined, events: readonly string[]): string {
+/** Seconds, as Claude Code and Codex read `timeout`. */
+const secondsFor = (event: string) => (event === 'Stop' ? STOP_TIMEOUT_SEC : TIMEOUT_SEC);
+
+function withMatcherGroupHooks(text: string | undefined, events: readonly string[], timeout: (event: string) => number = secondsFor, matcher?: string): string {
   let out = withoutMatcherGroupHooks(text ?? '') || '{}\n';
   const hooks = matcherGroupsOf(out);
   for (const event of events) {
-    const entry = { hooks: [{ type: 'command', command: `${LAUNCHER_POSIX} hook ${event}`, timeout: event === 'Stop' ? STOP_TIMEOUT_SEC : TIMEOUT_SEC }] };
+    const entry = { ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command: `${LAUNCHER_POSIX} hook ${event}`, timeout: timeout(event) }] };
     const kept = Array.isArray(hooks[event]) ? hooks[event] : [];
     out = applyEdits(out, modify(out, ['hooks', event], [...kept, entry], { formattingOptions: FORMAT }));
   }
@@ -104,6 +107,13 @@ function withoutMatcherGroupHooks(text: string): string {
   }
   const left = parseJsonc(out || '{}') as Record<string, unknown> | undefined;
   return left && Object.keys(left).length === 0 ? '' : out;
+}
+
+/** Where Alfred's hooks sit in a matcher-group file: the event, the group's index and the hook's index in it. */
+export function alfredHookPositions(text: string | undefined): Array<{ event: string; group: number; hook: number }> {
+  if (!text) return [];
+  return Object.entries(matcherGroupsOf(text)).flatMap(([event, groups]) => (Array.isArray(groups) ? groups : []).flatMap((g, group) =>
+    (Array.isArray(g?.hooks) ? g.hooks : []).flatMap((h, hook) => (isAlfredCommand(h?.command) ? [{ event, group, hook }] : []))));
 }
 
 function hasMatcherGroupHooks(text: string | undefined): boolean {
@@ -154,6 +164,27 @@ export function withoutCodexHooks(text: string): string {
 /** Whether `.codex/hooks.json` has Alfred's hooks. */
 export function hasCodexHooks(text: string | undefined): boolean {
   return hasMatcherGroupHooks(text);
+}
+
+/**
+ * The events Alfred registers in `.gemini/settings.json` (Gemini CLI 0.61): SessionStart, BeforeAgent
+ * (a prompt), BeforeTool and AfterTool (every tool: matcher ""), AfterAgent (the turn's end, where
+ * the acceptance checks run). Its other events (BeforeModel, AfterModel, BeforeToolSelection,
+ * PreCompress, SessionEnd) have no Alfred handler.
+ */
+export const GEMINI_HOOK_EVENTS = ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent'] as const;
+
+/** Gemini CLI reads `timeout` in milliseconds. */
+const millisecondsFor = (event: string) => (event === 'AfterAgent' ? STOP_TIMEOUT_SEC : TIMEOUT_SEC) * 1000;
+
+/** `.gemini/settings.json` with Alfred's hooks added; the user's settings, hooks and comments kept. */
+export function withGeminiHooks(settingsText: string | undefined): string {
+  return withMatcherGroupHooks(settingsText, GEMINI_HOOK_EVENTS, millisecondsFor, '');
+}
+
+/** `.gemini/settings.json` without Alfred's hooks; '' when nothing else is left in the file. */
+export function withoutGeminiHooks(settingsText: string): string {
+  return withoutMatcherGroupHooks(settingsText);
 }
 
 /**
@@ -225,7 +256,7 @@ const FAST_PATH = String.raw`alfred_ask() {
   printf '%s' "\${rest##*$'\036'}" >&2
   exit "$code"
 }
-if [[ $# == 2 && $1 == hook && -n $2 && $2 != *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz]* && $2 != Stop && $2 != agentStop && \${ALFRED_HOOK_SERVER-} != off ]]; then
+if [[ $# == 2 && $1 == hook && -n $2 && $2 != *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz]* && $2 != Stop && $2 != agentStop && $2 != AfterAgent && \${ALFRED_HOOK_SERVER-} != off ]]; then
   alfred_ask "$2"
   [[ -n \${ALFRED_HOOK_DEBUG-} ]] && printf "alfred hook: no answer on the launcher's fast path (%s); running the command line\n" "$alfred_why" >&2
   # The input already read goes to the command line through a pipe.

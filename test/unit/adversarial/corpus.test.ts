@@ -1,9 +1,9 @@
 /**
  * The adversarial corpus (test/fixtures/adversarial/corpus.json): what a governed agent with a shell
  * and edit tools tries in order to loosen its rules or write protected files, played through every
- * hook format (Copilot in VS Code, Claude Code, the Copilot CLI) with the input each real client sends,
- * and every path an agent's hook takes (`alfred hook` in process, the resident hook server, and a real
- * process for the deepest input).
+ * hook format (Copilot in VS Code, Claude Code, the Copilot CLI, Codex, Gemini CLI) with the input each
+ * real client sends, and every path an agent's hook takes (`alfred hook` in process, the resident hook
+ * server, and a real process for the deepest input).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -26,8 +26,8 @@ const ROOT = path.resolve(__dirname, '../../..');
 const env = isolateEnv();
 const CLAUDE_RECORDED = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/agents/claude-code-2.1.328/PreToolUse.Bash.json'), 'utf8')) as { input: Record<string, unknown> };
 
-type Format = 'copilot' | 'claude' | 'copilot-cli';
-const FORMATS: readonly Format[] = ['copilot', 'claude', 'copilot-cli'];
+type Format = 'copilot' | 'claude' | 'copilot-cli' | 'codex' | 'gemini';
+const FORMATS: readonly Format[] = ['copilot', 'claude', 'copilot-cli', 'codex', 'gemini'];
 
 /** A stand-in for an input nested `depth` levels deep, written out by `serialize` (JSON.stringify of the real thing overflows). */
 function nested(depth: number): unknown {
@@ -40,7 +40,7 @@ function serialize(value: unknown): string {
 
 /** The tool call an agent of `format` makes for the case, or undefined when it has no such tool. */
 function toolCall(c: Case, format: Format, ws: string): { tool: string; input: Record<string, unknown> } | undefined {
-  const shellTool = { copilot: 'run_in_terminal', claude: 'Bash', 'copilot-cli': 'bash' }[format];
+  const shellTool = { copilot: 'run_in_terminal', claude: 'Bash', 'copilot-cli': 'bash', codex: 'exec_command', gemini: 'run_shell_command' }[format];
   if (c.shell !== undefined) {
     return { tool: shellTool, input: format === 'copilot' ? { command: c.shell, explanation: 'x', goal: 'x', mode: 'sync', isBackground: false } : { command: c.shell } };
   }
@@ -48,11 +48,20 @@ function toolCall(c: Case, format: Format, ws: string): { tool: string; input: R
     const task = { label: 'build', type: 'shell', command: c.task ?? c.taskObject, ...(c.taskArgs ? { args: c.taskArgs } : {}), isBackground: false };
     return format === 'copilot' ? { tool: 'create_and_run_task', input: { workspaceFolder: ws, task } } : undefined;
   }
+  if (c.patch !== undefined) {
+    // Codex 0.169 sends the patch text under `command`; Copilot's tools under `input`.
+    if (format === 'codex') return { tool: 'apply_patch', input: { command: c.patch } };
+    if (format === 'copilot') return { tool: 'apply_patch', input: { input: c.patch, explanation: 'x' } };
+    return format === 'copilot-cli' ? { tool: 'apply_patch', input: { input: c.patch } } : undefined;
+  }
   if (c.edit !== undefined) {
     // `~/…`: a file in the user's home (VS Code's user settings, Alfred's own folder).
     const abs = c.edit.startsWith('~/') ? path.join(process.env.HOME!, c.edit.slice(2)) : path.join(ws, c.edit);
+    // Codex writes files only through apply_patch.
+    if (format === 'codex') return { tool: 'apply_patch', input: { command: `*** Begin Patch\n*** Add File: ${abs}\n${(c.content ?? '').split('\n').map((l) => `+${l}`).join('\n')}\n*** End Patch\n` } };
     if (format === 'copilot') return { tool: 'create_file', input: { filePath: abs, content: c.content } };
     if (format === 'claude') return { tool: 'Write', input: { file_path: abs, content: c.content } };
+    if (format === 'gemini') return { tool: 'write_file', input: { file_path: abs, content: c.content } };
     return { tool: 'create', input: { path: abs, file_text: c.content } };
   }
   if (c.vscodeCommand !== undefined) return format === 'copilot' ? { tool: 'run_vscode_command', input: { commandId: c.vscodeCommand, args: c.args ?? [] } } : undefined;
@@ -67,7 +76,12 @@ function hookInput(format: Format, ws: string, call: { tool: string; input: Reco
   }
   // Claude Code's input as the real client sends it (recorded from it: its permission mode, transcript, ids).
   const claude = format === 'claude' ? CLAUDE_RECORDED.input : {};
-  return { event: 'PreToolUse', stdin: serialize({ ...claude, hook_event_name: 'PreToolUse', session_id: 's1', cwd: ws, tool_name: call.tool, tool_input: call.input }) };
+  // Codex 0.169's carries a permission mode too, its turn and model; VS Code's none of them.
+  const codex = format === 'codex' ? { turn_id: 't1', model: 'gpt-5.1-codex', permission_mode: 'default', transcript_path: null, tool_use_id: 'call_1' } : {};
+  if (format === 'gemini') {
+    return { event: 'BeforeTool', stdin: serialize({ session_id: 's1', transcript_path: '', cwd: ws, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: call.tool, tool_input: call.input }) };
+  }
+  return { event: 'PreToolUse', stdin: serialize({ ...claude, hook_event_name: 'PreToolUse', session_id: 's1', cwd: ws, tool_name: call.tool, tool_input: call.input, ...codex }) };
 }
 
 /**
@@ -79,11 +93,12 @@ interface Decision { decision: string; reason?: string; rewritten?: Record<strin
 function decisionOf(stdout: string): Decision {
   const out = JSON.parse(stdout || '{}') as Record<string, unknown> & { hookSpecificOutput?: Record<string, unknown> };
   const specific = out.hookSpecificOutput ?? {};
-  const decision = specific.permissionDecision ?? out.permissionDecision;
+  // Gemini CLI reads a top-level decision and its reason, and a rewrite as hookSpecificOutput.tool_input.
+  const decision = specific.permissionDecision ?? out.permissionDecision ?? out.decision;
   return {
     decision: decision === undefined ? 'pass' : String(decision),
-    reason: String(specific.permissionDecisionReason ?? out.permissionDecisionReason ?? ''),
-    rewritten: (specific.updatedInput ?? out.modifiedArgs ?? undefined) as Record<string, unknown> | undefined,
+    reason: String(specific.permissionDecisionReason ?? out.permissionDecisionReason ?? out.reason ?? ''),
+    rewritten: (specific.updatedInput ?? specific.tool_input ?? out.modifiedArgs ?? undefined) as Record<string, unknown> | undefined,
   };
 }
 
@@ -168,8 +183,8 @@ for (const [pathName, ask] of [['alfred hook', inProcess], ['the hook server', t
             assert.equal(answer.rewritten, undefined);
             return;
           }
-          // Every agent here applies a rewritten input without `allow`, so each is rewritten and none is allowed outright.
-          assert.equal(answer.decision, 'pass');
+          // Every agent here is rewritten; none is allowed outright but Codex, which applies a rewrite only with `allow`.
+          assert.equal(answer.decision, format === 'codex' ? 'allow' : 'pass');
           assert.ok(answer.rewritten, `the command is rewritten to run in the sandbox: ${JSON.stringify(answer)}`);
           runSandboxedAnswer(answer.rewritten, ws, env.root);
           assert.deepEqual(snapshot(ws, c.protects!), protectedBefore, `${c.protects} is unchanged`);

@@ -16,6 +16,8 @@ export interface CorpusCase {
   taskArgs?: unknown[];
   edit?: string;
   content?: string;
+  /** An apply_patch text (Codex sends it under `command`, Copilot under `input`). */
+  patch?: string;
   vscodeCommand?: string;
   args?: unknown[];
   deep?: number;
@@ -26,14 +28,14 @@ export interface CorpusCase {
 }
 
 export interface Corpus {
-  setup: { files: Record<string, string>; hardLinks: Record<string, string> };
+  setup: { files: Record<string, string>; hardLinks: Record<string, string>; symlinks?: Record<string, string> };
   cases: CorpusCase[];
 }
 
 const ROOT = path.resolve(__dirname, '../../..');
 export const CORPUS = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/adversarial/corpus.json'), 'utf8')) as Corpus;
 
-/** Writes the corpus's workspace files and hard links into `ws` (which may exist). */
+/** Writes the corpus's workspace files, hard links and symbolic links into `ws` (which may exist). */
 export function writeCorpusWorkspace(ws: string): void {
   for (const [rel, text] of Object.entries(CORPUS.setup.files)) {
     fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
@@ -42,6 +44,10 @@ export function writeCorpusWorkspace(ws: string): void {
   for (const [link, target] of Object.entries(CORPUS.setup.hardLinks)) {
     fs.rmSync(path.join(ws, link), { force: true });
     fs.linkSync(path.join(ws, target), path.join(ws, link));
+  }
+  for (const [link, target] of Object.entries(CORPUS.setup.symlinks ?? {})) {
+    fs.rmSync(path.join(ws, link), { force: true });
+    fs.symlinkSync(target, path.join(ws, link));
   }
 }
 
