@@ -52,7 +52,9 @@ export function formatOfInput(d: Record<string, unknown>, event: string): HookFo
 
 function agentOf(d: Record<string, unknown>, event: string): { agent?: HookAgent } {
   if (typeof d.turn_id === 'string') return { agent: 'codex' };
-  if (typeof d.permission_mode === 'string') return { agent: 'claude-code' };
+  // Codex's SessionStart has no turn yet; it names its model beside the permission mode, which Claude
+  // Code never does (recorded inputs: test/fixtures/agents).
+  if (typeof d.permission_mode === 'string') return { agent: typeof d.model === 'string' && d.prompt_id === undefined ? 'codex' : 'claude-code' };
   const named = typeof d.hook_event_name === 'string' ? d.hook_event_name : event;
   return GEMINI_EVENTS.includes(named) || GEMINI_EVENTS.includes(event) ? { agent: 'gemini' } : {};
 }

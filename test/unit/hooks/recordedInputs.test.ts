@@ -14,7 +14,7 @@ import { toolCall } from '../../../src/core/policy/toolCall';
 import type { RecordedHook } from '../../support/agents/recordInputs';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/agents');
-const AGENT_OF: Record<string, string | undefined> = { 'claude-code': 'claude-code', codex: 'codex' };
+const AGENT_OF: Record<string, string | undefined> = { 'claude-code': 'claude-code', codex: 'codex', 'gemini-cli': 'gemini' };
 
 const folders = fs.readdirSync(FIXTURES).filter((d) => fs.statSync(path.join(FIXTURES, d)).isDirectory()).sort();
 
