@@ -3,10 +3,13 @@
 // commands (package.json and package.nls.json). `npm run docs` writes them; test/unit/build/docs.test.ts
 // renders them again and fails when a committed page differs. Needs tsx (it imports src/ directly).
 import fs from 'node:fs';
+// From the files that define them: through tsx, an ES module import did not see the names agents.ts
+// re-exports with `export *`.
+import { GOVERNED_AGENTS } from '../../src/core/governance/agentTable.ts';
 import {
-  GOVERNED_AGENTS, GOVERNANCE_WORKSPACE_PATHS, WORKSPACE_SETTINGS_GLOBS, REPOSITORY_CODE_PATHS,
-  HOME_CONFIG_PATHS, governanceHomePaths, runsLaterPaths,
-} from '../../src/core/governance/agents.ts';
+  GOVERNANCE_WORKSPACE_PATHS, WORKSPACE_SETTINGS_GLOBS, REPOSITORY_CODE_PATHS, HOME_CONFIG_PATHS, governanceHomePaths,
+} from '../../src/core/governance/protectedCatalogue.ts';
+import { runsLaterPaths } from '../../src/core/governance/homeProbes.ts';
 import { DOWNLOAD_CACHES } from '../../src/core/governance/downloadCaches.ts';
 import { main as cliMain } from '../../src/cli/main.ts';
 

@@ -154,7 +154,7 @@ test('a Copilot hook refusal from another process shows up live in the dashboard
   });
 });
 
-test('the review panel of a file that does not exist yet says there is nothing to back up', async () => {
+test('the review panel of files that do not exist yet (the hook file, the Copilot CLI\'s trusted folders) says there is nothing to back up', async () => {
   await withScreenshot(wb.page, 'review-new-file', async () => {
     await runCommand(wb.page, 'Alfred: Govern Copilot Agent Sessions');
     const offer = wb.page.locator('.monaco-dialog-box');
@@ -168,7 +168,7 @@ test('the review panel of a file that does not exist yet says there is nothing t
     }
     assert.ok(panel, 'the review panel opened');
     assert.equal((await panel.locator('alfred-confirm #backup-note').innerText()).trim(),
-      'Nothing is written until you confirm. This is a new file: there is no previous version to back up.');
+      'Nothing is written until you confirm. These are new files: there is no previous version to back up.');
     await panel.locator('vscode-button#cancel').click();
   });
 });

@@ -123,10 +123,12 @@ describe('a role that requires the kernel sandbox, through PreToolUse', () => {
     });
   }
 
-  it('Codex, which applies a rewrite only with allow: refused, as nothing would hold it in the sandbox', { skip: !sandboxAvailable() && 'no kernel sandbox here' }, async () => {
+  it('Codex, which applies a rewrite only with allow: the command comes back in the sandbox, the allow carrying it', { skip: !sandboxAvailable() && 'no kernel sandbox here' }, async () => {
     const env = makeEnv({ env: { ALFRED_ROLE: 'boxed' }, files: { '.alfred/roles/boxed.toml': BOXED } });
-    const answer = await env.hook('PreToolUse', { hook_event_name: 'PreToolUse', turn_id: 't1', tool_name: 'Bash', tool_input: { command: 'make' } });
-    assert.equal(denyReason(answer.json), 'Alfred (role boxed): Bash cannot be run in the kernel sandbox from here (this agent does not let Alfred rewrite its command), and role boxed requires one (sandbox = "required"). Ask the user to switch role to run it.');
-    assert.equal(env.harness.budget().status.dimensions.shell.used, 0);
+    const answer = await env.hook('PreToolUse', { hook_event_name: 'PreToolUse', turn_id: 't1', permission_mode: 'default', model: 'gpt-5', tool_name: 'Bash', tool_input: { command: 'make' } });
+    const specific = answer.json.hookSpecificOutput as Record<string, unknown>;
+    assert.equal(specific.permissionDecision, 'allow');
+    assert.match(String((specific.updatedInput as Record<string, unknown>).command), /alfred-sandbox [0-9a-f]+ 'make'$/);
+    assert.equal(env.harness.budget().status.dimensions.shell.used, 1);
   });
 });
