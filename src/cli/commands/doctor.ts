@@ -1,4 +1,5 @@
-import { alfredChecks, doctorText, hookSocketFor, probeProviders, type DoctorCheck } from '../../core/doctor/report';
+import type { DoctorCheck } from '../../core/doctor/check';
+import { alfredChecks, doctorText, hookSocketFor, probeProviders } from '../../core/doctor/report';
 import { readHealthFromDisk } from '../../core/governance/readHealth';
 import { parseProviders } from '../../core/providers/config';
 import { resolveKey } from '../../core/providers/keys';
