@@ -5,6 +5,7 @@ import { TOOL_CATEGORIES } from '../policy/types';
 import { isServerPattern } from '../policy/mcpServer';
 import { patternProblem } from '../policy/patterns';
 import type { McpAction, McpRules, RoleLimits, RoleProblem, SandboxMode, ShellPolicy } from './types';
+import { isObject } from '../isObject';
 
 export const ROLE_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const SHELL_POLICIES: readonly ShellPolicy[] = ['track', 'compress', 'deny'];
@@ -210,9 +211,7 @@ function checkLimit(value: unknown, kind: LimitKind): string | undefined {
 }
 
 function asTable(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isObject(value) && !(value instanceof Date) ? value : undefined;
 }
 
 function typeName(value: unknown): string {

@@ -6,6 +6,7 @@ import type { HookInput } from '../input';
 import { copilotExportOn } from '../../usage/copilotSpool';
 import { askAnswer, denyAnswer, passAnswer, permissionAnswer } from '../output';
 import type { HookHandler } from './types';
+import { isObject } from '../../isObject';
 
 /**
  * The budget line is given to the agent as context once per crossing (WARNING or EXHAUSTED), at the
@@ -39,7 +40,6 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
   return passAnswer(input.format, name, gate.announce ? gate.line : undefined, rewritten?.updatedInput);
 };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * For VS Code's agent (not Claude Code or Codex through their own files), a shell tool's input with its
@@ -49,13 +49,13 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
  */
 function sandboxedInput(input: HookInput, call: ToolCall, harness: Harness): { line: string; updatedInput: Record<string, unknown> } | undefined {
   const args = call.input;
-  if (input.format !== 'vscode' || input.agent !== undefined || call.category !== 'shell' || !isRecord(args)) return undefined;
+  if (input.format !== 'vscode' || input.agent !== undefined || call.category !== 'shell' || !isObject(args)) return undefined;
   if (typeof args.command === 'string') {
     const line = sandboxLine(harness, args.command);
     return line === undefined ? undefined : { line, updatedInput: { ...args, command: line } };
   }
   const task = args.task;
-  if (!isRecord(task) || typeof task.command !== 'string') return undefined;
+  if (!isObject(task) || typeof task.command !== 'string') return undefined;
   const taskArgs = task.args ?? [];
   if (!Array.isArray(taskArgs) || !taskArgs.every((a) => typeof a === 'string')) return undefined;
   const line = sandboxLine(harness, [task.command, ...taskArgs.map((a) => shellQuote(a))].join(' '));
