@@ -7,6 +7,7 @@
 import type { NewEvent } from './events/types';
 import type { RefusalCode } from './policy/types';
 import type { ToolCall } from './policy/toolCall';
+import type { Toolset } from './policy/toolsets';
 import type { AuthorizeResult, ChargeResult } from './state/govern';
 
 /** Who makes a governed call and how: the path, the model, and what a hook adds. */
@@ -22,6 +23,8 @@ export interface CallOrigin {
   agentSession?: string;
   /** Give the agent the budget line at the first hook after a crossing (hooks). */
   announce?: boolean;
+  /** Whose tools a refusal suggests instead (a hook's agent); absent: Alfred's own. */
+  toolset?: Toolset;
 }
 
 /** The part of the harness a governed call needs. */

@@ -23,6 +23,7 @@ import { decide } from './policy/gate';
 import { readMcpTrust } from './policy/mcpAuditFile';
 import type { GateDecision } from './policy/types';
 import type { ToolCall } from './policy/toolCall';
+import type { Toolset } from './policy/toolsets';
 import type { ProtectionOptions } from './policy/toolPaths';
 import { detectSandbox, planSandbox, type SandboxPlan } from './sandbox/index';
 import { sandboxRefusal as sandboxRefusalOf } from './sandbox/refusal';
@@ -259,13 +260,13 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     return sandboxStatus(this.activeRole().role, detected, process.arch, detected.kind === 'bwrap' ? strictProbeFailure(detected.path) : undefined);
   }
 
-  /** What the gate would decide now, with nothing charged or logged (for permission prompts). */
-  preview(call: ToolCall): GateDecision {
+  /** What the gate would decide now, with nothing charged or logged (for permission prompts); `toolset`: the caller's tools. */
+  preview(call: ToolCall, toolset?: Toolset): GateDecision {
     const { role } = this.activeRole();
     const budget = currentStatus(this.stateDir, role);
-    const sandboxRefusal = sandboxRefusalOf(role, call, undefined, this.env);
+    const sandboxRefusal = sandboxRefusalOf(role, call, undefined, this.env, toolset);
     return decide({
-      role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths: this.protectedPaths(),
+      role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths: this.protectedPaths(), ...(toolset ? { toolset } : {}),
       mcpTrust: () => readMcpTrust(this.stateDir), ...(sandboxRefusal ? { sandboxRefusal } : {}),
     });
   }
@@ -275,7 +276,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     const startedAt = Date.now();
     const { role } = this.activeRole();
     const protectedPaths = this.protectedPaths();
-    const sandboxRefusal = sandboxRefusalOf(role, call, origin.sandboxed, this.env);
+    const sandboxRefusal = sandboxRefusalOf(role, call, origin.sandboxed, this.env, origin.toolset);
     await this.team?.prepare();
     const result = await authorize(this.stateDir, {
       role,
@@ -292,6 +293,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
       ...(this.teamProblem !== undefined || this.team?.decides(role.name) ? { team: (d: GateDecision) => teamDecide({ team: this.team, problem: this.teamProblem }, role.name, call, d, origin.model ?? this.opts.pricing?.().model) } : {}),
       decide: (budget, context) => decide({
         role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths, ...context,
+        ...(origin.toolset ? { toolset: origin.toolset } : {}),
         mcpTrust: () => readMcpTrust(this.stateDir),
         ...(sandboxRefusal ? { sandboxRefusal } : {}),
       }),

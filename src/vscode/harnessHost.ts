@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { protectedGlobsReader } from '../core/completion/protectGlobs';
 import { publishPricing } from '../core/budget/pricingFile';
 import { Harness } from '../core/harness';
+import { publishableProviders } from '../core/providers/publishable';
 import { PROVIDERS_FILE, publishJson } from '../core/state/published';
 import { sweepInterrupted } from '../core/operations/lifecycle';
 import type { AlfredEvent } from '../core/events/types';
@@ -56,7 +57,8 @@ export class HarnessHost implements vscode.Disposable {
     if (!this.harness) return;
     try {
       publishPricing(this.harness.stateDir, readSettings().pricing);
-      publishJson(this.harness.stateDir, PROVIDERS_FILE, vscode.workspace.getConfiguration('alfred').get('providers') ?? []);
+      // Never a literal key, whatever the settings file holds (providers/publishable.ts).
+      publishJson(this.harness.stateDir, PROVIDERS_FILE, publishableProviders(vscode.workspace.getConfiguration('alfred').get('providers')));
     } catch (err) {
       console.error('[alfred] could not publish the prices for hooks and the CLI:', err);
     }

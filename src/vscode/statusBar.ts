@@ -54,7 +54,7 @@ class CostSplits {
 const usd = (n: number): string => `$${n > 0 && n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
 
 /**
- * The budget line above stays exactly as agents read it (DESIGN.md); these lines say the same for a
+ * The budget line above stays exactly as agents read it (docs/roles-and-budgets.md); these lines say the same for a
  * person: the display language's separators, and a limit of 0 as "not allowed" rather than `0/0 (0%)`.
  */
 function dimensionLines(status: BudgetStatus): string[] {

@@ -5,7 +5,7 @@ import { openHarness } from '../context';
 import { json, UsageError } from '../io';
 import type { CliCommand } from './command';
 
-const NO_LEDGER = 'no team ledger: set ALFRED_LEDGER_URL=postgres://user@host:5432/database (README, "Team budgets on PostgreSQL")';
+const NO_LEDGER = 'no team ledger: set ALFRED_LEDGER_URL=postgres://user@host:5432/database (docs/team-budgets.md)';
 
 /** The team budgets the active role's calls fall under, for `alfred budget` (undefined: no team ledger). */
 export async function teamBudgets(h: Harness): Promise<{ budgets: TeamBudgetStatus[] } | { error: string } | undefined> {

@@ -2,7 +2,7 @@
  * Today's spend for the dashboard's daily gauge: the priced usage charged to role budgets on the
  * current UTC day, across sessions and roles — the `charge.costUsd` of every event that carries one
  * (tool calls, and model requests where they are charged), so nothing is counted twice. Advisory
- * (DESIGN.md, Daily spend cap): a signal to colour the gauge, never a refusal.
+ * (ARCHITECTURE.md, Advisory limits warn, budgets refuse): a signal to colour the gauge, never a refusal.
  */
 import { eventsNewestFirst } from '../events/read';
 import type { AlfredEvent } from '../events/types';

@@ -1,4 +1,4 @@
-/** Budgets: three dimensions per harness session (DESIGN.md, Budget enforcement). */
+/** Budgets: three dimensions per harness session (docs/roles-and-budgets.md, Budgets). */
 
 export type Signal = 'OK' | 'WARNING' | 'EXHAUSTED';
 export type Dimension = 'tokens' | 'shell' | 'cost';

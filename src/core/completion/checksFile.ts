@@ -1,5 +1,5 @@
 /**
- * `.alfred/checks.toml` (DESIGN.md, Completion verification): the acceptance checks the harness runs
+ * `.alfred/checks.toml` (docs/completion.md): the acceptance checks the harness runs
  * itself, and the `protect` globs agents may not write. Validated like role files: every problem
  * names the file and the key, and never throws.
  */

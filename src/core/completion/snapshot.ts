@@ -1,5 +1,5 @@
 /**
- * Which snapshot of the workspace the checks tested (DESIGN.md, Completion verification): the commit
+ * Which snapshot of the workspace the checks tested (ARCHITECTURE.md, The harness decides "done"): the commit
  * when the git tree is clean, else a SHA-256 digest over the sorted paths and contents of every
  * tracked and untracked-not-ignored file; without git, over every file that the workspace's
  * `.gitignore` files (at any depth, git's rules) do not ignore, and never inside IGNORED_FOLDERS.

@@ -1,5 +1,5 @@
 /**
- * verifyCompletion: the harness decides "done" itself (DESIGN.md, Completion verification). It
+ * verifyCompletion: the harness decides "done" itself (ARCHITECTURE.md, The harness decides "done"). It
  * identifies the snapshot, runs the checks, reads their exit codes, snapshots again, and appends a
  * completion record; accepted only when every required check passed on that same snapshot.
  * Used by "Alfred: Verify Completion", `alfred check`, `@alfred /done` and the Stop hook.

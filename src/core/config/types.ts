@@ -1,4 +1,4 @@
-/** The configuration-write pipeline's vocabulary (DESIGN.md, Safe configuration writes). */
+/** The configuration-write pipeline's vocabulary (ARCHITECTURE.md, Every configuration write is shown, confirmed and backed up). */
 
 /** One file a caller wants changed: its whole new text, or null to delete it. */
 export interface FileChange {

@@ -1,4 +1,4 @@
-/** The event log's records (DESIGN.md, Events and state): one JSON object a line. */
+/** The event log's records (ARCHITECTURE.md, The event log is the record): one JSON object a line. */
 
 export const EVENT_TYPES = [
   'ToolCall', 'PolicyViolation', 'BudgetWarning', 'BudgetExhausted', 'BudgetReset', 'RoleChanged',

@@ -1,5 +1,5 @@
 /**
- * One table of the agents Alfred governs and of every file that sets their rules (DESIGN.md: every
+ * One table of the agents Alfred governs and of every file that sets their rules (ARCHITECTURE.md: every
  * file that sets an agent's rules is a governance file). The protected set is derived from it: edit
  * tools are refused on these paths, the shell sandbox mounts them read-only, and the dashboard reads
  * which agents are governed from the same rows. Only the user changes them (Alfred's commands or by hand).
@@ -260,7 +260,7 @@ function ownedBy(dir: string, user: SearchUser): boolean {
  * workspace or lies in it (the agent's own work; not so when the workspace is the home itself, whose
  * folders stay the user's), relative entries (they name no fixed folder), and
  * for root the folders outside the home: root owns the whole system, which holding PATH alone would
- * not protect (README, Shell sandbox).
+ * not protect (docs/sandbox.md, Root).
  */
 export function commandSearchFolders(searchPath: string | undefined, home: string, workspaceFolder?: string, user: SearchUser | null = currentUser()): string[] {
   const root = path.resolve(home);

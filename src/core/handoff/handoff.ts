@@ -1,5 +1,5 @@
 /**
- * Progress handoff (DESIGN.md: Tool contracts, operations, handoff, traces): what the next session
+ * Progress handoff (ARCHITECTURE.md: Operations, handoffs and traces): what the next session
  * needs to pick the work up — branch, HEAD, changed files, the last command and its exit code,
  * pending operations, the next step. Kept in `<stateDir>/handoffs.jsonl`, newest last.
  */

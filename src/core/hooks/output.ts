@@ -29,17 +29,31 @@ export function askAnswer(format: HookFormat, event: string, reason: string, age
 }
 
 /**
+ * The agents whose answers differ from VS Code's. Gemini CLI is listed for its answer form alone: its
+ * input is not told apart yet (a rewritten input goes to it under `hookSpecificOutput.tool_input`).
+ */
+export type AnswerAgent = HookAgent | 'gemini-cli';
+
+/**
  * An allowed call. Alfred does not answer `allow`: that would also skip the agent's own
  * confirmation of, say, a terminal command. It lets the agent's usual approval flow go on,
- * adding context (the budget line, once per crossing) when there is some, and the rewritten input (a terminal
- * command in the kernel sandbox): VS Code applies `updatedInput` without a decision, replacing the
- * whole input after checking it against the tool's schema.
+ * adding context (the budget line, once per crossing) when there is some, and the rewritten input (a
+ * shell command in the kernel sandbox) in the field the agent reads, each applied without a decision:
+ * VS Code's and Claude Code's `updatedInput` (which replaces the whole input; both still run their own
+ * permission check on the rewritten command), the Copilot CLI's top-level `modifiedArgs`, Gemini CLI's
+ * `hookSpecificOutput.tool_input`. Codex applies a rewrite only with `allow`, so it is never given one.
  */
-export function passAnswer(format: HookFormat, event: string, additionalContext?: string, updatedInput?: Record<string, unknown>): HookAnswer {
-  if (!additionalContext && !updatedInput) return { stdout: '{}', exitCode: 0 };
+export function passAnswer(format: HookFormat, event: string, additionalContext?: string, rewritten?: Record<string, unknown>, agent?: AnswerAgent): HookAnswer {
+  if (!additionalContext && !rewritten) return { stdout: '{}', exitCode: 0 };
   const body = format === 'copilot-cli'
-    ? { additionalContext }
-    : { hookSpecificOutput: { hookEventName: event, ...(updatedInput ? { updatedInput } : {}), ...(additionalContext ? { additionalContext } : {}) } };
+    ? { ...(additionalContext ? { additionalContext } : {}), ...(rewritten ? { modifiedArgs: rewritten } : {}) }
+    : {
+      hookSpecificOutput: {
+        hookEventName: event,
+        ...(rewritten ? (agent === 'gemini-cli' ? { tool_input: rewritten } : { updatedInput: rewritten }) : {}),
+        ...(additionalContext ? { additionalContext } : {}),
+      },
+    };
   return { stdout: JSON.stringify(body), exitCode: 0 };
 }
 

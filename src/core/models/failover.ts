@@ -1,5 +1,5 @@
 /**
- * The failover state machine (DESIGN.md, Failover chain). A failed request of the active model (a
+ * The failover state machine (docs/providers-and-models.md, Failover). A failed request of the active model (a
  * LanguageModelError or a transport error) counts against it, a cancel is neutral, a success clears
  * its count. At two in a row, the *next turn* starts on the next link of the chain that resolves
  * (never in the middle of a response); if none resolves, it stays and says so. The retired model's

@@ -1,5 +1,5 @@
 /**
- * The daily spend cap (DESIGN.md, Daily spend cap): advisory, never blocking. Spend today is the sum
+ * The daily spend cap (ARCHITECTURE.md, Advisory limits warn, budgets refuse): advisory, never blocking. Spend today is the sum
  * of the priced usage records of the current UTC day; at 80% of `alfred.dailyBudgetUsd` a warning
  * once a day, at 100% a critical notice once a day (and a frugality note in every prompt).
  */

@@ -1,5 +1,5 @@
 /**
- * Operations (DESIGN.md: Tool contracts, operations): every `exec` or `write-external` call gets an
+ * Operations (ARCHITECTURE.md: Operations, handoffs and traces): every `exec` or `write-external` call gets an
  * id, persisted with its approved arguments before it starts, in `<stateDir>/operations.jsonl`
  * (one line per state change, under the state lock). States: pending → running → succeeded |
  * failed | unknown. A timeout, a closed window or a crash leaves `unknown`, never `failed`, and an

@@ -1,5 +1,5 @@
 /**
- * The radar: picks one pack per prompt (DESIGN.md, Packs and the turn composer).
+ * The radar: picks one pack per prompt (docs/alfred-chat.md, Packs and the radar).
  * 1. Trigger words, on word boundaries where letters include á é í ó ú ñ ü; each matched trigger
  *    weighs `min(3, ceil(length / 6))`; a pack's score is the sum; the highest wins; a tie goes to the
  *    pack whose name sorts first. A trigger ending in `*` is a stem (`deploy*` matches "deployment").

@@ -1,4 +1,4 @@
-/** Packs: units of working context injected into `@alfred`'s prompt (DESIGN.md, Packs and the turn composer). */
+/** Packs: units of working context injected into `@alfred`'s prompt (docs/alfred-chat.md, Packs and the radar). */
 
 /** Where a pack came from: the extension's `packs/` or the workspace's `.alfred/packs/`. */
 export type PackSource = 'builtin' | 'workspace';

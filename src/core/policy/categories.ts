@@ -1,6 +1,6 @@
 /**
  * One table from known tool names to categories, so shell and edit rules hold for tools Alfred did
- * not write (Copilot in VS Code, Claude Code, the Copilot CLI; see notes/agent-tool-names.md).
+ * not write (Copilot in VS Code, Claude Code, the Copilot CLI, Codex; see docs/governing-agents.md).
  */
 import type { ToolCategory } from './types';
 
@@ -48,6 +48,8 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'runCell', 'runNotebooks',
     'Bash', 'Monitor', 'REPL',
     'bash', 'powershell',
+    // Codex (its hooks name its shell tool as its model does)
+    'exec_command',
     // send_to_terminal types a line into a terminal: it runs a command like run_in_terminal does
     'copilot_runNotebookCell', 'runNotebookCell', 'send_to_terminal', 'sendToTerminal',
   ],
@@ -83,6 +85,8 @@ const SHELL_HELPERS: readonly string[] = [
   'BashOutput', 'TaskOutput', 'KillBash', 'KillShell', 'TaskStop',
   'write_bash', 'read_bash', 'stop_bash', 'list_bash',
   'write_powershell', 'read_powershell', 'stop_powershell', 'list_powershell',
+  // Codex: input to a command exec_command started
+  'write_stdin',
 ];
 
 const EXACT = new Map<string, ToolCategory>();

@@ -14,6 +14,7 @@ import { alfredMutationIn, alfredVscodeCommandIn } from './selfGovernance';
 import { firstProtectedShellWrite } from './shellProtection';
 import type { ToolCall } from './toolCall';
 import { firstProtected, type ProtectedHit, type ProtectionOptions } from './toolPaths';
+import { hasSessionTool, suggestedTools, type SuggestedCategory, type Toolset } from './toolsets';
 import type { GateDecision } from './types';
 
 export const SESSION_TOOL = 'ctx_session';
@@ -34,11 +35,14 @@ export interface GateInput {
   protectedPaths?: ProtectionOptions;
   /** The latest MCP audit (policy/mcpAuditFile.ts), read only for MCP-category calls; absent: no audit. */
   mcpTrust?: () => McpTrust;
+  /** Whose tools a refusal suggests instead (the caller's, policy/toolsets.ts); absent: Alfred's own. */
+  toolset?: Toolset;
 }
 
 export function decide(input: GateInput): GateDecision {
   const { role, call: subject } = input;
   const category = subject.category;
+  const toolset = input.toolset ?? 'alfred';
   const refuse = (code: GateDecision['code'], reason: string): GateDecision =>
     ({ allowed: false, category, shellCharge: 0, code, reason });
   // First, before any rule reads the input: a shape no real tool sends is refused, never walked.
@@ -46,7 +50,7 @@ export function decide(input: GateInput): GateDecision {
   // ctx_session stays callable whatever happens, so an agent can always read its budget.
   if (subject.base === SESSION_TOOL) return { allowed: true, category: 'session', shellCharge: 0 };
 
-  if (input.budget?.signal === 'EXHAUSTED') return refuse('budget-exhausted', budgetReason(input.budget, role, input.budgetLine));
+  if (input.budget?.signal === 'EXHAUSTED') return refuse('budget-exhausted', budgetReason(input.budget, role, toolset, input.budgetLine));
   const maxRepeats = role.limits.maxRepeatedCalls ?? DEFAULT_MAX_REPEATED_CALLS;
   if (input.repetition && maxRepeats > 0 && input.repetition.count > maxRepeats) {
     const what = input.repetition.cycle === 1 ? `the same ${subject.name} call` : `the same cycle of ${input.repetition.cycle} calls`;
@@ -55,19 +59,19 @@ export function decide(input: GateInput): GateDecision {
   }
 
   if (category === 'shell' && role.shellPolicy === 'deny') {
-    return refuse('shell-denied', `Role ${role.name} does not run shell commands (shell policy deny), so ${subject.name} is refused. ${hint(role, subject)}`);
+    return refuse('shell-denied', `Role ${role.name} does not run shell commands (shell policy deny), so ${subject.name} is refused. ${hint(role, subject, toolset)}`);
   }
   const trust = category === 'mcp' && readsAudit(role) ? (input.mcpTrust?.() ?? NO_AUDIT) : undefined;
   const context: MatchContext | undefined = trust ? { knownServers: trust.known } : undefined;
   const denied = compilePatterns(role.tools.denied, 'deny').match(subject, context);
   if (denied !== undefined) {
-    return refuse('tool-denied', `Tool ${subject.name} is denied for role ${role.name} by the pattern "${denied}". ${hint(role, subject)}`);
+    return refuse('tool-denied', `Tool ${subject.name} is denied for role ${role.name} by the pattern "${denied}". ${hint(role, subject, toolset)}`);
   }
   const allowed = role.tools.allowed;
   if (allowed !== undefined && compilePatterns(allowed, 'allow').match(subject, context) === undefined) {
     const reason = allowed.length === 0
-      ? `Role ${role.name} allows no tools (allowed = []), so ${subject.name} is refused; only ${SESSION_TOOL} is callable. Ask the user to switch role.`
-      : `Tool ${subject.name} is not allowed for role ${role.name}, which allows only ${listPatterns(allowed)}. ${hint(role, subject)}`;
+      ? `Role ${role.name} allows no tools (allowed = []), so ${subject.name} is refused${hasSessionTool(toolset) ? `; only ${SESSION_TOOL} is callable` : ''}. Ask the user to switch role.`
+      : `Tool ${subject.name} is not allowed for role ${role.name}, which allows only ${listPatterns(allowed)}. ${hint(role, subject, toolset)}`;
     return refuse('tool-not-allowed', reason);
   }
   if (trust) {
@@ -135,13 +139,14 @@ function formatDimension(dimension: Dimension, status: DimensionStatus): string 
   return `${dimension} ${amount} (${status.percent}%)`;
 }
 
-function budgetReason(budget: BudgetStatus, role: Role, line?: string): string {
+function budgetReason(budget: BudgetStatus, role: Role, toolset: Toolset, line?: string): string {
   const exhausted = DIMENSIONS.filter((d) => budget.dimensions[d]?.signal === 'EXHAUSTED')
     .map((d) => formatDimension(d, budget.dimensions[d]));
   const what = exhausted.length > 0
     ? `${joinWords(exhausted, 'and')} reached the block limit of role ${budget.role || role.name}.`
     : `the budget of role ${budget.role || role.name} reached its block limit.`;
-  const parts = [`Budget exhausted: ${what}`, `Only ${SESSION_TOOL} is callable; ask the user to reset the budget or switch role.`];
+  const callable = hasSessionTool(toolset) ? `Only ${SESSION_TOOL} is callable` : 'Every tool is refused';
+  const parts = [`Budget exhausted: ${what}`, `${callable}; ask the user to reset the budget or switch role.`];
   if (line) parts.push(line);
   return parts.join(' ');
 }
@@ -170,8 +175,8 @@ function protectedReason(tool: string, hit: ProtectedHit, workspace: string): st
 interface RoleTraits {
   /** Some known edit tool or new shell command passes the role's rules. */
   writes: boolean;
-  /** Which of Alfred's own tools pass them. */
-  permits: ReadonlySet<string>;
+  /** Per toolset, which of the tools it may suggest pass them. */
+  permits: Map<Toolset, ReadonlySet<string>>;
 }
 
 // Refusals are common in a loop of a read-only role; computing the hint once per role keeps them fast.
@@ -187,25 +192,34 @@ function traitsOf(role: Role): RoleTraits {
         break;
       }
     }
-    const permits = new Set(['ctx_read', 'ctx_search', 'ctx_edit', 'ctx_shell'].filter((n) => rolePermits(role, n)));
-    traits = { writes, permits };
+    traits = { writes, permits: new Map() };
     traitsCache.set(role, traits);
   }
   return traits;
 }
 
-const TWIN: Partial<Record<string, string>> = { read: 'ctx_read', search: 'ctx_search', edit: 'ctx_edit', shell: 'ctx_shell' };
+const SUGGESTED: readonly SuggestedCategory[] = ['read', 'search', 'edit', 'shell'];
 
-/** What the model may do instead, when it is obvious from the role. */
-function hint(role: Role, refused: ToolSubject): string {
+function permitted(role: Role, toolset: Toolset): ReadonlySet<string> {
   const traits = traitsOf(role);
-  const can = (name: string): boolean => name !== refused.base && traits.permits.has(name);
-  const readers = ['ctx_read', 'ctx_search'].filter(can);
-  if ((refused.category === 'edit' || refused.category === 'shell') && !traits.writes && readers.length > 0) {
+  let permits = traits.permits.get(toolset);
+  if (!permits) {
+    permits = new Set(SUGGESTED.flatMap((c) => suggestedTools(toolset, c)).filter((n) => rolePermits(role, n)));
+    traits.permits.set(toolset, permits);
+  }
+  return permits;
+}
+
+/** What the model may do instead, when it is obvious from the role, named with the caller's own tools. */
+function hint(role: Role, refused: ToolSubject, toolset: Toolset): string {
+  const permits = permitted(role, toolset);
+  const can = (name: string): boolean => name !== refused.base && permits.has(name);
+  const readers = [...suggestedTools(toolset, 'read'), ...suggestedTools(toolset, 'search')].filter(can);
+  if ((refused.category === 'edit' || refused.category === 'shell') && !traitsOf(role).writes && readers.length > 0) {
     return `Role ${role.name} is read-only: use ${joinWords(readers, 'or')}.`;
   }
-  const alternative = TWIN[refused.category];
-  if (alternative && can(alternative)) return `Use ${alternative} instead.`;
+  const twins = (SUGGESTED as readonly string[]).includes(refused.category) ? suggestedTools(toolset, refused.category as SuggestedCategory).filter(can) : [];
+  if (twins.length > 0) return `Use ${joinWords(twins, 'or')} instead.`;
   return `Ask the user to switch role if ${refused.name} is needed.`;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Bounds on a tool input's shape, checked by the gate before anything else (DESIGN.md: no input can
+ * Bounds on a tool input's shape, checked by the gate before anything else (ARCHITECTURE.md: no input can
  * crash the gate into allowing). Real tool inputs are a few levels deep; an input nested thousands of
  * levels deep exists only to overflow a recursive step somewhere after the decision (serialising,
  * redacting), so it is refused with a reason, never walked recursively.

@@ -1,5 +1,5 @@
 /**
- * Authority only goes up with the user (DESIGN.md, Roles: switching). An agent's tool call that runs
+ * Authority only goes up with the user (ARCHITECTURE.md, Authority only rises with the user). An agent's tool call that runs
  * Alfred's own mutating commands — `alfred role NAME`, `alfred reset`, `alfred serve` (a hook server
  * answering with the caller's role), `alfred hook` (a call decided and charged as another caller's)
  * — that sets or unsets Alfred's own variables for what it starts (`ALFRED_ROLE=admin claude -p …`:

@@ -1,6 +1,6 @@
 /**
- * Which files a tool call touches, and whether any of them is protected (DESIGN.md, Completion
- * verification: protected paths and the checks file are out of the agent's write scope).
+ * Which files a tool call touches, and whether any of them is protected (ARCHITECTURE.md, Governance
+ * files change only with the user: protected paths and the checks file are out of the agent's write scope).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,4 +1,4 @@
-/** Tool categories and gate decisions (DESIGN.md, Concepts and Budget enforcement). */
+/** Tool categories and gate decisions (docs/roles-and-budgets.md, Tool rules). */
 
 export type ToolCategory = 'read' | 'search' | 'edit' | 'shell' | 'session' | 'web' | 'mcp' | 'task' | 'other';
 

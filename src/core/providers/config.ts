@@ -10,9 +10,9 @@ import { HOW_TO_STORE_KEY, parseKeyReference } from './keys';
 import type { ProviderConfig, ProviderModelConfig, ProviderProblem, ProviderProtocol } from './types';
 import { isObject } from '../isObject';
 
-const PROVIDER_KEYS = ['name', 'protocol', 'baseUrl', 'key', 'models', 'price', 'timeoutMs'] as const;
-const MODEL_KEYS = ['id', 'name', 'maxInputTokens', 'maxOutputTokens', 'vision', 'toolCalling', 'reasoning', 'price'] as const;
-const PRICE_KEYS = ['inputPerMTok', 'outputPerMTok', 'cachedInputPerMTok', 'cacheWritePerMTok'] as const;
+export const PROVIDER_KEYS = ['name', 'protocol', 'baseUrl', 'key', 'models', 'price', 'timeoutMs'] as const;
+export const MODEL_KEYS = ['id', 'name', 'maxInputTokens', 'maxOutputTokens', 'vision', 'toolCalling', 'reasoning', 'price'] as const;
+export const PRICE_KEYS = ['inputPerMTok', 'outputPerMTok', 'cachedInputPerMTok', 'cacheWritePerMTok'] as const;
 
 const NAME = /^[A-Za-z0-9_-]{1,32}$/;
 /** Names that would turn into Object.prototype's own keys if a caller indexed an object by name. */

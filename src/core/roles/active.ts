@@ -1,4 +1,4 @@
-/** Which role is active (DESIGN.md, Roles: the active role) and looking it up. */
+/** Which role is active (docs/roles-and-budgets.md, The active role) and looking it up. */
 import { DEFAULT_ROLE, type LoadedRoles, type Role } from './types';
 
 export type ActiveRoleOrigin = 'runtime' | 'ALFRED_ROLE' | 'LEAN_CTX_ROLE' | 'setting' | 'default';

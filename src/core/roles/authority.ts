@@ -1,5 +1,5 @@
 /**
- * Whether one role has more authority than another (DESIGN.md: an agent can never raise its own
+ * Whether one role has more authority than another (ARCHITECTURE.md: an agent can never raise its own
  * privileges silently). A switch that raises authority takes effect only when the user confirms it
  * in VS Code or at an interactive terminal; a switch that lowers it (or keeps it) needs no one.
  */

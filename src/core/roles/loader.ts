@@ -1,4 +1,4 @@
-/** Finding, reading and resolving role files (DESIGN.md, Roles: lookup, trust, inheritance). */
+/** Finding, reading and resolving role files (docs/roles-and-budgets.md, Where roles come from). */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseRoleFile, roleNameFromPath, type RoleDefinition } from './schema';

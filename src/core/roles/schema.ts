@@ -1,4 +1,4 @@
-/** Validation of one role file (DESIGN.md, Roles): TOML text → the keys it sets + problems. */
+/** Validation of one role file (docs/roles-and-budgets.md, Role files): TOML text → the keys it sets + problems. */
 import * as path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { TOOL_CATEGORIES } from '../policy/types';

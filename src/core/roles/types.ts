@@ -1,9 +1,9 @@
-/** Roles: named sets of tool rules, a shell policy and budget limits (DESIGN.md, Roles). */
+/** Roles: named sets of tool rules, a shell policy and budget limits (docs/roles-and-budgets.md, Role files). */
 
 export type ShellPolicy = 'track' | 'compress' | 'deny';
 
 /**
- * Whether shell commands run in a kernel sandbox with protected paths read-only (DESIGN.md, Protected
+ * Whether shell commands run in a kernel sandbox with protected paths read-only (ARCHITECTURE.md, Protected
  * paths hold against any command): `required` refuses shell where there is none, `auto` falls back
  * to best-effort parsing and says so, `off` never sandboxes. `strict` is `required` where commands
  * also write nowhere but the workspace and their own copies of the temporary folders and the

@@ -1,5 +1,5 @@
 /**
- * Which kernel sandbox this machine offers for shell commands (DESIGN.md, Protected paths hold against
+ * Which kernel sandbox this machine offers for shell commands (ARCHITECTURE.md, Protected paths hold against
  * any command): bubblewrap on Linux, sandbox-exec on macOS. Nothing is ever installed or downloaded;
  * bubblewrap comes from the system (Debian's `bubblewrap`). `ALFRED_SANDBOX=off` in the environment
  * forces "none", for debugging (a role with `sandbox = "required"` then refuses shell).

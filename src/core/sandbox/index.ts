@@ -1,5 +1,5 @@
 /**
- * The one decision every shell path asks for (DESIGN.md, Protected paths hold against any command):
+ * The one decision every shell path asks for (ARCHITECTURE.md, Protected paths hold against any command):
  * how to run a command so that protected paths hold whatever it does. Alfred's ctx_shell spawns
  * `argv(...)`; an agent's hook rewrites a terminal command into `line(...)`.
  */

@@ -1,5 +1,5 @@
 /**
- * What a sandboxed command may not write (DESIGN.md, Protected paths hold against any command): the
+ * What a sandboxed command may not write (ARCHITECTURE.md, Protected paths hold against any command): the
  * workspace's governance files, checks.toml's `protect` globs, `*.code-workspace` files, Alfred's home
  * (state folder and launcher) and installation, the agents' and VS Code's user settings, and what
  * runs later outside the sandbox (the shells' start-up files and what they source, git's and npm's
@@ -159,7 +159,7 @@ export function readOnlyPaths(opts: MountOptions): string[] {
   for (const abs of createdHomeFolders(env, home)) ensureFolder(abs, 0o700);
   // A folder of PATH in the home (agents.ts commandSearchFolders) is made when missing: a program
   // planted in it later would run in place of another of its name, outside the sandbox. One missing
-  // elsewhere is left alone (README, What the sandbox does not hold).
+  // elsewhere is left alone (docs/sandbox.md, What the sandbox does not hold).
   for (const abs of commandSearchFolders(env.PATH ?? env.Path, home, ws)) if (relativeInside(path.resolve(home), abs) !== undefined) ensureFolder(abs, 0o755);
   for (const rel of HOME_CONFIG_PATHS.folders) ensureFolder(path.join(home, rel), 0o700);
   for (const rel of HOME_CONFIG_PATHS.files) ensureEmptyFile(path.join(home, rel));

@@ -1,6 +1,6 @@
 import { sha256Hex } from '../crypto/sha256';
 /**
- * One command, one charge, whoever observes it (DESIGN.md, Budget enforcement). A terminal command an
+ * One command, one charge, whoever observes it (ARCHITECTURE.md, One command, one charge). A terminal command an
  * agent's hook already decided and charged (Copilot's `run_in_terminal`) is seen again when it ends in
  * the terminal; the ledger remembers the allowed commands' fingerprints, under the same lock as the
  * charge, so the terminal observer can tell them from commands a person typed, which are charged there.

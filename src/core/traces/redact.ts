@@ -1,5 +1,5 @@
 /**
- * Secret redaction for traces (DESIGN.md: secrets never go in). The text rules (secret-named keys,
+ * Secret redaction for traces (ARCHITECTURE.md: secrets never go in). The text rules (secret-named keys,
  * bearer tokens, provider token shapes, private keys) are config/redact.ts's, shared with the diff
  * view; traces add what they need on top: values under secret-named keys of structured tool input,
  * credentials in URLs, JWTs, and the values of the workspace's `.env` files wherever they appear.

@@ -1,5 +1,5 @@
 /**
- * Per governed call, a trace (DESIGN.md: Traces): model, tool, decision, latency, token counts
+ * Per governed call, a trace (ARCHITECTURE.md: Operations, handoffs and traces): model, tool, decision, latency, token counts
  * apart from the estimated cost, the harness version; secrets redacted. The Harness calls it from
  * authorize and chargeOutput; a trace that cannot be written never fails the call.
  */

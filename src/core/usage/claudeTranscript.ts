@@ -1,9 +1,9 @@
 /**
- * Reads the model usage of a Claude Code session from its transcript (DESIGN.md, Budget enforcement:
- * cost is measured where the agent reports it). Pure: the caller tails the file and hands over the
+ * Reads the model usage of a Claude Code session from its transcript (ARCHITECTURE.md, Cost is measured where
+ * it is reported). Pure: the caller tails the file and hands over the
  * newly appended complete lines; this turns them into one record per API message, exactly once.
  *
- * Format facts (see /tmp/findings/otel.md §5 and its sources):
+ * Format facts (from the public sources named below):
  * - Claude Code hooks receive `transcript_path`; the transcript is JSON lines at
  *   `~/.claude/projects/<cwd>/<sessionId>.jsonl`, sub-agents in `<sessionId>/subagents/agent-<id>.jsonl`
  *   whose lines carry `isSidechain: true`, `agentId` and the parent's `sessionId`.

@@ -1,6 +1,6 @@
 /**
- * One model request's usage as the agent or its provider reported it (DESIGN.md, Budget enforcement:
- * cost is measured where the agent reports it). Readers of each source produce these; the harness
+ * One model request's usage as the agent or its provider reported it (ARCHITECTURE.md, Cost is measured where
+ * it is reported). Readers of each source produce these; the harness
  * prices and charges them, deduplicating on `id`.
  */
 

@@ -13,6 +13,8 @@ import { ask, setUserSetting } from '../chat';
 import { alfred, freshSession, until, writeRole } from '../helpers';
 
 const KEY = 'sk-test-0123456789abcdef';
+/** A key typed into the settings as it is, which Alfred refuses to use and must not copy anywhere. */
+const LITERAL = 'sk-typed-into-settings-0123456789';
 const MODEL = 'alfred/fake/fake-model';
 const PRICE = { inputPerMTok: 2, cachedInputPerMTok: 0.5, outputPerMTok: 10 };
 
@@ -44,8 +46,9 @@ suite('Alfred\'s own models (alfred.providers)', () => {
   suiteSetup(async () => {
     server = await startFakeModelServer({ apiKey: KEY });
     process.env.ALFRED_TEST_PROVIDER_KEY = KEY;
-    await setUserSetting('providers', [{ name: 'fake', protocol: 'openai', baseUrl: `${server.url}/v1`, key: '$ALFRED_TEST_PROVIDER_KEY', models: [{ id: 'fake-model', price: PRICE }] }]);
+    await setUserSetting('providers', [fakeProvider()]);
   });
+  const fakeProvider = () => ({ name: 'fake', protocol: 'openai', baseUrl: `${server.url}/v1`, key: '$ALFRED_TEST_PROVIDER_KEY', models: [{ id: 'fake-model', price: PRICE }] });
   suiteTeardown(async () => {
     await freshSession('coder');
     await setUserSetting('providers', undefined);
@@ -122,8 +125,13 @@ suite('Alfred\'s own models (alfred.providers)', () => {
     assert.match(String(refused.result.errorDetails?.message), /^The model alfred\/fake\/fake-model declined: .*I can't help with that\./);
   });
 
-  test('the key never reaches the event log, traces, usage records or any file Alfred wrote', async () => {
+  test('the key never reaches the event log, traces, usage records or any file Alfred wrote, nor does one typed into the settings', async () => {
     const h = await freshSession('coder');
+    // A second provider with its key written into the settings as it is: refused, and published for the CLI without it.
+    await setUserSetting('providers', [fakeProvider(), { name: 'typed', protocol: 'openai', baseUrl: 'https://api.example.com/v1', key: LITERAL, models: ['m'] }]);
+    const published = path.join(h.stateDir, 'providers.json');
+    await until('providers.json lists the second provider', () => fs.existsSync(published) && fs.readFileSync(published, 'utf8').includes('"typed"'));
+    assert.match(fs.readFileSync(published, 'utf8'), /"key":"\$ALFRED_TEST_PROVIDER_KEY"/, 'a reference is published as written');
     const model = await alfredModel();
     server.script([{ status: 500, error: `upstream failed for key ${KEY}` }]);
     await assert.rejects(async () => collect(await model.sendRequest([vscode.LanguageModelChatMessage.User('fail')], {})), (err: Error) => !err.message.includes(KEY));
@@ -137,6 +145,10 @@ suite('Alfred\'s own models (alfred.providers)', () => {
     };
     walk(path.dirname(path.dirname(h.stateDir)));
     assert.ok(files.length > 3, `Alfred's files: ${files.length}`);
-    for (const f of files) assert.equal(fs.readFileSync(f, 'latin1').includes(KEY), false, `${f} holds the key`);
+    for (const f of files) {
+      assert.equal(fs.readFileSync(f, 'latin1').includes(KEY), false, `${f} holds the key`);
+      assert.equal(fs.readFileSync(f, 'latin1').includes(LITERAL), false, `${f} holds the key typed into the settings`);
+    }
+    await setUserSetting('providers', [fakeProvider()]);
   });
 });

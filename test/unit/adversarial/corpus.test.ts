@@ -1,8 +1,9 @@
 /**
  * The adversarial corpus (test/fixtures/adversarial/corpus.json): what a governed agent with a shell
  * and edit tools tries in order to loosen its rules or write protected files, played through every
- * hook format (Copilot in VS Code, Claude Code, the Copilot CLI) and every path an agent's hook takes
- * (`alfred hook` in process, the resident hook server, and a real process for the deepest input).
+ * hook format (Copilot in VS Code, Claude Code, the Copilot CLI) with the input each real client sends,
+ * and every path an agent's hook takes (`alfred hook` in process, the resident hook server, and a real
+ * process for the deepest input).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -83,21 +84,25 @@ function hookInput(format: Format, ws: string, call: { tool: string; input: Reco
   if (format === 'copilot-cli') {
     return { event: 'preToolUse', stdin: JSON.stringify({ sessionId: 's1', timestamp: Date.now(), cwd: ws, toolName: call.tool, toolArgs: serialize(call.input) }) };
   }
-  // Claude Code's input carries its permission mode; VS Code's does not.
-  const claude = format === 'claude' ? { permission_mode: 'default' } : {};
+  // Claude Code's input always carries its permission mode and transcript; VS Code's neither.
+  const claude = format === 'claude' ? { permission_mode: 'default', transcript_path: `${ws}.transcript.jsonl` } : {};
   return { event: 'PreToolUse', stdin: serialize({ hook_event_name: 'PreToolUse', session_id: 's1', cwd: ws, tool_name: call.tool, tool_input: call.input, ...claude }) };
 }
 
-interface Decision { decision: 'deny' | 'pass'; reason?: string; updatedInput?: Record<string, unknown> }
+/**
+ * `decision`: `pass` is no decision at all (the agent's own confirmation still runs), otherwise as answered.
+ * `rewritten`: the input the agent runs instead, from the field it applies (the Copilot CLI's `modifiedArgs`, the others' `updatedInput`).
+ */
+interface Decision { decision: string; reason?: string; rewritten?: Record<string, unknown> }
 
 function decisionOf(stdout: string): Decision {
   const out = JSON.parse(stdout || '{}') as Record<string, unknown> & { hookSpecificOutput?: Record<string, unknown> };
   const specific = out.hookSpecificOutput ?? {};
   const decision = specific.permissionDecision ?? out.permissionDecision;
   return {
-    decision: decision === 'deny' ? 'deny' : 'pass',
+    decision: decision === undefined ? 'pass' : String(decision),
     reason: String(specific.permissionDecisionReason ?? out.permissionDecisionReason ?? ''),
-    updatedInput: (specific.updatedInput ?? undefined) as Record<string, unknown> | undefined,
+    rewritten: (specific.updatedInput ?? out.modifiedArgs ?? undefined) as Record<string, unknown> | undefined,
   };
 }
 
@@ -210,15 +215,16 @@ for (const [pathName, ask] of [['alfred hook', inProcess], ['the hook server', t
             return;
           }
           // sandboxed: the call may only run inside the kernel sandbox, where it fails.
-          if (!sandboxAvailable() || format !== 'copilot') {
-            // Only VS Code's agent applies a rewritten input without `allow`: the others fall back to parsing (auto).
+          if (!sandboxAvailable()) {
+            // No sandbox here: guarded by parsing only (auto), nothing rewritten.
             assert.equal(answer.decision, 'pass', JSON.stringify(answer));
-            assert.equal(answer.updatedInput, undefined);
+            assert.equal(answer.rewritten, undefined);
             return;
           }
+          // Every agent here applies a rewritten input without `allow`, so each is rewritten and none is allowed outright.
           assert.equal(answer.decision, 'pass');
-          assert.ok(answer.updatedInput, `the command is rewritten to run in the sandbox: ${JSON.stringify(answer)}`);
-          runSandboxedAnswer(answer.updatedInput, ws, env.root);
+          assert.ok(answer.rewritten, `the command is rewritten to run in the sandbox: ${JSON.stringify(answer)}`);
+          runSandboxedAnswer(answer.rewritten, ws, env.root);
           assert.deepEqual(snapshot(ws, c.protects!), protectedBefore, `${c.protects} is unchanged`);
         });
       }

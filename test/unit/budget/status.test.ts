@@ -6,7 +6,7 @@ import { makeRole } from '../../fixtures/budget-role';
 const coder = makeRole('coder');
 const usage = (tokens: number, shell: number, costUsd: number) => ({ tokens, shell, costUsd });
 
-test('the status line matches the DESIGN example verbatim', () => {
+test('the status line matches the documented budget line verbatim (docs/roles-and-budgets.md)', () => {
   const s = budgetStatus(coder, usage(50_000, 5, 0.5), false);
   assert.equal(formatBudgetLine(s), 'Budget[coder]: tokens 50000/200000 (25%) | shell 5/100 (5%) | cost $0.50/$5.00 (10%) → OK');
 });

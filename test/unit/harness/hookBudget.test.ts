@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { countTokens } from '../../../src/core/budget/tokens';
+import { sandboxAvailable } from '../adversarial/sandboxed';
 import { denyReason, makeEnv, roleFile } from './helpers';
 
 // 5 shell calls: 4 reach 80 % (WARNING), 5 reach 100 % (EXHAUSTED).
@@ -67,9 +68,11 @@ describe('PreToolUse and the budget signals', () => {
   it('at the WARNING crossing, the Copilot CLI gets additionalContext at the top level', async () => {
     const { env } = tightEnv();
     for (let i = 0; i < 3; i++) await env.hook('preToolUse', { toolName: 'bash', toolArgs: { command: 'make' } });
-    assert.deepEqual((await env.hook('preToolUse', { toolName: 'bash', toolArgs: { command: 'make' } })).json, {
-      additionalContext: 'Budget[tight]: tokens 0/1000 (0%) | shell 4/5 (80%) | cost $0.00/$5.00 (0%) → WARNING',
-    });
+    const { additionalContext, ...rest } = (await env.hook('preToolUse', { toolName: 'bash', toolArgs: { command: 'make' } })).json as Record<string, unknown>;
+    assert.equal(additionalContext, 'Budget[tight]: tokens 0/1000 (0%) | shell 4/5 (80%) | cost $0.00/$5.00 (0%) → WARNING');
+    // Besides, where there is a kernel sandbox, the command itself comes back rewritten to run in it.
+    if (sandboxAvailable()) assert.match(String((rest.modifiedArgs as { command?: unknown }).command), /alfred-sandbox [0-9a-f]+ 'make'$/);
+    assert.deepEqual(Object.keys(rest), sandboxAvailable() ? ['modifiedArgs'] : []);
     assert.deepEqual((await env.hook('preToolUse', { toolName: 'view', toolArgs: { path: 'a' } })).json, {}, 'once per crossing');
   });
 

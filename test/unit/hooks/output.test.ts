@@ -40,6 +40,18 @@ describe('passAnswer', () => {
   it('Copilot CLI: additionalContext at the top level', () => {
     assert.deepEqual(JSON.parse(passAnswer('copilot-cli', 'preToolUse', 'line').stdout), { additionalContext: 'line' });
   });
+
+  it('a rewritten input goes in the field each agent applies without a decision', () => {
+    const input = { command: 'alfred-sandbox x ls', description: 'list' };
+    // VS Code's agent and Claude Code: updatedInput, and no permissionDecision (their own check still runs).
+    for (const agent of [undefined, 'claude-code'] as const) {
+      assert.deepEqual(JSON.parse(passAnswer('vscode', 'PreToolUse', undefined, input, agent).stdout), { hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: input } });
+    }
+    // The Copilot CLI ignores updatedInput and applies modifiedArgs.
+    assert.deepEqual(JSON.parse(passAnswer('copilot-cli', 'preToolUse', 'line', input).stdout), { additionalContext: 'line', modifiedArgs: input });
+    // Gemini CLI ignores updatedInput and applies hookSpecificOutput.tool_input.
+    assert.deepEqual(JSON.parse(passAnswer('vscode', 'BeforeTool', undefined, input, 'gemini-cli').stdout), { hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: input } });
+  });
 });
 
 describe('Stop answers per agent', () => {

@@ -21,7 +21,7 @@ const expected: Record<ToolCategory, string[]> = {
   shell: ['ctx_shell', 'run_in_terminal', 'runInTerminal', 'runTerminalCommand', 'create_and_run_task', 'run_task',
     'get_task_output', 'get_terminal_output', 'await_terminal', 'kill_terminal', 'run_notebook_cell', 'runTests',
     'Bash', 'Monitor', 'REPL', 'BashOutput', 'TaskOutput', 'KillBash', 'KillShell', 'TaskStop',
-    'bash', 'powershell', 'write_bash', 'read_bash', 'stop_bash', 'list_bash', 'read_powershell'],
+    'bash', 'powershell', 'write_bash', 'read_bash', 'stop_bash', 'list_bash', 'read_powershell', 'exec_command', 'write_stdin'],
   web: ['fetch_webpage', 'github_repo', 'open_browser_page', 'WebFetch', 'WebSearch', 'web_fetch', 'web_search'],
   task: ['runSubagent', 'search_subagent', 'execution_subagent', 'Task', 'Agent', 'Skill', 'Workflow', 'task',
     'read_agent', 'write_agent', 'list_agents', 'skill'],
@@ -74,7 +74,7 @@ describe('categoryOf', () => {
 describe('isNewShellInvocation', () => {
   it('is true for commands that start something', () => {
     for (const name of ['ctx_shell', 'run_in_terminal', 'runInTerminal', 'execute/runInTerminal', 'Bash', 'bash',
-      'powershell', 'REPL', 'Monitor', 'run_notebook_cell', 'runTests', 'create_and_run_task', 'run_task']) {
+      'powershell', 'REPL', 'Monitor', 'run_notebook_cell', 'runTests', 'create_and_run_task', 'run_task', 'exec_command']) {
       assert.equal(isNewShellInvocation(name), true, name);
     }
   });
@@ -82,7 +82,7 @@ describe('isNewShellInvocation', () => {
   it('is false for helpers and for non-shell tools', () => {
     for (const name of ['get_terminal_output', 'kill_terminal', 'await_terminal', 'get_task_output', 'BashOutput',
       'KillShell', 'KillBash', 'TaskOutput', 'TaskStop', 'read_bash', 'stop_bash', 'write_bash', 'list_bash',
-      'execute/getTerminalOutput', 'read_file', 'Edit', 'memory']) {
+      'execute/getTerminalOutput', 'read_file', 'Edit', 'memory', 'write_stdin']) {
       assert.equal(isNewShellInvocation(name), false, name);
     }
   });

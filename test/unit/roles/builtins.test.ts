@@ -11,7 +11,7 @@ const EXPECTED = {
   admin: { allowed: undefined, denied: [], shell: 'track', tokens: 500_000, calls: 500, usd: 50 },
 } as const;
 
-test('the five built-in roles load with the numbers of the DESIGN table', () => {
+test('the five built-in roles load with the numbers of the table of built-in roles (docs/roles-and-budgets.md)', () => {
   const f = fixture();
   const loaded = f.load();
   assert.deepEqual(loaded.problems, []);

@@ -7,7 +7,7 @@ const FILE = '/p/.alfred/roles/r.toml';
 const parseR = (text: string) => parseRoleFile(text, FILE);
 const keys = (text: string) => parseR(text).problems.map((p) => p.key);
 
-test('the DESIGN security-auditor example parses with no problem', () => {
+test('the security-auditor example of docs/roles-and-budgets.md parses with no problem', () => {
   const parsed = parseRoleFile(SECURITY_AUDITOR, '/x/security-auditor.toml');
   assert.deepEqual(parsed.problems, []);
   assert.equal(parsed.ok, true);

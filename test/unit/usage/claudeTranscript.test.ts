@@ -2,8 +2,8 @@
  * The Claude Code transcript reader: one usage record per API message, exactly once, however the
  * appended lines are chunked and whether or not the state is persisted between calls.
  *
- * The fixtures are modelled on real transcripts as the findings (/tmp/findings/otel.md §5) describe
- * them, from these sources: the sample assistant line of "Claude Code Token Metrics: Technical
+ * The fixtures are modelled on real transcripts as these public sources describe
+ * them: the sample assistant line of "Claude Code Token Metrics: Technical
  * Appendix"; anthropics/claude-code #22686, #22671, #21971, #25941 (one line per content block sharing
  * `message.id`, placeholder `output_tokens` before the `stop_reason` line, which is sometimes never
  * written); ccstatusline#549 (byte-identical copies); tokscale#563 (lines without `requestId`); public

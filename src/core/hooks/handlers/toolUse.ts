@@ -2,6 +2,7 @@ import { chargeCall, decideCall } from '../../governedCall';
 import type { Harness } from '../../harness';
 import { shellQuote } from '../../sandbox/index';
 import { toolCall, type ToolCall } from '../../policy/toolCall';
+import type { Toolset } from '../../policy/toolsets';
 import type { HookInput } from '../input';
 import { copilotExportOn } from '../../usage/copilotSpool';
 import { askAnswer, denyAnswer, passAnswer, permissionAnswer } from '../output';
@@ -13,12 +14,13 @@ import { isObject } from '../../isObject';
  * first tool hook after it, whichever charge crossed: every call would drown it. At EXHAUSTED the
  * refusal itself quotes the line, on every call.
  *
- * PreToolUse: the gate decides and charges a new shell invocation before it runs. A terminal command
- * of VS Code's own agent is rewritten to run in the kernel sandbox (protected paths read-only), the
- * one agent here that applies a hook's `updatedInput` without an `allow` (Claude Code and Codex need
- * `allow`, which would skip their own confirmations): theirs are guarded by parsing, and refused
- * under `sandbox = "required"`. So is a task's command (create_and_run_task writes the task into
- * tasks.json and runs it in a terminal of its own, outside the sandbox unless rewritten).
+ * PreToolUse: the gate decides and charges a new shell invocation before it runs. A shell command is
+ * rewritten to run in the kernel sandbox (protected paths read-only) for every agent that applies a
+ * rewritten input without an `allow` (which would skip its own confirmation): VS Code's agent, Claude
+ * Code and the Copilot CLI (output.ts, passAnswer). Codex applies one only with `allow`: its commands
+ * are guarded by parsing, and refused under `sandbox = "required"`. A task's command is rewritten too
+ * (create_and_run_task writes the task into tasks.json and runs it in a terminal of its own, outside
+ * the sandbox unless rewritten).
  */
 export const preToolUse: HookHandler = async (harness, input, event) => {
   const name = input.format === 'copilot-cli' ? 'preToolUse' : 'PreToolUse';
@@ -30,6 +32,7 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
   const decided = await decideCall(harness, call, {
     source: `hook:${event}`, ...(input.model ? { model: input.model } : {}),
     ...(input.sessionId ? { agentSession: input.sessionId } : {}),
+    toolset: toolsetOf(input),
     // The command a terminal will show when it runs, so its end there is not charged a second time.
     ...(command !== undefined ? { terminalCommand: sandboxed ?? command, sandboxed: sandboxed !== undefined } : {}),
     announce: true,
@@ -37,19 +40,26 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
   if (!decided.allowed) return denyAnswer(input.format, name, `Alfred (role ${decided.refusal.details.role}): ${decided.refusal.details.reason ?? 'refused'}`);
   const { gate } = decided;
   if (gate.decision.confirm) return askAnswer(input.format, name, `Alfred (role ${gate.status.role}): ${gate.decision.confirm}`, input.agent);
-  return passAnswer(input.format, name, gate.announce ? gate.line : undefined, rewritten?.updatedInput);
+  return passAnswer(input.format, name, gate.announce ? gate.line : undefined, rewritten?.updatedInput, input.agent);
 };
 
+/** The tools the calling agent has, for a refusal's suggestion: VS Code's agent can call Alfred's own. */
+function toolsetOf(input: HookInput): Toolset {
+  return input.format === 'copilot-cli' ? 'copilot-cli' : input.agent ?? 'alfred';
+}
+
+/** Shell tools whose command is not a POSIX shell line, so the sandbox's line cannot stand in for it. */
+const NOT_POSIX = new Set(['powershell']);
 
 /**
- * For VS Code's agent (not Claude Code or Codex through their own files), a shell tool's input with its
- * command as the sandbox's line: a terminal's `command`, or a task's `command` with its `args` quoted
- * into it (a shell task then, as create_and_run_task only makes). Undefined where there is none to
- * rewrite or no sandbox.
+ * For an agent that applies a rewrite without `allow` (all here but Codex), a shell tool's input with
+ * its command as the sandbox's line: a terminal's `command`, or a task's `command` with its `args`
+ * quoted into it (a shell task then, as create_and_run_task only makes). Undefined where there is none
+ * to rewrite or no sandbox.
  */
 function sandboxedInput(input: HookInput, call: ToolCall, harness: Harness): { line: string; updatedInput: Record<string, unknown> } | undefined {
   const args = call.input;
-  if (input.format !== 'vscode' || input.agent !== undefined || call.category !== 'shell' || !isObject(args)) return undefined;
+  if (input.agent === 'codex' || call.category !== 'shell' || NOT_POSIX.has(call.base.toLowerCase()) || !isObject(args)) return undefined;
   if (typeof args.command === 'string') {
     const line = sandboxLine(harness, args.command);
     return line === undefined ? undefined : { line, updatedInput: { ...args, command: line } };
@@ -88,6 +98,6 @@ export const postToolUse: HookHandler = async (harness, input, event) => {
  */
 export const permissionRequest: HookHandler = async (harness, input) => {
   if (!input.tool) return permissionAnswer(undefined);
-  const decision = harness.preview(toolCall(input.tool, input.toolInput));
+  const decision = harness.preview(toolCall(input.tool, input.toolInput), toolsetOf(input));
   return permissionAnswer(decision.allowed ? undefined : `Alfred (role ${harness.activeRole().role.name}): ${decision.reason ?? 'refused'}`);
 };
