@@ -1,5 +1,4 @@
-import type { DoctorCheck } from '../../core/doctor/check';
-import { alfredChecks, doctorText, hookSocketFor, probeProviders } from '../../core/doctor/report';
+import { alfredChecks, doctorText, hookSocketFor, probeProviders, type DoctorCheck } from '../../core/doctor/report';
 import { readHealthFromDisk } from '../../core/governance/readHealth';
 import { parseProviders } from '../../core/providers/config';
 import { resolveKey } from '../../core/providers/keys';

@@ -16,6 +16,8 @@ import type { SandboxStatus } from '../sandbox/status';
 import type { LedgerBackend } from '../state/ledgerBackend';
 import type { TeamLedger } from '../team/teamLedger';
 import type { CheckState, DoctorCheck } from './check';
+// Its callers (the CLI, the editor's provider checks) take a check's type with the report.
+export type { CheckState, DoctorCheck } from './check';
 import { mcpCheck } from './mcp';
 import { sha256Hex } from '../crypto/sha256';
 

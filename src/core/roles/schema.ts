@@ -1,11 +1,11 @@
 /** Validation of one role file (docs/roles-and-budgets.md, Role files): TOML text → the keys it sets + problems. */
 import * as path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
+import { isObject } from '../isObject';
 import { TOOL_CATEGORIES } from '../policy/types';
 import { isServerPattern } from '../policy/mcpServer';
 import { patternProblem } from '../policy/patterns';
 import type { McpAction, McpRules, RoleLimits, RoleProblem, SandboxMode, ShellPolicy } from './types';
-import { isObject } from '../isObject';
 
 export const ROLE_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const SHELL_POLICIES: readonly ShellPolicy[] = ['track', 'compress', 'deny'];

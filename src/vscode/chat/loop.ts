@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentConfiguration } from '../../core/agent/charge';
-import { runEngine, type EngineResult, type LoopDriver, type LoopOptions, type ModelTurn, type StreamPart } from '../../core/agent/engine';
+import { runEngine, type EngineResult, type LoopDriver, type ModelTurn, type StreamPart } from '../../core/agent/engine';
+import type { Harness } from '../../core/harness';
 import type { Outcome } from '../../core/models/failover';
 import { toolCall } from '../../core/policy/toolCall';
 import { CHARGED_BY_CALLER, refusalOf } from '../providers/alfredModelProvider';
@@ -20,7 +21,8 @@ import { chargeRequest, countMessages, countText, reportedUsage, type ReportedUs
  * the text to the chat, keeps the rounds for the history and says why it stopped.
  */
 
-export interface LoopInput extends Pick<LoopOptions, 'harness' | 'maxToolRounds'> {
+export interface LoopInput {
+  harness: Harness;
   /** The turn's pack(s), persona and handoff, kept in each request's fingerprint. */
   configuration?: AgentConfiguration;
   model: vscode.LanguageModelChat;
@@ -29,6 +31,7 @@ export interface LoopInput extends Pick<LoopOptions, 'harness' | 'maxToolRounds'
   stream: vscode.ChatResponseStream;
   token: vscode.CancellationToken;
   toolInvocationToken: vscode.ChatParticipantToolToken | undefined;
+  maxToolRounds: number;
   /** Redraws the status bar and dashboard after a charge. */
   refresh(): void;
 }

@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
-import type { DoctorCheck } from '../../core/doctor/check';
-import { probeProviders } from '../../core/doctor/report';
+import { probeProviders, type DoctorCheck } from '../../core/doctor/report';
 import { resolveKey } from '../../core/providers/keys';
 import { listModels } from '../../core/providers/stream';
 import { readProviders } from './providerSettings';
