@@ -21,53 +21,16 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EVENTS_FILE } from '../src/core/events/format';
-import { launcherScripts } from '../src/core/hooks/install';
 import { foldLedger } from '../src/core/state/ledgerFold';
-import { writeLedger, type Ledger } from '../src/core/state/ledgerFormat';
-import { stateDir } from '../src/core/state/paths';
-import { finish, median, nowMs, percentile, roundOrder, sessionEvents, tempDir, verdict, writeEventFile } from './util';
+import type { Ledger } from '../src/core/state/ledgerFormat';
+import { cleanOf, copyCli, hookInputTemplate, NOT_CLEAN, seedState, writeLauncher } from './hookSetup';
+import { finish, median, nowMs, percentile, roundOrder, tempDir, verdict } from './util';
 
 const NATIVE_TARGET = 0.25;
 const NO_SERVER_TARGET = 1.5;
 const RUNS = 30;
 const WARMUP = 3;
 const ROOT = path.resolve(__dirname, '..');
-const NOT_CLEAN = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'];
-
-/**
- * A copy of the built CLI, with the built-in roles where it looks for them, safe from a rebuild
- * meanwhile. Its entry alfred.cjs is what agents' hook launcher (~/.alfred/bin/alfred) runs.
- */
-function copyCli(root: string): string {
-  const dist = path.join(ROOT, 'dist', 'cli');
-  if (!fs.existsSync(path.join(dist, 'alfred.cjs'))) throw new Error(`${dist}/alfred.cjs is missing: run node build.mjs first.`);
-  fs.cpSync(dist, path.join(root, 'dist', 'cli'), { recursive: true, filter: (f) => !f.endsWith('.map') });
-  fs.symlinkSync(path.join(ROOT, 'roles'), path.join(root, 'roles'));
-  return path.join(root, 'dist', 'cli', 'alfred.cjs');
-}
-
-/**
- * The launcher as the extension writes it into `home`: with the fast path (bash) or without (sh). Each
- * way has a home of its own, as one user has: ways sharing a home would share its sandbox plan file,
- * which each way's Alfred home (a protected path) would rewrite on every call.
- */
-function writeLauncher(home: string, cli: string, bash: boolean): string {
-  const file = path.join(home, '.alfred', 'bin', 'alfred');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, launcherScripts(process.execPath, cli, { bash }).posix, { mode: 0o755 });
-  return file;
-}
-
-/** 10,000 events of one coder session under `home`, and the ledger they fold to. The first call rotates the full log, as it would. */
-async function seedState(ws: string, home: string): Promise<{ dir: string; ledger: Ledger }> {
-  const dir = stateDir(ws, { ALFRED_HOME: home });
-  writeEventFile(path.join(dir, EVENTS_FILE), sessionEvents(10_000));
-  const ledger = await foldLedger(dir);
-  if (!ledger) throw new Error('no ledger');
-  writeLedger(dir, ledger);
-  return { dir, ledger };
-}
 
 /** `alfred serve` in the background, resolved once it answers (it prints its socket). */
 function startServer(cli: string, env: NodeJS.ProcessEnv, cwd: string): Promise<ChildProcess> {
@@ -152,22 +115,15 @@ async function main(): Promise<void> {
   const cli = copyCli(root);
   const ws = path.join(root, 'ws');
   fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
-  const base: NodeJS.ProcessEnv = { ...process.env, ALFRED_ROLE: '', LEAN_CTX_ROLE: '' };
+  // No way starts a hook server of its own (hookSession.bench.ts measures that): each keeps its way.
+  const base: NodeJS.ProcessEnv = { ...process.env, ALFRED_ROLE: '', LEAN_CTX_ROLE: '', ALFRED_HOOK_SERVER: 'existing' };
   delete base.ALFRED_HOOK_DEBUG;
-  delete base.ALFRED_HOOK_SERVER;
   const envs = Object.fromEntries(WAYS.map((w): [Way, NodeJS.ProcessEnv] => [w, { ...base, HOME: path.join(root, `home-${w}`), ALFRED_HOME: path.join(root, `home-${w}`, '.alfred') }])) as Record<Way, NodeJS.ProcessEnv>;
-  const cleanOf = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([k]) => !NOT_CLEAN.includes(k)));
   const clean = Object.fromEntries(WAYS.map((w) => [w, cleanOf(envs[w])])) as Record<Way, NodeJS.ProcessEnv>;
   const state = {} as Record<Way, { dir: string; ledger: Ledger }>;
   for (const w of WAYS) state[w] = await seedState(ws, envs[w].ALFRED_HOME!);
 
-  // A different command each call: Alfred stops an agent that repeats one call many times in a row
-  // (`{n}`: spawnTimer.mjs counts the calls, `{ts}`: the time).
-  const inputTemplate = JSON.stringify({
-    timestamp: '{ts}', hook_event_name: 'PreToolUse', session_id: 'bench-session', cwd: ws,
-    transcript_path: path.join(root, 'transcript.json'), tool_name: 'run_in_terminal',
-    tool_input: { command: 'npm test -- --reporter=dot --grep=case{n}', explanation: 'Run the unit tests', isBackground: false }, tool_use_id: 'toolu_{n}',
-  });
+  const inputTemplate = hookInputTemplate(ws, root);
   let checks = 0;
   const checkInput = () => inputTemplate.replaceAll('{n}', `check${++checks}`).replaceAll('{ts}', new Date().toISOString());
   const fastPath: Record<Way, boolean> = { native: true, nodeClient: false, inProcess: true, inProcessSh: false };

@@ -1,6 +1,6 @@
 // `npm run bench`: builds, then runs each benchmark in bench/ in its own Node process. Each prints its
 // result, a ratio against a baseline measured in the same run, and PASS or FAIL against its target.
-// Exits non-zero when a build or a target fails. Usage: node scripts/bench.mjs [gate|hook|fold|activation ...]
+// Exits non-zero when a build or a target fails. Usage: node scripts/bench.mjs [gate|hook|hookSession|fold|activation ...]
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -10,6 +10,8 @@ const BENCHES = {
   usage: { file: 'bench/usage.bench.ts', flags: [] },
   sandbox: { file: 'bench/sandbox.bench.ts', flags: [] },
   hook: { file: 'bench/hook.bench.ts', flags: [] },
+  // An agent's session without an editor: the first call starts the hook server the others use.
+  hookSession: { file: 'bench/hookSession.bench.ts', flags: [] },
   // Starts a private PostgreSQL (Debian's postgresql) on loopback for its run.
   team: { file: 'bench/teamLedger.bench.ts', flags: [] },
   // The extension bundle's load, from a production build it makes itself.

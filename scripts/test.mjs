@@ -4,7 +4,7 @@
 // Ctrl-C, or a workbench that never starts stops everything the run started. The last line is always
 // the summary (`N passed, N failed`), with the failed stages named above it; the exit code is non-zero
 // on any failure.
-// Usage: node scripts/test.mjs [static|setup|unit|integration|e2e ...]
+// Usage: node scripts/test.mjs [static|setup|unit|agents|integration|e2e ...]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,11 +20,11 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 // down far more beside it than its CPU explains (fresh runs: the unit stage took 372 s beside it,
 // 276-302 s after it; the install alone 128 s; the cause, perhaps its writes stalling the tests'
 // fsyncs, was not proven). Only the unit stage's preparation (prepareUnit) runs beside it too.
-const ALL = ['setup', 'static', 'unit', 'integration', 'e2e'];
+const ALL = ['setup', 'static', 'unit', 'agents', 'integration', 'e2e'];
 const WHILE_INSTALLING = ['static'];
 const MINUTE = 60_000;
 /** Generous bounds for a loaded 2-core machine; they only exist so that nothing can hang. */
-const STAGE_LIMIT = { static: 8 * MINUTE, unit: 10 * MINUTE, setup: 25 * MINUTE, integration: 15 * MINUTE, e2e: 25 * MINUTE };
+const STAGE_LIMIT = { static: 8 * MINUTE, unit: 10 * MINUTE, agents: 12 * MINUTE, setup: 25 * MINUTE, integration: 15 * MINUTE, e2e: 25 * MINUTE };
 const RUN_LIMIT = Number(process.env.ALFRED_TEST_LIMIT_MIN || 70) * MINUTE;
 
 const wanted = process.argv.slice(2).filter((a) => ALL.includes(a));
@@ -138,14 +138,14 @@ function limitReason(code, limitMs) {
  * Node's test runner with its spec reporter, counted from the summary it prints (a file
  * reporter's summary can be lost when --test-force-exit ends the run; a pipe is written at once).
  */
-async function nodeTests(stage, files, extraEnv = {}, extraArgs = [], { inOrder = false } = {}) {
+async function nodeTests(stage, files, extraEnv = {}, extraArgs = [], { inOrder = false, concurrency = 2 } = {}) {
   const limitMs = STAGE_LIMIT[stage];
   // The summary (`ℹ pass 12`) comes before the details of the failures, so every line is looked at.
   const summary = {};
   const output = { line: (l) => { const m = /^\S* ?(tests|pass|fail|cancelled|skipped|todo) (\d+)$/.exec(l); if (m) summary[m[1]] = Number(m[2]); } };
   // `node --test` sorts its files by path; with `inOrder` they start in the order given.
   const runner = inOrder ? [path.join(ROOT, 'scripts', 'lib', 'runInOrder.mjs')] : ['--test', '--test-reporter=spec'];
-  const code = await sh(process.execPath, ['--import', 'tsx', ...runner, '--test-concurrency=2', ...extraArgs, ...files],
+  const code = await sh(process.execPath, ['--import', 'tsx', ...runner, `--test-concurrency=${concurrency}`, ...extraArgs, ...files],
     { env: extraEnv, limitMs, output });
   const count = (k) => summary[k] ?? 0;
   const failedTests = count('fail') + count('cancelled');
@@ -172,10 +172,27 @@ const runners = {
     if (unitNotReady) { record('unit', 0, 1, 0, unitNotReady); return; }
     // A home of their own: a test that opens a harness on a temporary workspace would otherwise leave
     // that workspace's kept sandbox lists in the user's ~/.alfred/run/sandbox (and npm its logs in ~/.npm).
+    // A hook call there starts no hook server (ALFRED_HOOK_SERVER=existing): it would outlive its test.
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-unit-home-'));
     try {
       await nodeTests('unit', slowestFirst(listFiles(path.join(ROOT, 'test', 'unit'), '.test.ts'), UNIT_SLOWEST),
-        { HOME: home, USERPROFILE: home, ALFRED_HOME: path.join(home, '.alfred') }, [], { inOrder: true });
+        { HOME: home, USERPROFILE: home, ALFRED_HOME: path.join(home, '.alfred'), ALFRED_HOOK_SERVER: 'existing' }, [], { inOrder: true });
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  },
+  /**
+   * The real agent clients (Claude Code, Codex, the Copilot CLI, Gemini CLI, dev dependencies) driven by
+   * a scripted model on loopback through the adversarial corpus and the promises about their sessions.
+   * Each client gets a home of its own from the tests; this one keeps the test process's own files out
+   * of the user's. One file at a time: the corpus file runs two client sessions at once itself.
+   */
+  async agents() {
+    if (!builtThisRun && await sh('node', ['build.mjs'], { limitMs: STAGE_LIMIT.agents }) !== 0) { record('agents', 0, 1, 0, 'the build failed'); return; }
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-agents-home-'));
+    try {
+      await nodeTests('agents', listFiles(path.join(ROOT, 'test', 'agents'), '.agents.ts'),
+        { HOME: home, USERPROFILE: home, ALFRED_HOME: path.join(home, '.alfred') }, [], { inOrder: true, concurrency: 1 });
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
     }
@@ -217,10 +234,13 @@ const runners = {
  */
 async function prepareUnit() {
   if (await sh('node', ['build.mjs'], { limitMs: STAGE_LIMIT.unit }) !== 0) return 'the build failed';
+  builtThisRun = true;
   await sh(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'lib', 'warmCompileCache.mjs')], { limitMs: STAGE_LIMIT.unit });
   return undefined;
 }
 let unitNotReady;
+/** Whether `alfred` was built in this run already (the unit stage builds it; the agents stage needs it too). */
+let builtThisRun = false;
 
 /** The private VS Code's install, under way in a child process while other stages run. */
 let pendingSetup = null;

@@ -28,6 +28,8 @@ export async function runCli(argv: string[], io: CliIo, commands: readonly Comma
         suite: { type: 'string' },
         condition: { type: 'string' },
         history: { type: 'boolean', default: false },
+        'on-demand': { type: 'boolean', default: false },
+        'idle-exit': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -61,6 +63,8 @@ export async function runCli(argv: string[], io: CliIo, commands: readonly Comma
       ...(parsed.values.suite !== undefined ? { suite: parsed.values.suite } : {}),
       ...(parsed.values.condition !== undefined ? { condition: parsed.values.condition } : {}),
       ...(parsed.values.history ? { history: true } : {}),
+      ...(parsed.values['on-demand'] ? { onDemand: true } : {}),
+      ...(parsed.values['idle-exit'] !== undefined ? { idleExit: parsed.values['idle-exit'] } : {}),
     }, io);
   } catch (err) {
     io.err(err instanceof UsageError ? err.message : `alfred ${name}: ${(err as Error).message}`);

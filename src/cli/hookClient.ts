@@ -2,7 +2,9 @@
  * The hook path's client: `alfred hook <Event>` asks the resident hook server (the extension host, or
  * `alfred serve`; src/core/hooks/server.ts) and prints its answer, so a tool call costs a bare Node
  * start plus a round trip. Any failure (no server, refused, slow, a bad answer) hands the input back
- * for the in-process command line, exactly as without a server.
+ * for the in-process command line, exactly as without a server, saying whether none serves there
+ * (the launcher then starts one for the calls to come: serverStart.ts). Each request names the build
+ * this process runs, so that a server of another build does not answer it (core/hooks/serverBuild.ts).
  *
  * Every hook call loads this, bundled as CommonJS (named imports become plain requires): only fs
  * and path, net once a socket is there (os when HOME is unset, crypto for Windows' pipe name).
@@ -25,8 +27,11 @@ const IN_PROCESS_EVENTS = new Set(['Stop', 'agentStop']);
 
 export type ClientOutcome =
   | { served: true }
-  /** `stdin` is what was read already, for the command line to use instead of reading again. */
-  | { served: false; stdin?: string };
+  /**
+   * `stdin` is what was read already, for the command line to use instead of reading again; `home`,
+   * the alfred home whose server was asked, when none serves there (serverStart.ts may start one).
+   */
+  | { served: false; stdin?: string; home?: string };
 
 const debug = (message: string): void => {
   if (process.env.ALFRED_HOOK_DEBUG) print(2, `alfred hook: ${message}`);
@@ -47,7 +52,9 @@ function requestFor(argv: readonly string[]): Omit<HookRequest, 'stdin'> | undef
   const cwd = process.cwd();
   // As the command line: the folder given, else this process's folder (where a relative input cwd starts).
   const processCwd = workspace === undefined ? cwd : resolve(cwd, workspace);
-  return { v: HOOK_PROTOCOL_VERSION, event, processCwd, env, ...(workspace !== undefined ? { workspace: processCwd } : {}) };
+  // The build this process runs, as the launcher started it: only a server of the same build answers.
+  const build = { runtime: process.argv0, cli: process.argv[1] ?? '' };
+  return { v: HOOK_PROTOCOL_VERSION, event, processCwd, env, build, ...(workspace !== undefined ? { workspace: processCwd } : {}) };
 }
 
 const load = createRequire(__filename);
@@ -58,29 +65,35 @@ function homedir(): string {
 }
 
 /** As src/core/state/paths.ts `alfredHome`, which this file cannot load (it loads crypto). */
-function socketPath(): string {
-  const home = process.env.ALFRED_HOME ? resolve(process.env.ALFRED_HOME) : join(homedir(), '.alfred');
+const alfredHome = (): string => (process.env.ALFRED_HOME ? resolve(process.env.ALFRED_HOME) : join(homedir(), '.alfred'));
+
+function socketPath(home: string): string {
   const sha256Hex = (text: string) => (load('node:crypto') as typeof import('node:crypto')).createHash('sha256').update(text).digest('hex');
   return hookSocketPath(home, process.platform, sha256Hex);
+}
+
+/** What asking gave: the answer line, or undefined on any failure; `none` when no server listens there. */
+interface Asked {
+  answer: unknown;
+  none?: true;
 }
 
 /**
  * The server's answer line, or undefined on any failure. A Unix socket connects or fails at once; a
  * Windows pipe whose instances are all busy waits, hence a connect timeout there.
  */
-function ask(request: HookRequest): Promise<unknown> {
+function ask(request: HookRequest, path: string): Promise<Asked> {
   const windows = process.platform === 'win32';
-  const path = socketPath();
   // No server: answered without loading net (about a tenth of a Node start) or a turn of the loop.
   if (!windows && !existsSync(path)) {
     debug('no answer from the hook server (ENOENT); running in this process');
-    return Promise.resolve(undefined);
+    return Promise.resolve({ answer: undefined, none: true });
   }
   const { connect } = load('node:net') as typeof import('node:net');
   return new Promise((done) => {
     const chunks: Buffer[] = [];
     let settled = false;
-    const finish = (value: unknown, why?: string) => {
+    const finish = (value: unknown, why?: string, none?: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -89,7 +102,7 @@ function ask(request: HookRequest): Promise<unknown> {
         debug(`no answer from the hook server (${why}); running in this process`);
       }
       // Answered: the server ends the connection, and the process exits as soon as it has printed.
-      done(value);
+      done(none ? { answer: value, none: true } : { answer: value });
     };
     const answerTimeout = () => setTimeout(() => finish(undefined, 'answer timeout'), ANSWER_TIMEOUT_MS);
     let timer = windows ? setTimeout(() => finish(undefined, 'connect timeout'), CONNECT_TIMEOUT_MS) : answerTimeout();
@@ -110,7 +123,8 @@ function ask(request: HookRequest): Promise<unknown> {
         finish(undefined, 'unreadable answer');
       }
     });
-    socket.once('error', (err: NodeJS.ErrnoException) => finish(undefined, err.code ?? err.message));
+    // Nothing listens there: a stale socket file, or no pipe.
+    socket.once('error', (err: NodeJS.ErrnoException) => finish(undefined, err.code ?? err.message, err.code === 'ECONNREFUSED' || err.code === 'ENOENT'));
     socket.once('close', () => finish(undefined, 'closed before answering'));
   });
 }
@@ -120,10 +134,14 @@ export async function hookViaServer(argv: readonly string[]): Promise<ClientOutc
   const request = requestFor(argv);
   if (!request) return { served: false };
   const stdin = await readStdin();
-  const answer = await ask({ ...request, stdin });
+  const home = alfredHome();
+  const path = socketPath(home);
+  const { answer, none } = await ask({ ...request, stdin }, path);
   if (!isHookAnswer(answer)) {
     if (answer !== undefined) debug(`the hook server could not answer (${String((answer as { error?: unknown })?.error)}); running in this process`);
-    return { served: false, stdin };
+    // A server of another build that refused removed its socket as it left (server.ts, onOtherBuild).
+    const gone = none || (answer !== undefined && process.platform !== 'win32' && !existsSync(path));
+    return { served: false, stdin, ...(gone ? { home } : {}) };
   }
   debug(`answered by the hook server (pid ${answer.pid})`);
   const flushed = (!answer.stdout || print(1, answer.stdout)) && (!answer.stderr || print(2, answer.stderr));

@@ -26,12 +26,14 @@ interface CacheFile {
   file: string;
 }
 
-/** One cache per hook event (each holds the functions its own run compiled), one for the rest. */
+/** One cache per hook event (each holds the functions its own run compiled), one for the server, one for the rest. */
 function cacheFile(argv: readonly string[], bundle: string): CacheFile | undefined {
   try {
     const { size, mtimeMs } = statSync(bundle);
     const [command, event = ''] = argv;
-    const what = command === 'hook' && /^[A-Za-z]{1,40}$/.test(event) ? `hook-${event}` : 'other';
+    // The hook server's own: written as it leaves, it holds the hook code it ran, which another
+    // command's cache lacks (a server started on demand compiles less on its first calls).
+    const what = command === 'hook' && /^[A-Za-z]{1,40}$/.test(event) ? `hook-${event}` : command === 'serve' ? 'serve' : 'other';
     const { homedir } = load('node:os') as typeof import('node:os');
     const home = process.env.ALFRED_HOME ? resolve(process.env.ALFRED_HOME) : join(homedir(), '.alfred');
     const dir = join(home, 'cache');

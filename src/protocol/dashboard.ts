@@ -221,7 +221,7 @@ export interface TeamView {
 }
 
 /** The ids of src/core/governance/agents.ts (the adapter checks that they match). */
-export type GovernedAgent = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex';
+export type GovernedAgent = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex' | 'gemini';
 
 /**
  * The whole dashboard. A capability that comes later adds its fields here and a section to

@@ -68,7 +68,7 @@ test('Govern Copilot from the palette: a confirmed diff, the hook file and the l
     await dashboard.getByText('No hook has run in this workspace yet.').waitFor();
     // Every row alike, whatever the length of the agent's name: its state under it, the button at the right.
     const rows = dashboard.locator('alfred-governance-status [data-agent]');
-    assert.equal(await rows.count(), 4);
+    assert.equal(await rows.count(), 5, 'Copilot, the Copilot CLI, Claude Code, Codex and Gemini CLI');
     for (const row of await rows.all()) {
       const [name, state, button] = await Promise.all(['.name', '.state', 'vscode-button'].map((s) => row.locator(s).boundingBox()));
       assert.ok(name && state && button, `${await row.getAttribute('data-agent')}: a name, a state and a button`);

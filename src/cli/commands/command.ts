@@ -15,6 +15,10 @@ export interface CliArgs {
   condition?: string;
   /** `alfred compare --history`: fingerprints of recorded work instead of a suite's conditions. */
   history?: boolean;
+  /** `alfred serve --on-demand`: started by a hook call (src/cli/serverStart.ts). */
+  onDemand?: boolean;
+  /** `alfred serve --idle-exit SECONDS`. */
+  idleExit?: string;
 }
 
 export interface CliCommand {

@@ -1,4 +1,5 @@
 import { alfredChecks, doctorText, hookSocketFor, probeProviders, type DoctorCheck } from '../../core/doctor/report';
+import { clientVersions } from '../../core/governance/clientVersions';
 import { readHealthFromDisk } from '../../core/governance/readHealth';
 import { parseProviders } from '../../core/providers/config';
 import { resolveKey } from '../../core/providers/keys';
@@ -32,7 +33,9 @@ export const doctorCommand: CliCommand = {
           list: (provider, key, signal) => listModels(provider, key, signal),
         }),
       ],
-      alfred: await alfredChecks({ harness, governance: readHealthFromDisk(harness, { settings: {}, trusted: true }), hookSocket: hookSocketFor(harness.env) }),
+      alfred: await alfredChecks({
+        harness, governance: readHealthFromDisk(harness, { settings: {}, trusted: true }), hookSocket: hookSocketFor(harness.env), clients: await clientVersions(process.env),
+      }),
     };
     io.out(args.json ? json(report) : doctorText(report));
     return [...report.providers, ...report.alfred].some((c) => c.state === 'fail') ? 1 : 0;

@@ -8,6 +8,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import type { AgentHealth } from '../governance/health';
+import { issueEnglish } from '../governance/issueText';
+import { clientVersionEnglish, type ClientVersion } from '../governance/clientVersions';
 import type { Harness } from '../harness';
 import { hookSocketPath } from '../hooks/serverProtocol';
 import { alfredHome } from '../state/paths';
@@ -66,6 +68,8 @@ export function probeProviders(providers: readonly ProviderConfig[], deps: Provi
 export interface AlfredHealthInput {
   harness: Harness;
   governance: readonly AgentHealth[];
+  /** The terminal agents installed and their versions (governance/clientVersions.ts), when asked. */
+  clients?: readonly ClientVersion[];
   /** The hook server's socket, to try. */
   hookSocket: string;
 }
@@ -78,11 +82,16 @@ export async function alfredChecks(input: AlfredHealthInput): Promise<DoctorChec
     ? { name: 'roles', state: 'ok', detail: `active role ${harness.activeRole().role.name}; every role file loads` }
     : { name: 'roles', state: 'warn', detail: problems.slice(0, 5).map((p) => `${p.path}: ${p.key ? `${p.key}: ` : ''}${p.message}`).join('; ') + (problems.length > 5 ? `; and ${problems.length - 5} more` : '') });
   for (const row of input.governance) {
-    checks.push({ name: `governance: ${row.label}`, state: row.state === 'governed' ? 'ok' : row.state === 'not-in-force' ? 'fail' : 'warn', detail: row.state === 'governed' ? `hooks in ${row.hookFile} are in force` : row.state === 'not-in-force' ? `${row.hookFile} is written but not in force: ${row.reasons.join('; ')}` : `not governed (no Alfred hooks in ${row.hookFile})` });
+    checks.push({ name: `governance: ${row.label}`, state: row.state === 'governed' ? 'ok' : row.state === 'not-in-force' ? 'fail' : 'warn', detail: row.state === 'governed' ? `hooks in ${row.hookFile} are in force` : row.state === 'not-in-force' ? `${row.hookFile} is written but not in force: ${row.reasons.map(issueEnglish).join('; ')}` : `not governed (no Alfred hooks in ${row.hookFile})` });
+  }
+  for (const c of input.clients ?? []) {
+    if (c.verdict === 'not-installed') continue;
+    checks.push({ name: `client: ${c.label}`, state: c.verdict === 'same-or-older' ? 'ok' : 'warn', detail: clientVersionEnglish(c) });
   }
   checks.push(await socketAnswers(input.hookSocket)
     ? { name: 'hook server', state: 'ok', detail: 'a window (or alfred serve) answers hooks without starting Node' }
-    : { name: 'hook server', state: 'warn', detail: 'none running: each hook starts the command line (slower, same answers)' });
+    // A hook call that finds none starts one (src/cli/serverStart.ts): only that call runs the command line.
+    : { name: 'hook server', state: 'ok', detail: 'none running now: the next hook call starts one (slower for that call, same answers)' });
   checks.push(sandboxCheck(harness.sandboxStatus()));
   checks.push(stateWritable(harness.stateDir));
   checks.push(await ledgerCheck(harness.ledgerBackend, harness.stateDir));

@@ -13,7 +13,8 @@
  */
 import * as path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { hasClaudeHooks, hasCodexHooks, isCopilotHookFileGoverning, launcherTarget } from '../hooks/install';
+import { AGENT_HOOK_FILES } from '../hooks/agentHooks';
+import { isCopilotHookFileGoverning, launcherTarget } from '../hooks/install';
 import type { HookRun } from '../hooks/lastRun';
 import { GOVERNED_AGENTS, HOOK_FILES, type AgentId } from './agents';
 import { isObject } from '../isObject';
@@ -44,6 +45,18 @@ export type HealthIssue =
   | { code: 'vscode-skips-claude-hooks'; setting: VsCodeHookSetting }
   /** Warning: VS Code's own agent reads two of Alfred's hook files, so Alfred runs (and charges) twice per call. */
   | { code: 'runs-twice'; files: string[] }
+  /** Codex reads a project's hooks only once the project is trusted in its config.toml (`file`). */
+  | { code: 'codex-project-untrusted'; file: string; project: string }
+  /** Codex runs a project hook only once the user reviewed it: these events' hooks were not. */
+  | { code: 'codex-hooks-unreviewed'; events: string[] }
+  /** The Copilot CLI runs a repository's hooks only in a folder listed in `trusted_folders` of `file`. */
+  | { code: 'copilot-cli-folder-untrusted'; file: string; folder: string }
+  /** Gemini CLI reads a workspace's settings (its hooks) only in a folder trusted in `file`. */
+  | { code: 'gemini-folder-untrusted'; file: string; folder: string }
+  /** `hooksConfig.enabled` is false in `file`: Gemini CLI runs no hooks. */
+  | { code: 'gemini-hooks-off'; file: string }
+  /** Claude Code's managed settings (`file`) turn hooks off or allow only managed ones. */
+  | { code: 'managed-settings-block-hooks'; file: string; setting: 'disableAllHooks' | 'allowManagedHooksOnly' }
   /** Warning: tool calls were recorded in this session, but no hook has run since the hooks were installed. */
   | { code: 'no-hook-run'; activity: 'tool' | 'terminal'; at: string; since: string | null };
 
@@ -88,6 +101,8 @@ export interface HealthInput {
     /** Whether a file exists (the runtime and command line the launcher names). */
     exists: (file: string) => boolean;
   };
+  /** What each agent itself says about running the hooks (governance/inForce.ts), by agent. */
+  inForce?: Partial<Readonly<Record<AgentId, readonly HealthIssue[]>>>;
   /** The newest hook run in the log. */
   lastHookRun?: HookRun | null;
   /** The newest call of Alfred's own tools (`tool`) or terminal command (`terminal`) of this harness session. */
@@ -111,7 +126,6 @@ export const VSCODE_HOOK_LOCATIONS: Readonly<Record<string, boolean>> = {
 type VsCodeReads = 'always' | 'with-claude-hooks' | 'never';
 
 interface Reader {
-  hasHooks(text: string | undefined): boolean;
   vscode: VsCodeReads;
   /**
    * Files in which the agent honors `"disableAllHooks": true`, highest precedence first (`hookFile`:
@@ -121,14 +135,14 @@ interface Reader {
 }
 
 const READERS: Readonly<Record<AgentId, Reader>> = {
-  copilot: { hasHooks: isCopilotHookFileGoverning, vscode: 'always', disableAllHooksIn: [{ file: 'hookFile' }] },
-  'copilot-cli': { hasHooks: isCopilotHookFileGoverning, vscode: 'never' },
+  copilot: { vscode: 'always', disableAllHooksIn: [{ file: 'hookFile' }] },
+  'copilot-cli': { vscode: 'never' },
   'claude-code': {
-    hasHooks: hasClaudeHooks,
     vscode: 'with-claude-hooks',
     disableAllHooksIn: [{ file: '.claude/settings.local.json' }, { file: 'hookFile' }, { file: '.claude/settings.json', home: true }],
   },
-  codex: { hasHooks: hasCodexHooks, vscode: 'never' },
+  codex: { vscode: 'never' },
+  gemini: { vscode: 'never' },
 };
 
 const normalizeKey = (k: string) => k.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
@@ -205,7 +219,7 @@ export function governanceHealth(input: HealthInput): AgentHealth[] {
   return GOVERNED_AGENTS.map((agent): AgentHealth => {
     const reader = READERS[agent.id];
     const text = ws(agent.hookFile);
-    const installed = reader.hasHooks(text);
+    const installed = AGENT_HOOK_FILES[agent.id].installed(text);
     const row: AgentHealth = { id: agent.id, label: agent.label, hookFile: agent.hookFile, installed, state: 'not-governed', reasons: [], notes: [], warnings: [] };
     if (!installed) return row;
 
@@ -219,6 +233,7 @@ export function governanceHealth(input: HealthInput): AgentHealth[] {
       if (flag === true) row.reasons.push({ code: 'file-disables-hooks', file: inHome ? `~/${file}` : file });
       break;
     }
+    row.reasons.push(...(input.inForce?.[agent.id] ?? []));
     if (agent.id === 'codex') {
       // The project's config.toml overrides the user's.
       const project = codexHooksFeature(ws('.codex/config.toml'));

@@ -14,8 +14,9 @@ import type { Harness } from '../harness';
 import { launcherFile } from '../hooks/launcherPath';
 import { lastHookRun, type HookRun } from '../hooks/lastRun';
 import { readLedger } from '../state/ledgerFormat';
-import { HOOK_FILES } from './agents';
+import { governedAgent, HOOK_FILES } from './agents';
 import { HEALTH_HOME_FILES, HEALTH_WORKSPACE_FILES, governanceHealth, type AgentHealth, type VsCodeHookSettings } from './health';
+import { agentsInForce, inForceContext } from './inForceAll';
 
 /** A call of Alfred's own tools by an agent, or a command run in a terminal. */
 export interface Activity {
@@ -50,7 +51,7 @@ function mtime(file: string): string | undefined {
   }
 }
 
-export function readHealthFromDisk(harness: Harness, opts: { settings: VsCodeHookSettings; trusted: boolean; home?: string; cache?: HealthCache }): AgentHealth[] {
+export function readHealthFromDisk(harness: Harness, opts: { settings: VsCodeHookSettings; trusted: boolean; home?: string; cache?: HealthCache; env?: NodeJS.ProcessEnv }): AgentHealth[] {
   const ws = harness.workspaceFolder;
   const home = opts.home ?? os.homedir();
   const cache = opts.cache ?? {};
@@ -62,6 +63,7 @@ export function readHealthFromDisk(harness: Harness, opts: { settings: VsCodeHoo
     workspaceFiles: Object.fromEntries(HEALTH_WORKSPACE_FILES.map((f) => [f, read(ws, f)])),
     homeFiles: Object.fromEntries(HEALTH_HOME_FILES.map((f) => [f, read(home, f)])),
     changed: Object.fromEntries(HOOK_FILES.map((f) => [f, mtime(path.join(ws, ...f.split('/')))])),
+    inForce: agentsInForce(inForceContext(ws, home, opts.env ?? process.env), (id) => read(ws, governedAgent(id).hookFile)),
     settings: opts.settings,
     trusted: opts.trusted,
     launcher: { path: launcher, text: readIfExists(launcher), exists: (f) => fs.existsSync(f) },

@@ -12,7 +12,12 @@ const NAMES: Readonly<Record<string, HookEvent>> = {
   sessionStart: 'SessionStart', userPromptSubmitted: 'UserPromptSubmit', preToolUse: 'PreToolUse',
   postToolUse: 'PostToolUse', agentStop: 'Stop', permissionRequest: 'PermissionRequest',
   subagentStart: 'SubagentStart', subagentStop: 'SubagentStop', preCompact: 'PreCompact',
+  // Gemini CLI (SessionStart as above)
+  BeforeAgent: 'UserPromptSubmit', BeforeTool: 'PreToolUse', AfterTool: 'PostToolUse', AfterAgent: 'Stop',
 };
+
+/** Gemini CLI's own event names: an input that names one is Gemini's. */
+export const GEMINI_EVENTS: readonly string[] = ['BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent'];
 
 export const SUPPORTED_HOOK_EVENTS: readonly string[] = Object.keys(NAMES);
 

@@ -8,6 +8,7 @@ import type { HookHandler, HookRunOptions } from './handlers/types';
 import type { HookInput } from './input';
 import type { HookAnswer } from './output';
 import { readNewClaudeUsage } from '../usage/claudeIngest';
+import { readNewGeminiUsage } from '../usage/geminiTranscript';
 import { readNewCopilotUsage, spoolPath } from '../usage/copilotSpool';
 
 export { SUPPORTED_HOOK_EVENTS };
@@ -43,6 +44,7 @@ export async function handleHook(harness: Harness, event: string, input: HookInp
   const canonical = canonicalHookEvent(event);
   if (!canonical) throw new Error(`alfred hook: unsupported event "${event}". Supported: ${SUPPORTED_HOOK_EVENTS.join(', ')}.`);
   await chargeClaudeUsage(harness, input, canonical);
+  await chargeGeminiUsage(harness, input, canonical);
   await chargeCopilotUsage(harness, input, canonical);
   return HANDLERS[canonical]()(harness, input, canonical, options);
 }
@@ -57,6 +59,16 @@ async function chargeClaudeUsage(harness: Harness, input: HookInput, event: Hook
     await harness.chargeMeasured(readNewClaudeUsage(harness.stateDir, input.transcriptPath));
   } catch (err) {
     await harness.record([{ type: 'HookError', event, message: `reading Claude Code's transcript: ${(err as Error).message}` }]).catch(() => undefined);
+  }
+}
+
+/** Gemini CLI's model answers since its last hook, from the session file its hook names (usage/geminiTranscript.ts), as Claude Code's. */
+async function chargeGeminiUsage(harness: Harness, input: HookInput, event: HookEvent): Promise<void> {
+  if (input.agent !== 'gemini' || !input.transcriptPath) return;
+  try {
+    await harness.chargeMeasured(readNewGeminiUsage(harness.stateDir, input.transcriptPath));
+  } catch (err) {
+    await harness.record([{ type: 'HookError', event, message: `reading Gemini CLI's session file: ${(err as Error).message}` }]).catch(() => undefined);
   }
 }
 

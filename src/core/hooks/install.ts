@@ -6,7 +6,7 @@
  */
 import { applyEdits, modify, parse as parseJsonc, type FormattingOptions } from 'jsonc-parser';
 import { LAUNCHER_MARKS, LAUNCHER_POSIX, LAUNCHER_WINDOWS } from './launcherPath';
-import { ANSWER_HEAD_BYTES } from './nativeProtocol';
+import { ANSWER_HEAD_BYTES, NATIVE_MAGIC } from './nativeProtocol';
 import { FORWARDED_ENV } from './serverProtocol';
 import { isObject } from '../isObject';
 
@@ -75,11 +75,14 @@ function matcherGroupsOf(text: string): MatcherGroups {
   return isObject(data?.hooks) ? data.hooks : {};
 }
 
-function withMatcherGroupHooks(text: string | undefined, events: readonly string[]): string {
+/** Seconds, as Claude Code and Codex read `timeout`. */
+const secondsFor = (event: string) => (event === 'Stop' ? STOP_TIMEOUT_SEC : TIMEOUT_SEC);
+
+function withMatcherGroupHooks(text: string | undefined, events: readonly string[], timeout: (event: string) => number = secondsFor, matcher?: string): string {
   let out = withoutMatcherGroupHooks(text ?? '') || '{}\n';
   const hooks = matcherGroupsOf(out);
   for (const event of events) {
-    const entry = { hooks: [{ type: 'command', command: `${LAUNCHER_POSIX} hook ${event}`, timeout: event === 'Stop' ? STOP_TIMEOUT_SEC : TIMEOUT_SEC }] };
+    const entry = { ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command: `${LAUNCHER_POSIX} hook ${event}`, timeout: timeout(event) }] };
     const kept = Array.isArray(hooks[event]) ? hooks[event] : [];
     out = applyEdits(out, modify(out, ['hooks', event], [...kept, entry], { formattingOptions: FORMAT }));
   }
@@ -105,6 +108,13 @@ function withoutMatcherGroupHooks(text: string): string {
   }
   const left = parseJsonc(out || '{}') as Record<string, unknown> | undefined;
   return left && Object.keys(left).length === 0 ? '' : out;
+}
+
+/** Where Alfred's hooks sit in a matcher-group file: the event, the group's index and the hook's index in it. */
+export function alfredHookPositions(text: string | undefined): Array<{ event: string; group: number; hook: number }> {
+  if (!text) return [];
+  return Object.entries(matcherGroupsOf(text)).flatMap(([event, groups]) => (Array.isArray(groups) ? groups : []).flatMap((g, group) =>
+    (Array.isArray(g?.hooks) ? g.hooks : []).flatMap((h, hook) => (isAlfredCommand(h?.command) ? [{ event, group, hook }] : []))));
 }
 
 function hasMatcherGroupHooks(text: string | undefined): boolean {
@@ -158,6 +168,27 @@ export function hasCodexHooks(text: string | undefined): boolean {
 }
 
 /**
+ * The events Alfred registers in `.gemini/settings.json` (Gemini CLI 0.61): SessionStart, BeforeAgent
+ * (a prompt), BeforeTool and AfterTool (every tool: matcher ""), AfterAgent (the turn's end, where
+ * the acceptance checks run). Its other events (BeforeModel, AfterModel, BeforeToolSelection,
+ * PreCompress, SessionEnd) have no Alfred handler.
+ */
+export const GEMINI_HOOK_EVENTS = ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent'] as const;
+
+/** Gemini CLI reads `timeout` in milliseconds. */
+const millisecondsFor = (event: string) => (event === 'AfterAgent' ? STOP_TIMEOUT_SEC : TIMEOUT_SEC) * 1000;
+
+/** `.gemini/settings.json` with Alfred's hooks added; the user's settings, hooks and comments kept. */
+export function withGeminiHooks(settingsText: string | undefined): string {
+  return withMatcherGroupHooks(settingsText, GEMINI_HOOK_EVENTS, millisecondsFor, '');
+}
+
+/** `.gemini/settings.json` without Alfred's hooks; '' when nothing else is left in the file. */
+export function withoutGeminiHooks(settingsText: string): string {
+  return withoutMatcherGroupHooks(settingsText);
+}
+
+/**
  * The bash launcher's fast path, run before the command line: `hook <Event>` (no other argument, not
  * Stop, whose checks need the agent's environment) is sent to the resident hook server over loopback
  * TCP (src/core/hooks/nativeProtocol.ts) with builtins only: no fork, no exec, no Node start. The
@@ -175,7 +206,7 @@ const FAST_PATH = String.raw`alfred_ask() {
   # Patterns, not regular expressions: bash compiles a regular expression on every test (a ms here).
   [[ -n $port && \${#port} -le 5 && $port != *[!0-9]* && \${#token} == 64 && $token != *[!0-9a-f]* && \${#proof} == 64 && $proof != *[!0-9a-f]* ]] \
     || { alfred_why='unreadable hook.tcp'; return 1; }
-  req="alfred-hook 6 $token"$'\n'"event $1"$'\n'"cwd $PWD"$'\n'
+  req="${NATIVE_MAGIC}$token"$'\n'"event $1"$'\n'"cwd $PWD"$'\n'@BUILD@
   [[ -n \${ALFRED_WORKSPACE+x} ]] && req+="workspace $ALFRED_WORKSPACE"$'\n'
   # A newline in a value would be a header line of its own: such a call is the command line's.
   [[ $PWD\${ALFRED_WORKSPACE-} == *$'\n'* ]] && { alfred_why='a newline in a path'; return 1; }
@@ -226,7 +257,7 @@ const FAST_PATH = String.raw`alfred_ask() {
   printf '%s' "\${rest##*$'\036'}" >&2
   exit "$code"
 }
-if [[ $# == 2 && $1 == hook && -n $2 && $2 != *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz]* && $2 != Stop && $2 != agentStop && \${ALFRED_HOOK_SERVER-} != off ]]; then
+if [[ $# == 2 && $1 == hook && -n $2 && $2 != *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz]* && $2 != Stop && $2 != agentStop && $2 != AfterAgent && \${ALFRED_HOOK_SERVER-} != off ]]; then
   alfred_ask "$2"
   [[ -n \${ALFRED_HOOK_DEBUG-} ]] && printf "alfred hook: no answer on the launcher's fast path (%s); running the command line\n" "$alfred_why" >&2
   # The input already read goes to the command line through a pipe.
@@ -243,10 +274,13 @@ fi
  */
 export function launcherScripts(runtime: string, cliPath: string, opts: { bash?: boolean } = {}): { posix: string; windows: string } {
   const run = `ELECTRON_RUN_AS_NODE=1 exec "${runtime}" "${cliPath}" "$@"\n`;
+  // The build it runs, so that only a server of that build answers (serverBuild.ts).
+  const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+  const build = quoted(`runtime ${runtime}\ncli ${cliPath}\n`);
   return {
     posix: opts.bash
       ? `#!/bin/bash -p\n# Written by the Alfred extension each time it starts: answers \`alfred hook\` through the resident\n`
-        + `# hook server when one runs, else runs its bundled command line.\n${FAST_PATH}${run}`
+        + `# hook server when one runs, else runs its bundled command line.\n${FAST_PATH.replace('@BUILD@', () => build)}${run}`
       : `#!/bin/sh\n# Written by the Alfred extension each time it starts: runs its bundled command line.\n${run}`,
     windows: `@echo off\r\nrem Written by the Alfred extension each time it starts: runs its bundled command line.\r\n`
       + `set ELECTRON_RUN_AS_NODE=1\r\n"${runtime}" "${cliPath}" %*\r\n`,

@@ -11,7 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { atomicWrite } from '../fs/atomicWrite';
 import { callerEnv } from './callerProcess';
-import { fallbackAnswer, hasToken, MAX_HEADER_BYTES, nativeAnswer, parseNativeHeader, PORT_FILE, SANDBOXED_PORT_FILE, type NativeHeader } from './nativeProtocol';
+import { fallbackAnswer, hasToken, MAX_HEADER_BYTES, NATIVE_MAGIC, nativeAnswer, otherVersionToken, parseNativeHeader, PORT_FILE, SANDBOXED_PORT_FILE, type NativeHeader } from './nativeProtocol';
 import { HOOK_PROTOCOL_VERSION, type HookRequest, type HookResponse } from './serverProtocol';
 import { randomHex } from '../crypto/random';
 
@@ -36,7 +36,9 @@ export class NativeHookListener {
   private readonly incomplete = new Map<net.Socket, number>();
   private sweep: NodeJS.Timeout | undefined;
 
-  constructor(home: string, private readonly serve: (request: HookRequest) => Promise<HookResponse>, private readonly requestTimeoutMs = REQUEST_TIMEOUT_MS) {
+  /** `onOtherVersion`: a launcher of another protocol version asked, with this listener's token. */
+  constructor(home: string, private readonly serve: (request: HookRequest) => Promise<HookResponse>, private readonly requestTimeoutMs = REQUEST_TIMEOUT_MS,
+    private readonly onOtherVersion?: () => void) {
     this.portFile = path.join(home, 'run', PORT_FILE);
     this.sandboxedPortFile = path.join(home, 'run', SANDBOXED_PORT_FILE);
     // Half-open: a client that shuts down its sending side after the request still gets the answer.
@@ -66,6 +68,15 @@ export class NativeHookListener {
       // Lost in a crash, it only costs the fast path until the next start: no need to wait for the disk.
       atomicWrite(file, text, { mode: 0o600, fsync: false });
       this.written.push([file, text]);
+    }
+  }
+
+  /** Writes each port file again where it no longer holds what this listener wrote. */
+  republish(): void {
+    for (const [file, text] of this.written) {
+      let current: string | undefined;
+      try { current = fs.readFileSync(file, 'utf8'); } catch { /* gone */ }
+      if (current !== text) atomicWrite(file, text, { mode: 0o600, fsync: false });
     }
   }
 
@@ -117,7 +128,16 @@ export class NativeHookListener {
         if (firstEnd === -1) return buffer.length > MAX_HEADER_BYTES ? refuse('not a request from the launcher') : undefined;
         const first = buffer.subarray(0, firstEnd).toString('latin1');
         from ??= hasToken(first, this.caller.token) ? 'caller' : hasToken(first, this.sandboxed.token) ? 'sandboxed' : undefined;
-        if (!from) return refuse('not a request from the launcher');
+        if (!from) {
+          // Another build's launcher that read this server's port file: the token proves it may ask
+          // (the sandbox's token does not: a nested agent runs the same launcher, and may not send the server away).
+          const other = otherVersionToken(first);
+          if (other !== undefined && hasToken(NATIVE_MAGIC + other, this.caller.token)) {
+            this.onOtherVersion?.();
+            return refuse('another version of the launcher');
+          }
+          return refuse('not a request from the launcher');
+        }
         const end = buffer.indexOf('\n\n');
         if (end === -1) return buffer.length > MAX_HEADER_BYTES ? refuse('header too long') : undefined;
         let text: string;
@@ -162,6 +182,7 @@ export class NativeHookListener {
     const response = await this.serve({
       v: HOOK_PROTOCOL_VERSION, event: header.event, stdin, processCwd, env,
       ...(header.workspace !== undefined ? { workspace: processCwd } : {}), ...(sandboxed ? { sandboxed: true } : {}),
+      ...(header.build ? { build: header.build } : {}),
     });
     // The launcher still holds the input: it runs the command line, as the Node client does.
     if ('error' in response) return fallbackAnswer(`the hook server could not answer (${response.error})`);

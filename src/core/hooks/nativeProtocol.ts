@@ -8,6 +8,8 @@
  *   event <Event>
  *   cwd <the launcher's $PWD>
  *   workspace <ALFRED_WORKSPACE>          (only when set)
+ *   runtime <the launcher's runtime>      (the build it runs: a server of another build does not answer)
+ *   cli <the launcher's command line file>
  *   pid <the launcher's pid>              (where /proc is: the server reads its environment there)
  *   env ALFRED_ROLE=<value>               (elsewhere: one line per FORWARDED_ENV variable that is set)
  *   length <bytes>
@@ -20,15 +22,15 @@
  * `<alfred home>/run/hook.tcp` (0600): only its reader can ask, and only the server can answer.
  */
 import { canonicalHookEvent } from './events';
-import { FORWARDED_ENV, MAX_REQUEST_BYTES, type ForwardedEnv } from './serverProtocol';
+import { FORWARDED_ENV, MAX_REQUEST_BYTES, type BuildOf, type ForwardedEnv } from './serverProtocol';
 import { useNodeCrypto } from '../crypto/nodeCrypto';
 
 /**
- * 6: the launcher's pid in place of its variables where /proc is (callerProcess.ts); 5: FORWARDED_ENV
+ * 7: the launcher names its build (runtime and cli lines; 6 did not); 6: the launcher's pid in place of its variables where /proc is (callerProcess.ts); 5: FORWARDED_ENV
  * names where Jupyter and VS Code's servers keep their keys (4 did not); 4 named where tmux, screen,
  * the user's runtime folder and Docker keep their sockets (3 did not; 2 forwarded the role variables alone).
  */
-export const NATIVE_MAGIC = 'alfred-hook 6 ';
+export const NATIVE_MAGIC = 'alfred-hook 7 ';
 export { PORT_FILE, SANDBOXED_PORT_FILE } from '../state/paths';
 /** A header is a few paths and names; anything longer is not the launcher. */
 export const MAX_HEADER_BYTES = 64 * 1024;
@@ -44,10 +46,12 @@ export interface NativeHeader {
   pid?: number;
   /** Bytes of hook input after the header. */
   length: number;
+  /** The launcher's build (runtime and cli lines). */
+  build?: BuildOf;
 }
 
 const FORWARDED: ReadonlySet<string> = new Set(FORWARDED_ENV);
-const KEYS = new Set(['event', 'cwd', 'workspace', 'pid', 'env', 'length']);
+const KEYS = new Set(['event', 'cwd', 'workspace', 'pid', 'env', 'length', 'runtime', 'cli']);
 
 /** Whether the first line carries exactly `token`, compared in constant time. */
 export function hasToken(firstLine: string, token: string): boolean {
@@ -55,6 +59,15 @@ export function hasToken(firstLine: string, token: string): boolean {
   const given = Buffer.from(firstLine.slice(NATIVE_MAGIC.length));
   const expected = Buffer.from(token);
   return given.length === expected.length && useNodeCrypto().timingSafeEqual(given, expected);
+}
+
+/**
+ * The token of a first line in another version of this protocol (`alfred-hook <n> <token>`): a
+ * launcher of another build that read this server's port file. Undefined for anything else.
+ */
+export function otherVersionToken(firstLine: string): string | undefined {
+  const m = /^alfred-hook (\d{1,6}) ([0-9a-f]{64})$/.exec(firstLine);
+  return m && `alfred-hook ${m[1]} ` !== NATIVE_MAGIC ? m[2] : undefined;
 }
 
 /**
@@ -85,7 +98,7 @@ export function parseNativeHeader(lines: readonly string[]): NativeHeader | stri
     seen.add(key);
     fields[key] = value;
   }
-  const { event, cwd, workspace, pid, length } = fields;
+  const { event, cwd, workspace, pid, length, runtime, cli } = fields;
   if (!event) return 'no event';
   // As the launcher: Stop's checks run in the agent's own process and environment, never here.
   if (canonicalHookEvent(event) === 'Stop') return 'Stop runs in the agent\'s process';
@@ -94,7 +107,11 @@ export function parseNativeHeader(lines: readonly string[]): NativeHeader | stri
   if (pid !== undefined && !/^[1-9]\d{0,9}$/.test(pid)) return 'pid must be a process id';
   // One source of the caller's variables, never a mix.
   if (pid !== undefined && Object.keys(env).length > 0) return 'both pid and env lines';
-  return { event, cwd, env, length: Number(length), ...(workspace !== undefined ? { workspace } : {}), ...(pid !== undefined ? { pid: Number(pid) } : {}) };
+  if ((runtime === undefined) !== (cli === undefined)) return 'runtime and cli go together';
+  return {
+    event, cwd, env, length: Number(length), ...(workspace !== undefined ? { workspace } : {}), ...(pid !== undefined ? { pid: Number(pid) } : {}),
+    ...(runtime !== undefined && cli !== undefined ? { build: { runtime, cli } } : {}),
+  };
 }
 
 const asLine = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);

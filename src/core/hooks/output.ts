@@ -11,7 +11,9 @@ export interface HookAnswer {
  * A refusal. VS Code and Claude Code read `hookSpecificOutput.permissionDecision`; the Copilot CLI
  * reads the top-level fields. Exit 0: the JSON carries the decision.
  */
-export function denyAnswer(format: HookFormat, event: string, reason: string): HookAnswer {
+export function denyAnswer(format: HookFormat, event: string, reason: string, agent?: HookAgent): HookAnswer {
+  // Gemini CLI reads only the top-level decision (`deny` or `block`) and its reason.
+  if (agent === 'gemini') return { stdout: JSON.stringify({ decision: 'deny', reason }), exitCode: 0 };
   const body = format === 'copilot-cli'
     ? { permissionDecision: 'deny', permissionDecisionReason: reason }
     : { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason } };
@@ -25,14 +27,9 @@ export function denyAnswer(format: HookFormat, event: string, reason: string): H
  */
 export function askAnswer(format: HookFormat, event: string, reason: string, agent?: HookAgent): HookAnswer {
   if (format === 'copilot-cli' || agent === 'codex') return denyAnswer(format, event, `${reason} This agent's hooks cannot ask the user, so Alfred refuses it.`);
+  if (agent === 'gemini') return { stdout: JSON.stringify({ decision: 'ask', reason, systemMessage: reason }), exitCode: 0 };
   return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: event, permissionDecision: 'ask', permissionDecisionReason: reason } }), exitCode: 0 };
 }
-
-/**
- * The agents whose answers differ from VS Code's. Gemini CLI is listed for its answer form alone: its
- * input is not told apart yet (a rewritten input goes to it under `hookSpecificOutput.tool_input`).
- */
-export type AnswerAgent = HookAgent | 'gemini-cli';
 
 /**
  * An allowed call. Alfred does not answer `allow`: that would also skip the agent's own
@@ -41,19 +38,18 @@ export type AnswerAgent = HookAgent | 'gemini-cli';
  * shell command in the kernel sandbox) in the field the agent reads, each applied without a decision:
  * VS Code's and Claude Code's `updatedInput` (which replaces the whole input; both still run their own
  * permission check on the rewritten command), the Copilot CLI's top-level `modifiedArgs`, Gemini CLI's
- * `hookSpecificOutput.tool_input`. Codex applies a rewrite only with `allow`, so it is never given one.
+ * `hookSpecificOutput.tool_input`. Codex applies a rewrite only with `allow`, so its rewrite carries one
+ * (and nothing else does).
  */
-export function passAnswer(format: HookFormat, event: string, additionalContext?: string, rewritten?: Record<string, unknown>, agent?: AnswerAgent): HookAnswer {
+export function passAnswer(format: HookFormat, event: string, additionalContext?: string, rewritten?: Record<string, unknown>, agent?: HookAgent): HookAnswer {
   if (!additionalContext && !rewritten) return { stdout: '{}', exitCode: 0 };
-  const body = format === 'copilot-cli'
-    ? { ...(additionalContext ? { additionalContext } : {}), ...(rewritten ? { modifiedArgs: rewritten } : {}) }
-    : {
-      hookSpecificOutput: {
-        hookEventName: event,
-        ...(rewritten ? (agent === 'gemini-cli' ? { tool_input: rewritten } : { updatedInput: rewritten }) : {}),
-        ...(additionalContext ? { additionalContext } : {}),
-      },
-    };
+  // Gemini CLI takes a rewritten input as hookSpecificOutput.tool_input (it ignores updatedInput).
+  if (agent === 'gemini') return { stdout: JSON.stringify({ hookSpecificOutput: { ...(rewritten ? { tool_input: rewritten } : {}), ...(additionalContext ? { additionalContext } : {}) } }), exitCode: 0 };
+  if (format === 'copilot-cli') return { stdout: JSON.stringify({ ...(additionalContext ? { additionalContext } : {}), ...(rewritten ? { modifiedArgs: rewritten } : {}) }), exitCode: 0 };
+  // Codex applies a rewrite only with `allow` and rejects the answer otherwise; an `allow` is how it
+  // carries a rewrite, not an approval (codexSandboxed in handlers/toolUse.ts).
+  const allow = rewritten && agent === 'codex' ? { permissionDecision: 'allow' } : {};
+  const body = { hookSpecificOutput: { hookEventName: event, ...allow, ...(rewritten ? { updatedInput: rewritten } : {}), ...(additionalContext ? { additionalContext } : {}) } };
   return { stdout: JSON.stringify(body), exitCode: 0 };
 }
 
@@ -63,7 +59,8 @@ export function passAnswer(format: HookFormat, event: string, additionalContext?
  * Stop answer with fields it does not know, so it gets the top-level ones alone.
  */
 export function blockStopAnswer(reason: string, agent?: HookAgent): HookAnswer {
-  const body = agent === 'codex'
+  // Gemini CLI's AfterAgent: a top-level block sends the reason back as the next prompt.
+  const body = agent === 'codex' || agent === 'gemini'
     ? { decision: 'block', reason }
     : { decision: 'block', reason, hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason } };
   return { stdout: JSON.stringify(body), exitCode: 0 };

@@ -62,7 +62,7 @@ export async function runHook(ctx: HookRunContext): Promise<HookRunResult> {
     await harness.record([{ type: 'HookError', event, tool: input.tool, message: (err as Error).message }]).catch(() => undefined);
     const { role } = harness.activeRole();
     if (role.failClosed) {
-      return { stdout: denyAnswer(input.format, event, `${message}. Role ${role.name} is fail_closed, so the call is refused.`).stdout, stderr: '', exitCode: 0 };
+      return { stdout: denyAnswer(input.format, event, `${message}. Role ${role.name} is fail_closed, so the call is refused.`, input.agent).stdout, stderr: '', exitCode: 0 };
     }
     return fail(`${message} (the call goes ahead: Alfred fails open).`);
   }

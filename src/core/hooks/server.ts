@@ -17,7 +17,8 @@ import type { HookRunOptions } from './handlers/types';
 import { HarnessCache, type OpenHarness } from './harnessCache';
 import { NativeHookListener } from './nativeListener';
 import { hookOptionsFromEnv, runHook } from './run';
-import { FORWARDED_ENV, HOOK_PROTOCOL_VERSION, hookSocketPath, MAX_REQUEST_BYTES, type HookRequest, type HookResponse } from './serverProtocol';
+import type { ServerBuild } from './serverBuild';
+import { FORWARDED_ENV, HOOK_PROTOCOL_VERSION, hookSocketPath, MAX_REQUEST_BYTES, type BuildOf, type HookRequest, type HookResponse } from './serverProtocol';
 import { randomHex } from '../crypto/random';
 import { sha256Hex } from '../crypto/sha256';
 import { useNodeCrypto } from '../crypto/nodeCrypto';
@@ -32,6 +33,14 @@ export interface HookServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Options of every run (the extension passes its VS Code version). */
   options?: HookRunOptions;
+  /** What this server runs: a caller that names another build is not answered (serverBuild.ts). */
+  build?: ServerBuild;
+  /**
+   * Called when a caller of another build or protocol version asks, before it is refused: a server
+   * started on demand leaves the place to one of the caller's build (close() at once removes the
+   * socket and port files, so the caller finds none and starts its own).
+   */
+  onOtherBuild?: (why: string) => void;
 }
 
 export type HookServerStart = { kind: 'listening'; server: HookServer } | { kind: 'busy'; socketPath: string };
@@ -73,16 +82,23 @@ export async function startHookServer(opts: HookServerOptions): Promise<HookServ
           fs.renameSync(own, socketPath); // no hard links here: replace the name instead
           return { kind: 'listening', server: await server.listenNative() };
         }
+        const found = inodeOf(socketPath);
         if (attempt > 0 || (await answers(socketPath))) {
           await server.close();
           return { kind: 'busy', socketPath };
         }
-        fs.rmSync(socketPath, { force: true }); // stale: its server is gone
+        // Stale: its server is gone. Removed only while it is still the file found stale: another
+        // server starting at the same time may have taken the name meanwhile.
+        if (inodeOf(socketPath) === found) fs.rmSync(socketPath, { force: true });
       }
     }
   } finally {
     fs.rmSync(own, { force: true });
   }
+}
+
+function inodeOf(file: string): number | undefined {
+  return fs.statSync(file, { throwIfNoEntry: false })?.ino;
 }
 
 /** Whether something accepts connections on the socket (a busy server still accepts: the kernel queues). */
@@ -118,6 +134,9 @@ export class HookServer {
    * (a tenth of a millisecond on each call), and an extension host's environment does not change.
    */
   private readonly env: NodeJS.ProcessEnv;
+  /** Requests being answered, and when the last one ended (or the server started): idleFor(). */
+  private active = 0;
+  private lastUse = Date.now();
 
   constructor(readonly socketPath: string, private readonly home: string, private readonly opts: HookServerOptions) {
     this.server = net.createServer((socket) => this.accept(socket));
@@ -155,7 +174,7 @@ export class HookServer {
     // and each shell call walks the workspace for its sandbox plan.
     holdLocksBetweenUses(LOCK_LEASE_MS);
     rememberReads(true);
-    const native = new NativeHookListener(this.home, (request) => this.serve(request));
+    const native = new NativeHookListener(this.home, (request) => this.serve(request), undefined, () => this.otherBuild('another version of the launcher'));
     try {
       await native.listen();
       this.native = native;
@@ -163,6 +182,14 @@ export class HookServer {
       await native.close();
     }
     return this;
+  }
+
+  /**
+   * Writes the fast path's port files again where they are no longer this server's: a server that
+   * started at the same time and lost the socket may have written them last, then removed them.
+   */
+  republish(): void {
+    if (this.ownsSocket()) this.native?.republish();
   }
 
   /** The loopback port of the launcher's fast path, if it listens. */
@@ -179,6 +206,11 @@ export class HookServer {
     } catch {
       return false;
     }
+  }
+
+  /** Milliseconds since the last request ended; 0 while one is being answered. */
+  idleFor(): number {
+    return this.active > 0 ? 0 : Date.now() - this.lastUse;
   }
 
   /** Stops listening and removes the socket file if it is still this server's; requests under way finish. */
@@ -217,15 +249,37 @@ export class HookServer {
   private answer(line: string): Promise<HookResponse> {
     let request: HookRequest;
     try {
-      request = parseRequest(JSON.parse(line));
+      const data = JSON.parse(line) as { v?: unknown } | null;
+      if (typeof data?.v === 'number' && data.v !== HOOK_PROTOCOL_VERSION) this.otherBuild(`another protocol version (${data.v})`);
+      request = parseRequest(data);
     } catch (err) {
       return Promise.resolve({ error: `bad request: ${(err as Error).message}` });
     }
     return this.serve(request);
   }
 
+  private otherBuild(why: string): void {
+    this.opts.onOtherBuild?.(why);
+  }
+
   /** The one handler of both listeners: runHook, as the command line would run it for this caller. */
   private async serve(request: HookRequest): Promise<HookResponse> {
+    const other = this.opts.build?.differs(request.build);
+    if (other) {
+      // From inside the sandbox it runs the same launcher file: a nested agent may not send the server away.
+      if (!request.sandboxed) this.otherBuild(other);
+      return { error: `this hook server runs ${other}` };
+    }
+    this.active++;
+    try {
+      return await this.decide(request);
+    } finally {
+      this.active--;
+      this.lastUse = Date.now();
+    }
+  }
+
+  private async decide(request: HookRequest): Promise<HookResponse> {
     // From inside the kernel sandbox, the caller's variables are not taken (HookRequest.sandboxed).
     const env = requestEnv(this.env, this.home, request.sandboxed ? undefined : request.env);
     try {
@@ -269,5 +323,11 @@ function parseRequest(data: unknown): HookRequest {
   const env = (typeof r.env === 'object' && r.env !== null ? r.env : {}) as Record<string, unknown>;
   const forwarded: HookRequest['env'] = {};
   for (const key of FORWARDED_ENV) if (typeof env[key] === 'string') forwarded[key] = env[key];
-  return { v: HOOK_PROTOCOL_VERSION, event: r.event, stdin: r.stdin, processCwd: r.processCwd, env: forwarded, ...(typeof r.workspace === 'string' ? { workspace: r.workspace } : {}) };
+  const b = r.build as Record<string, unknown> | undefined;
+  if (b !== undefined && (typeof b !== 'object' || b === null || typeof b.runtime !== 'string' || typeof b.cli !== 'string')) throw new Error('build must name a runtime and a cli');
+  const build: BuildOf | undefined = b ? { runtime: b.runtime as string, cli: b.cli as string } : undefined;
+  return {
+    v: HOOK_PROTOCOL_VERSION, event: r.event, stdin: r.stdin, processCwd: r.processCwd, env: forwarded,
+    ...(typeof r.workspace === 'string' ? { workspace: r.workspace } : {}), ...(build ? { build } : {}),
+  };
 }

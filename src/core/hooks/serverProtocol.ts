@@ -6,11 +6,22 @@
 import { join } from 'node:path';
 
 /**
+ * 5: the caller names the build it runs (`build`; 4 did not, so a server of another build answered);
  * 4: FORWARDED_ENV names where Jupyter and VS Code's servers keep their keys (3 did not); 3 named
  * where tmux, screen, the user's runtime folder and Docker keep their sockets (2 did not; 1 carried
  * the role variables alone).
  */
-export const HOOK_PROTOCOL_VERSION = 4;
+export const HOOK_PROTOCOL_VERSION = 5;
+
+/**
+ * The build of Alfred a process runs, as the launcher names it: the runtime as the launcher starts it
+ * (`process.argv0` in the process it starts) and the command line's file. Only a server of the same
+ * build answers a call (serverBuild.ts): the launcher may have been rewritten for another install.
+ */
+export interface BuildOf {
+  runtime: string;
+  cli: string;
+}
 
 /**
  * The caller's variables that change what a hook answers: the active role and Stop's limit, and
@@ -57,6 +68,8 @@ export interface HookRequest {
    * the server's environment, `env` ignored. A nested agent's hook may not pick its role or sandbox.
    */
   sandboxed?: true;
+  /** The caller's build; a server of another build does not answer. */
+  build?: BuildOf;
 }
 
 /** What `alfred hook` would print and exit with; `error` instead when the server could not run it. */

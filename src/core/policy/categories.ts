@@ -1,7 +1,8 @@
 /**
  * One table from known tool names to categories, so shell and edit rules hold for tools Alfred did
- * not write (Copilot in VS Code, Claude Code, the Copilot CLI, Codex; see docs/governing-agents.md).
+ * not write: Copilot in VS Code's here, the terminal agents' from their rows (governance/agentTable.ts).
  */
+import { GOVERNED_AGENTS } from '../governance/agentTable';
 import type { ToolCategory } from './types';
 
 const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
@@ -13,8 +14,6 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'terminal_selection', 'terminal_last_command',
     'readFile', 'problems', 'testFailure', 'terminalSelection', 'terminalLastCommand',
     'readNotebookCellOutput', 'getNotebookSummary', 'viewImage',
-    // Claude Code, Copilot CLI
-    'Read', 'NotebookRead', 'view', 'show_file',
     // Copilot's ids as vscode.lm.tools lists them (what @alfred offers and agent files are built from)
     'copilot_readFile', 'copilot_viewImage', 'copilot_getErrors', 'copilot_readNotebookCellOutput', 'copilot_readProjectStructure',
   ],
@@ -24,8 +23,6 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'get_search_view_results', 'test_search', 'list_dir', 'get_changed_files',
     'codebase', 'search', 'textSearch', 'fileSearch', 'listDirectory', 'usages', 'changes',
     'searchResults', 'findTestFiles',
-    'Glob', 'Grep', 'LS', 'ToolSearch', 'LSP',
-    'grep', 'rg', 'glob', 'lsp', 'search_code_subagent',
     'copilot_searchCodebase', 'copilot_searchWorkspaceSymbols', 'copilot_findFiles', 'copilot_findTextInFiles',
     'copilot_listDirectory', 'copilot_getChangedFiles', 'copilot_findTestFiles', 'symbols',
   ],
@@ -35,8 +32,6 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'edit_notebook_file', 'create_directory', 'apply_patch', 'create_new_jupyter_notebook',
     'vscode_renameSymbol', 'edit_files',
     'editFiles', 'createFile', 'createDirectory', 'editNotebook', 'newJupyterNotebook', 'rename',
-    'Edit', 'MultiEdit', 'Write', 'NotebookEdit',
-    'create', 'edit', 'str_replace', 'insert', 'str_replace_editor',
     'copilot_applyPatch', 'copilot_insertEdit', 'copilot_createFile', 'copilot_createDirectory', 'copilot_replaceString',
     'copilot_multiReplaceString', 'copilot_editNotebook', 'copilot_createNewJupyterNotebook', 'copilot_editFiles',
     'applyPatch', 'insertEdit', 'replaceString', 'multiReplaceString', 'createJupyterNotebook',
@@ -46,32 +41,23 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
     'run_in_terminal', 'create_and_run_task', 'run_task', 'run_notebook_cell', 'runTests',
     'runInTerminal', 'runTerminalCommand', 'runCommands', 'createAndRunTask', 'runTask', 'runTasks',
     'runCell', 'runNotebooks',
-    'Bash', 'Monitor', 'REPL',
-    'bash', 'powershell',
-    // Codex (its hooks name its shell tool as its model does)
-    'exec_command',
     // send_to_terminal types a line into a terminal: it runs a command like run_in_terminal does
     'copilot_runNotebookCell', 'runNotebookCell', 'send_to_terminal', 'sendToTerminal',
   ],
   web: [
     'fetch_webpage', 'github_repo', 'open_browser_page',
     'fetch', 'githubRepo', 'openSimpleBrowser',
-    'WebFetch', 'WebSearch', 'web_fetch', 'web_search',
     'copilot_fetchWebPage', 'copilot_githubRepo', 'copilot_githubTextSearch', 'githubTextSearch',
   ],
   task: [
     'runSubagent', 'search_subagent', 'execution_subagent',
-    'Task', 'Agent', 'Skill', 'Workflow',
-    'task', 'read_agent', 'write_agent', 'list_agents', 'skill',
     'explore_subagent', 'executionSubagent', 'searchSubagent', 'exploreSubagent',
   ],
-  mcp: ['ListMcpResourcesTool', 'ReadMcpResourceTool'],
+  mcp: [],
   other: [
     'manage_todo_list', 'memory', 'run_vscode_command', 'install_extension', 'get_vscode_api',
     'vscode_askQuestions', 'switch_agent', 'tool_search', 'create_new_workspace', 'get_project_setup_info',
     'todos', 'todo', 'vscodeAPI', 'extensions', 'new',
-    'TodoWrite', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'EnterWorktree', 'ExitWorktree',
-    'report_intent', 'think', 'update_todo', 'ask_user', 'exit_plan_mode', 'sql', 'store_memory', 'task_complete',
     'copilot_getVSCodeAPI', 'copilot_createNewWorkspace', 'copilot_installExtension', 'copilot_runVscodeCommand',
     'copilot_switchAgent', 'copilot_memory', 'copilot_resolveMemoryFileUri', 'copilot_sessionStoreSql',
     'setup_tools_createNewWorkspace', 'installExtension', 'switchAgent', 'newWorkspace',
@@ -82,23 +68,25 @@ const TABLE: Readonly<Record<ToolCategory, readonly string[]>> = {
 const SHELL_HELPERS: readonly string[] = [
   'get_task_output', 'get_terminal_output', 'await_terminal', 'kill_terminal',
   'getTaskOutput', 'getTerminalOutput', 'awaitTerminal', 'killTerminal',
-  'BashOutput', 'TaskOutput', 'KillBash', 'KillShell', 'TaskStop',
-  'write_bash', 'read_bash', 'stop_bash', 'list_bash',
-  'write_powershell', 'read_powershell', 'stop_powershell', 'list_powershell',
-  // Codex: input to a command exec_command started
-  'write_stdin',
 ];
 
 const EXACT = new Map<string, ToolCategory>();
 for (const [category, names] of Object.entries(TABLE) as [ToolCategory, readonly string[]][]) {
   for (const name of names) EXACT.set(name, category);
 }
-for (const name of SHELL_HELPERS) EXACT.set(name, 'shell');
+// The terminal agents' own names, from their rows (governance/agentTable.ts).
+const AGENT_HELPERS = GOVERNED_AGENTS.flatMap((a) => a.tools.shellHelpers ?? []);
+for (const agent of GOVERNED_AGENTS) {
+  for (const [category, names] of Object.entries(agent.tools)) {
+    if (category !== 'shellHelpers') for (const name of names) if (!EXACT.has(name)) EXACT.set(name, category as ToolCategory);
+  }
+}
+for (const name of [...SHELL_HELPERS, ...AGENT_HELPERS]) EXACT.set(name, 'shell');
 // Agents rename and re-case tools between versions; no two entries differ only by case in category,
 // so a case-insensitive fallback never weakens a rule.
 const FOLDED = new Map<string, ToolCategory>();
 for (const [name, category] of EXACT) if (!FOLDED.has(name.toLowerCase())) FOLDED.set(name.toLowerCase(), category);
-const HELPERS = new Set(SHELL_HELPERS.map((n) => n.toLowerCase()));
+const HELPERS = new Set([...SHELL_HELPERS, ...AGENT_HELPERS].map((n) => n.toLowerCase()));
 
 /** Every tool name the table knows, with its category (for docs, completion and tests). */
 export const KNOWN_TOOLS: ReadonlyMap<string, ToolCategory> = EXACT;

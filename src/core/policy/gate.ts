@@ -88,7 +88,7 @@ export function decide(input: GateInput): GateDecision {
   if (own) {
     return refuse('self-governance', `${subject.name} may not run ${own}: an agent never changes its own role or budget. Ask the user to do it in VS Code (Alfred: Switch Role, Alfred: Reset Budget).`);
   }
-  if (category === 'edit' && input.protectedPaths) {
+  if ((category === 'edit' || category === 'shell') && input.protectedPaths) {
     const hit = firstProtected(subject.paths, input.protectedPaths);
     if (hit) return refuse('protected-path', protectedReason(subject.name, hit, input.protectedPaths.workspaceFolder));
   }

@@ -15,7 +15,7 @@ export interface ToolCall extends ToolKind {
   input: unknown;
   /** Why the input is refused before any rule reads it (nested too deep, too many values). */
   badShape?: string;
-  /** Files an edit-category call names, in order, without duplicates (empty for other categories). */
+  /** Files an edit-category call names, or a shell call's patch text, in order, without duplicates (empty for other categories). */
   paths: readonly string[];
   /** The command a shell-category call runs. */
   command?: string;
@@ -37,7 +37,8 @@ export function toolCall(name: unknown, input?: unknown): ToolCall {
   const cwd = kind.category === 'shell' && typeof args?.cwd === 'string' ? args.cwd : undefined;
   return {
     ...kind, input: value,
-    paths: kind.category === 'edit' ? toolPaths(value) : [],
+    // A shell line may hold a patch too: Codex applies `apply_patch <<'EOF' … EOF` itself, outside any shell.
+    paths: kind.category === 'edit' ? toolPaths(value) : command !== undefined ? toolPaths(command) : [],
     ...(command !== undefined ? { command } : {}),
     ...(cwd !== undefined ? { cwd } : {}),
     fingerprint: callFingerprint(kind.name, value, false),
@@ -73,19 +74,27 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
   return isObject(value) ? value : undefined;
 }
 
+/**
+ * An argument vector (Codex's `command: ["bash", "-lc", "…"]`) as the shell line that runs it: each
+ * word quoted where needed, so the line's parser sees `-lc`'s script as one word, as the program does.
+ */
+export function argvLine(argv: readonly string[]): string {
+  return argv.map((w) => (/^[A-Za-z0-9_/.,:@%+=-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
 function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value.trim() === '' ? undefined : value;
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(' ') || undefined;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return argvLine(value) || undefined;
   return undefined;
 }
 
 /**
- * The command in a shell call's arguments: `command`, a REPL's `code`, `input`, or a task's command
+ * The command in a shell call's arguments: `command`, Codex's `cmd`, a REPL's `code`, `input`, or a task's command
  * with its arguments. (A `command` key in another category, e.g. `memory` or `str_replace_editor`,
  * is a sub-command, which is why only shell calls are read.)
  */
 function commandIn(args: Record<string, unknown>): string | undefined {
-  const command = text(args.command) ?? text(args.code) ?? text(args.input);
+  const command = text(args.command) ?? text(args.cmd) ?? text(args.code) ?? text(args.input);
   if (command !== undefined) return command;
   const task = asRecord(args.task);
   const taskCommand = task && text(task.command);

@@ -11,13 +11,19 @@ import { realTarget } from '../fs/realTarget';
 import { GIT_ENTRY, GOVERNANCE_WORKSPACE_PATHS, REPOSITORY_CODE_PATHS, WORKSPACE_SETTINGS_GLOBS } from '../governance/agents';
 
 const PATH_KEYS = ['filePath', 'file_path', 'path', 'dirPath', 'notebook_path'] as const;
-const PATCH_KEYS = ['input', 'patch'] as const;
-const PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to):\s*(.+?)\s*$/gm;
+/**
+ * Where an apply_patch call carries its patch text: Copilot's tools under `input` or `patch`, Codex
+ * (0.169) under `command` (hooks/input.ts reads each agent's shape; these hold whoever sent it).
+ */
+const PATCH_KEYS = ['input', 'patch', 'command'] as const;
+/** A patch's file lines. Codex reads them trimmed, so an indented line or a CR line end counts too. */
+const PATCH_LINE = /^[ \t]*\*\*\*[ \t]*(?:Add File|Update File|Delete File|Move to)[ \t]*:[ \t]*(.+?)[ \t\r]*$/gm;
 export const CHECKS_FILE = '.alfred/checks.toml';
 /** The files that set an agent's own rules (governance/agents.ts): an agent editing them could loosen its rules. */
 export const GOVERNANCE_PATHS: readonly string[] = GOVERNANCE_WORKSPACE_PATHS;
 
-function patchPaths(text: string): string[] {
+/** The files a patch text names (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:` lines). */
+export function patchPaths(text: string): string[] {
   return [...text.matchAll(PATCH_LINE)].map((m) => m[1] as string);
 }
 

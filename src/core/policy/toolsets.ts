@@ -9,7 +9,7 @@ import type { ToolCategory } from './types';
  * Whose tools the caller has. `alfred`: Alfred's own (ctx_read, …), which the `@alfred` loop and
  * Copilot in VS Code (as language model tools) call; the others are the terminal agents' own.
  */
-export type Toolset = 'alfred' | 'claude-code' | 'codex' | 'copilot-cli' | 'gemini-cli';
+export type Toolset = 'alfred' | 'claude-code' | 'codex' | 'copilot-cli' | 'gemini';
 
 export type SuggestedCategory = Extract<ToolCategory, 'read' | 'search' | 'edit' | 'shell'>;
 
@@ -19,7 +19,7 @@ const SUGGESTIONS: Readonly<Record<Toolset, Readonly<Record<SuggestedCategory, r
   'claude-code': { read: ['Read'], search: ['Grep', 'Glob'], edit: ['Edit', 'Write'], shell: ['Bash'] },
   codex: { read: [], search: [], edit: ['apply_patch'], shell: ['exec_command'] },
   'copilot-cli': { read: ['view'], search: ['grep', 'glob'], edit: ['edit', 'create'], shell: ['bash'] },
-  'gemini-cli': { read: ['read_file'], search: ['grep_search', 'glob'], edit: ['replace', 'write_file'], shell: ['run_shell_command'] },
+  'gemini': { read: ['read_file'], search: ['grep_search', 'glob'], edit: ['replace', 'write_file'], shell: ['run_shell_command'] },
 };
 
 /**

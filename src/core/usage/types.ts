@@ -4,7 +4,7 @@
  * prices and charges them, deduplicating on `id`.
  */
 
-export type UsageSource = 'copilot-otel' | 'copilot-cli-otel' | 'claude-transcript' | 'alfred';
+export type UsageSource = 'copilot-otel' | 'copilot-cli-otel' | 'claude-transcript' | 'gemini-transcript' | 'alfred';
 
 export interface ModelUsageRecord {
   /**

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { alfredChecks, doctorText, hookSocketFor } from '../../core/doctor/report';
+import { clientVersions } from '../../core/governance/clientVersions';
 import { readGovernanceHealth } from '../hooks/health';
 import { providerChecks } from '../providers/providerChecks';
 import { userSettingsFile } from '../config/settingsFiles';
@@ -17,7 +18,7 @@ export const doctor: AlfredCommand = {
     const harness = host.require();
     const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Alfred: probing providers…') }, async () => ({
       providers: await providerChecks(userSettingsFile(extension)),
-      alfred: await alfredChecks({ harness, governance: readGovernanceHealth(harness), hookSocket: hookSocketFor() }),
+      alfred: await alfredChecks({ harness, governance: readGovernanceHealth(harness), hookSocket: hookSocketFor(), clients: await clientVersions(process.env) }),
     }));
     if (!channel) {
       channel = vscode.window.createOutputChannel('Alfred Doctor');

@@ -5,9 +5,7 @@ import { doctor } from './doctor';
 import { editRole } from './editRole';
 import { exportAgents } from './exportAgents';
 import { exportTrace } from './exportTrace';
-import { governClaudeCode } from './governClaudeCode';
-import { governCodex } from './governCodex';
-import { governCopilot } from './governCopilot';
+import { GOVERN_COMMANDS } from './governAgents';
 import { newRole } from './newRole';
 import { openDashboard } from './openDashboard';
 import { openEventLog } from './openEventLog';
@@ -18,9 +16,6 @@ import { restoreBackup } from './restoreBackup';
 import { setProviderKey } from './setProviderKey';
 import { showBudget } from './showBudget';
 import { showRoles } from './showRoles';
-import { stopGoverningClaudeCode } from './stopGoverningClaudeCode';
-import { stopGoverningCodex } from './stopGoverningCodex';
-import { stopGoverningCopilot } from './stopGoverningCopilot';
 import { switchRole } from './switchRole';
 import { toggleAutopilot } from './toggleAutopilot';
 import { verifyCompletion } from './verifyCompletion';
@@ -28,7 +23,7 @@ import { writeHandoff } from './writeHandoff';
 
 const COMMANDS: readonly AlfredCommand[] = [switchRole, showBudget, resetBudget, openEventLog, showRoles, openDashboard,
   pinBackup, restoreBackup, newRole, editRole, verifyCompletion, reconcileOperations, writeHandoff, exportTrace, toggleAutopilot,
-  governCopilot, stopGoverningCopilot, governClaudeCode, stopGoverningClaudeCode, governCodex, stopGoverningCodex, exportAgents, doctor, setProviderKey, addProvider];
+  ...GOVERN_COMMANDS, exportAgents, doctor, setProviderKey, addProvider];
 
 /** Registers every command; a failing command shows its message instead of failing silently. */
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {

@@ -24,6 +24,12 @@ export function issueText(issue: HealthIssue, row?: Pick<AgentHealth, 'hookFile'
         : vscode.l10n.t('VS Code\'s own agent does not read this file ({0}); Claude Code itself reads it.', issue.setting);
     case 'runs-twice':
       return vscode.l10n.t('VS Code\'s own agent reads Alfred\'s hooks in both {0} and {1}: each of its tool calls goes through Alfred twice and is counted twice. Stop governing one of them, or turn chat.useClaudeHooks off.', issue.files[0] ?? '', issue.files[1] ?? '');
+    case 'codex-project-untrusted': return vscode.l10n.t('Codex does not trust {0}, so it ignores .codex/hooks.json and runs ungoverned: add [projects."{0}"] trust_level = "trusted" to {1} (Govern Codex Sessions offers it), or trust the project when Codex asks', issue.project, issue.file);
+    case 'codex-hooks-unreviewed': return vscode.l10n.t('Codex has not recorded your review of Alfred\'s hooks ({0}), so it skips them: run codex in this folder and approve them in /hooks', issue.events.join(', '));
+    case 'copilot-cli-folder-untrusted': return vscode.l10n.t('the Copilot CLI does not trust {0}, so it skips the repository\'s hooks: add it to "trusted_folders" in {1} (Govern Copilot Agent Sessions offers it), trust the folder when copilot asks, or pass --trust-folder', issue.folder, issue.file);
+    case 'gemini-folder-untrusted': return vscode.l10n.t('Gemini CLI does not trust {0}, so it ignores .gemini/settings.json and its hooks: add "{0}": "TRUST_FOLDER" to {1} (Govern Gemini CLI Sessions offers it), or trust the folder when gemini asks', issue.folder, issue.file);
+    case 'gemini-hooks-off': return vscode.l10n.t('{0} sets hooksConfig.enabled to false: Gemini CLI runs no hooks', issue.file);
+    case 'managed-settings-block-hooks': return vscode.l10n.t('Claude Code\'s managed settings {0} set {1}: a project\'s hooks do not run (only whoever administers this machine can change it)', issue.file, issue.setting);
     case 'no-hook-run': {
       const file = row?.hookFile ?? '';
       return issue.activity === 'tool'

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { openWorkspaceHarness } from '../../core/hooks/openWorkspace';
 import { startHookServer, type HookServer } from '../../core/hooks/server';
+import { ServerBuild } from '../../core/hooks/serverBuild';
 
 /** How often a window that does not serve tries again (another window's server may have gone). */
 const RETRY_MS = 30_000;
@@ -15,6 +16,8 @@ const RETRY_MS = 30_000;
 export function registerHookServer(context: vscode.ExtensionContext): vscode.Disposable {
   const builtinRolesDir = vscode.Uri.joinPath(context.extensionUri, 'roles').fsPath;
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? 'unknown');
+  // What the launcher this window writes runs (launcher.ts): a launcher rewritten by a newer install is not answered here.
+  const build = new ServerBuild({ runtime: process.execPath, cli: vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli', 'alfred.cjs').fsPath });
   let server: HookServer | undefined;
   let disposed = false;
   let starting = false;
@@ -29,6 +32,7 @@ export function registerHookServer(context: vscode.ExtensionContext): vscode.Dis
       const started = await startHookServer({
         openHarness: (folder, env, cwd, traceLater) => openWorkspaceHarness(folder, { builtinRolesDir, version, env, cwd, traceLater }),
         options: { vscodeVersion: vscode.version },
+        build,
       });
       if (started.kind === 'listening') {
         if (disposed) await started.server.close();

@@ -35,7 +35,7 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
 
     const ctx = (): SectionContext => ({ harness: this.host.current, trusted: vscode.workspace.isTrusted, spend, governance, team });
     const spend = new DailySpendTracker();
-    const governance = new GovernanceTracker(this.userSettingsFile);
+    const governance = new GovernanceTracker(this.userSettingsFile, () => refreshWhere((s) => s.name === 'governance'));
     const team = new TeamTracker(localizedSummary, () => refreshWhere((s) => s.name === 'team'));
     /** What each section last sent: a section whose state did not change sends nothing. */
     const sent = new Map<string, string>();

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AlfredEvent } from '../../core/events/types';
 import { governedAgent, type AgentId } from '../../core/governance/agents';
+import { clientVersions, type ClientVersion } from '../../core/governance/clientVersions';
 import { HEALTH_WORKSPACE_FILES, type AgentHealth } from '../../core/governance/health';
 import type { Harness } from '../../core/harness';
 import { hookRunOf, lastHookRun, type HookRun } from '../../core/hooks/lastRun';
@@ -48,6 +49,13 @@ function withSpendNote(view: AgentGovernanceView, harness: Harness, settingsFile
   return { ...view, notes: [...view.notes, note] };
 }
 
+/** A row whose client is installed in a version newer than Alfred was tested with says so. */
+function withVersionWarning(view: AgentGovernanceView, clients: readonly ClientVersion[] | undefined): AgentGovernanceView {
+  const c = clients?.find((v) => v.id === view.id && v.verdict === 'newer');
+  if (!c) return view;
+  return { ...view, warnings: [...view.warnings, vscode.l10n.t('{0} {1} is installed ({2}), newer than {3}, the version Alfred was tested with: its hook inputs or answers may have changed.', c.label, c.version ?? '', c.path ?? '', c.testedWith)] };
+}
+
 /**
  * The governance section: each governed agent's health (its hook file, the settings, trust and the
  * launcher, read each time: a few small files) and when a hook last ran (read from the log's tail at
@@ -58,15 +66,33 @@ export class GovernanceTracker {
   private activity: Activity | undefined;
   private dir: string | undefined;
 
-  /** `settingsFile`: the user settings file Copilot's usage export is written to (copilotOtelSettings.ts). */
-  constructor(private readonly settingsFile?: string) {}
+  /** The terminal agents' installed versions, asked once per window in the background (they take seconds). */
+  private clients: readonly ClientVersion[] | undefined;
+  private clientsAsked = false;
+
+  /**
+   * `settingsFile`: the user settings file Copilot's usage export is written to (copilotOtelSettings.ts);
+   * `onClients`: called once the installed versions are known, to show them.
+   */
+  constructor(private readonly settingsFile?: string, private readonly onClients?: () => void) {}
+
+  private askClients(): void {
+    if (this.clientsAsked || !this.onClients) return;
+    this.clientsAsked = true;
+    void clientVersions(process.env).then((found) => {
+      this.clients = found;
+      this.onClients?.();
+    }, () => undefined);
+  }
 
   view(harness: Harness | undefined): GovernanceView | null {
     if (!harness) return null;
     if (this.dir !== harness.stateDir) this.reload(harness);
     const rows = readGovernanceHealth(harness, { lastHook: this.lastHook ?? null, activity: this.activity ?? null });
     const sandbox = harness.sandboxStatus();
-    return { agents: rows.map(agentView).map((a) => withSpendNote(a, harness, this.settingsFile)), lastHook: this.lastHook ?? null, sandbox: { state: sandbox.state, text: sandboxText(sandbox) } };
+    this.askClients();
+    const agents = rows.map(agentView).map((a) => withVersionWarning(withSpendNote(a, harness, this.settingsFile), this.clients));
+    return { agents, lastHook: this.lastHook ?? null, sandbox: { state: sandbox.state, text: sandboxText(sandbox) } };
   }
 
   reload(harness: Harness): void {

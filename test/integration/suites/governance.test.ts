@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WritePlan } from '../../../src/core/config/types';
 import { copilotHookFile } from '../../../src/core/hooks/install';
@@ -40,6 +42,7 @@ suite('Governance that holds', () => {
   test('Govern Codex Sessions writes .codex/hooks.json through the confirmed diff, beside the user\'s own hooks; Stop Governing Codex takes only Alfred\'s out', async () => {
     const h = await freshSession('coder');
     const file = workspaceFile('.codex/hooks.json');
+    const codexConfig = path.join(os.homedir(), '.codex', 'config.toml');
     const mine = '{\n  "hooks": {\n    "PreToolUse": [{ "matcher": "^Bash$", "hooks": [{ "type": "command", "command": "./guard.sh" }] }]\n  }\n}\n';
     fs.mkdirSync(workspaceFile('.codex'), { recursive: true });
     fs.writeFileSync(file, mine);
@@ -49,6 +52,8 @@ suite('Governance that holds', () => {
         const ok = await vscode.commands.executeCommand('alfred.governCodex');
         assert.equal(shown.length, 1);
         assert.equal(shown[0]!.files[0]!.label, '.codex/hooks.json');
+        // Codex does not trust this project yet: its trust entry is in the same diff, to Codex's own file.
+        assert.match(shown[0]!.files[1]!.diff, /^\+\[projects\..*\]$\n^\+trust_level = "trusted"$/m);
         assert.match(shown[0]!.files[0]!.diff, /^\+.*"command": "\\"\$HOME\/\.alfred\/bin\/alfred\\" hook PreToolUse"/m);
         return ok;
       });
@@ -56,14 +61,19 @@ suite('Governance that holds', () => {
       const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
       assert.deepEqual(Object.keys(data.hooks), ['PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact']);
       assert.deepEqual(data.hooks.PreToolUse!.map((g) => g.hooks[0]!.command), ['./guard.sh', '"$HOME/.alfred/bin/alfred" hook PreToolUse']);
-      assert.equal(h.events({ types: ['ConfigWritten'] }).events.at(-1)?.reason, 'govern Codex sessions');
-      assert.equal((await governanceRows()).codex?.stateText, 'Governed');
+      assert.equal(h.events({ types: ['ConfigWritten'] }).events.at(-1)?.reason, 'govern Codex sessions and trust the project in Codex');
+      assert.match(fs.readFileSync(codexConfig, 'utf8'), /trust_level = "trusted"/);
+      // Trusted now, but Codex runs a project hook only once the user reviewed it in Codex: the row says so.
+      const row = (await governanceRows()).codex;
+      assert.equal(row?.state, 'not-in-force');
+      assert.match(row?.stateText ?? '', /Codex has not recorded your review of Alfred's hooks \(PreToolUse, SessionStart, UserPromptSubmit, PostToolUse/);
 
       assert.equal(await withReview(true, () => Promise.resolve(vscode.commands.executeCommand('alfred.stopGoverningCodex'))), true);
       assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), JSON.parse(mine));
       assert.equal((await governanceRows()).codex?.stateText, 'Not governed');
     } finally {
       fs.rmSync(workspaceFile('.codex'), { recursive: true, force: true });
+      fs.rmSync(codexConfig, { force: true });
     }
   });
 
@@ -79,7 +89,9 @@ suite('Governance that holds', () => {
       assert.deepEqual(rows.copilot?.warnings, []);
       // Copilot's usage export is not set up here: its spend is not measured, and the row says how to fix it.
       assert.ok(rows.copilot?.notes.includes('Model spend not measured: Copilot\'s usage export to Alfred is off. Run "Alfred: Govern Copilot Agent Sessions" again to turn it on.'), JSON.stringify(rows.copilot?.notes));
-      assert.equal(rows['copilot-cli']?.stateText, 'Governed');
+      // The Copilot CLI reads the same file, but only in a folder it trusts: the row says how.
+      assert.equal(rows['copilot-cli']?.state, 'not-in-force');
+      assert.match(rows['copilot-cli']?.stateText ?? '', /the Copilot CLI does not trust .*: add it to "trusted_folders" in ~\/\.copilot\/config\.json/);
       assert.equal(rows['claude-code']?.stateText, 'Not governed');
       assert.equal(rows.codex?.stateText, 'Not governed');
 
@@ -96,12 +108,12 @@ suite('Governance that holds', () => {
       rows = await governanceRows();
       assert.equal(rows.copilot?.state, 'not-in-force');
       assert.equal(rows.copilot?.stateText, 'Installed but not in force: chat.useHooks is off: VS Code runs no agent hooks');
-      assert.equal(rows['copilot-cli']?.stateText, 'Governed', 'the Copilot CLI reads its hook files itself');
+      assert.doesNotMatch(rows['copilot-cli']?.stateText ?? '', /chat\.useHooks/, 'the Copilot CLI reads its hook files itself');
 
       const doctor = await ask('', { command: 'doctor' });
       assert.match(doctor.out.text, /\*\*Governance\*\* of this workspace's agents:/);
       assert.match(doctor.out.text, /- ❌ Copilot in VS Code \(`\.github\/hooks\/alfred\.json`\): Installed but not in force: chat\.useHooks is off: VS Code runs no agent hooks\n/);
-      assert.match(doctor.out.text, /- ✅ Copilot CLI \(`\.github\/hooks\/alfred\.json`\): Governed\n/);
+      assert.match(doctor.out.text, /- ❌ Copilot CLI \(`\.github\/hooks\/alfred\.json`\): Installed but not in force: the Copilot CLI does not trust /);
       assert.match(doctor.out.text, /- ➖ Codex \(`\.codex\/hooks\.json`\): Not governed\n/);
       assert.match(doctor.out.text, /Govern an agent from the dashboard's Governance section/);
     } finally {

@@ -1,9 +1,9 @@
 /**
  * The adversarial corpus (test/fixtures/adversarial/corpus.json): what a governed agent with a shell
  * and edit tools tries in order to loosen its rules or write protected files, played through every
- * hook format (Copilot in VS Code, Claude Code, the Copilot CLI) with the input each real client sends,
- * and every path an agent's hook takes (`alfred hook` in process, the resident hook server, and a real
- * process for the deepest input).
+ * hook format (Copilot in VS Code, Claude Code, the Copilot CLI, Codex, Gemini CLI) with the input each
+ * real client sends, and every path an agent's hook takes (`alfred hook` in process, the resident hook
+ * server, and a real process for the deepest input).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -17,36 +17,17 @@ import { startHookServer, type HookServer } from '../../../src/core/hooks/server
 import { forwardedEnv, HOOK_PROTOCOL_VERSION, type HookRequest, type HookResponse } from '../../../src/core/hooks/serverProtocol';
 import { stateDir } from '../../../src/core/state/paths';
 import { isolateEnv, newWorkspace, run } from '../cli/helpers';
+import { CORPUS, prepareCorpusHome, writeCorpusWorkspace, snapshot as snapshotIn, type CorpusCase } from './corpusHome';
 import { runSandboxedAnswer, sandboxAvailable } from './sandboxed';
 
-interface Case {
-  name: string;
-  shell?: string;
-  /** A task's command (and `taskArgs`): VS Code's create_and_run_task writes it into tasks.json and runs it in a terminal of its own. */
-  task?: string;
-  /** A task's command given as an object (VS Code's quoted string) instead. */
-  taskObject?: unknown;
-  taskArgs?: unknown[];
-  edit?: string;
-  content?: string;
-  vscodeCommand?: string;
-  args?: unknown[];
-  deep?: number;
-  role?: string;
-  expect: 'deny' | 'sandboxed';
-  code?: string;
-  protects?: string;
-}
+type Case = CorpusCase;
 
 const ROOT = path.resolve(__dirname, '../../..');
-const CORPUS = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/adversarial/corpus.json'), 'utf8')) as {
-  setup: { files: Record<string, string>; hardLinks: Record<string, string> };
-  cases: Case[];
-};
 const env = isolateEnv();
+const CLAUDE_RECORDED = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/agents/claude-code-2.1.328/PreToolUse.Bash.json'), 'utf8')) as { input: Record<string, unknown> };
 
-type Format = 'copilot' | 'claude' | 'copilot-cli';
-const FORMATS: readonly Format[] = ['copilot', 'claude', 'copilot-cli'];
+type Format = 'copilot' | 'claude' | 'copilot-cli' | 'codex' | 'gemini';
+const FORMATS: readonly Format[] = ['copilot', 'claude', 'copilot-cli', 'codex', 'gemini'];
 
 /** A stand-in for an input nested `depth` levels deep, written out by `serialize` (JSON.stringify of the real thing overflows). */
 function nested(depth: number): unknown {
@@ -59,7 +40,7 @@ function serialize(value: unknown): string {
 
 /** The tool call an agent of `format` makes for the case, or undefined when it has no such tool. */
 function toolCall(c: Case, format: Format, ws: string): { tool: string; input: Record<string, unknown> } | undefined {
-  const shellTool = { copilot: 'run_in_terminal', claude: 'Bash', 'copilot-cli': 'bash' }[format];
+  const shellTool = { copilot: 'run_in_terminal', claude: 'Bash', 'copilot-cli': 'bash', codex: 'exec_command', gemini: 'run_shell_command' }[format];
   if (c.shell !== undefined) {
     return { tool: shellTool, input: format === 'copilot' ? { command: c.shell, explanation: 'x', goal: 'x', mode: 'sync', isBackground: false } : { command: c.shell } };
   }
@@ -67,11 +48,20 @@ function toolCall(c: Case, format: Format, ws: string): { tool: string; input: R
     const task = { label: 'build', type: 'shell', command: c.task ?? c.taskObject, ...(c.taskArgs ? { args: c.taskArgs } : {}), isBackground: false };
     return format === 'copilot' ? { tool: 'create_and_run_task', input: { workspaceFolder: ws, task } } : undefined;
   }
+  if (c.patch !== undefined) {
+    // Codex 0.169 sends the patch text under `command`; Copilot's tools under `input`.
+    if (format === 'codex') return { tool: 'apply_patch', input: { command: c.patch } };
+    if (format === 'copilot') return { tool: 'apply_patch', input: { input: c.patch, explanation: 'x' } };
+    return format === 'copilot-cli' ? { tool: 'apply_patch', input: { input: c.patch } } : undefined;
+  }
   if (c.edit !== undefined) {
     // `~/…`: a file in the user's home (VS Code's user settings, Alfred's own folder).
     const abs = c.edit.startsWith('~/') ? path.join(process.env.HOME!, c.edit.slice(2)) : path.join(ws, c.edit);
+    // Codex writes files only through apply_patch.
+    if (format === 'codex') return { tool: 'apply_patch', input: { command: `*** Begin Patch\n*** Add File: ${abs}\n${(c.content ?? '').split('\n').map((l) => `+${l}`).join('\n')}\n*** End Patch\n` } };
     if (format === 'copilot') return { tool: 'create_file', input: { filePath: abs, content: c.content } };
     if (format === 'claude') return { tool: 'Write', input: { file_path: abs, content: c.content } };
+    if (format === 'gemini') return { tool: 'write_file', input: { file_path: abs, content: c.content } };
     return { tool: 'create', input: { path: abs, file_text: c.content } };
   }
   if (c.vscodeCommand !== undefined) return format === 'copilot' ? { tool: 'run_vscode_command', input: { commandId: c.vscodeCommand, args: c.args ?? [] } } : undefined;
@@ -84,9 +74,14 @@ function hookInput(format: Format, ws: string, call: { tool: string; input: Reco
   if (format === 'copilot-cli') {
     return { event: 'preToolUse', stdin: JSON.stringify({ sessionId: 's1', timestamp: Date.now(), cwd: ws, toolName: call.tool, toolArgs: serialize(call.input) }) };
   }
-  // Claude Code's input always carries its permission mode and transcript; VS Code's neither.
-  const claude = format === 'claude' ? { permission_mode: 'default', transcript_path: `${ws}.transcript.jsonl` } : {};
-  return { event: 'PreToolUse', stdin: serialize({ hook_event_name: 'PreToolUse', session_id: 's1', cwd: ws, tool_name: call.tool, tool_input: call.input, ...claude }) };
+  // Claude Code's input as the real client sends it (recorded from it: its permission mode, transcript, ids).
+  const claude = format === 'claude' ? CLAUDE_RECORDED.input : {};
+  // Codex 0.169's carries a permission mode too, its turn and model; VS Code's none of them.
+  const codex = format === 'codex' ? { turn_id: 't1', model: 'gpt-5.1-codex', permission_mode: 'default', transcript_path: null, tool_use_id: 'call_1' } : {};
+  if (format === 'gemini') {
+    return { event: 'BeforeTool', stdin: serialize({ session_id: 's1', transcript_path: '', cwd: ws, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: call.tool, tool_input: call.input }) };
+  }
+  return { event: 'PreToolUse', stdin: serialize({ ...claude, hook_event_name: 'PreToolUse', session_id: 's1', cwd: ws, tool_name: call.tool, tool_input: call.input, ...codex }) };
 }
 
 /**
@@ -98,17 +93,18 @@ interface Decision { decision: string; reason?: string; rewritten?: Record<strin
 function decisionOf(stdout: string): Decision {
   const out = JSON.parse(stdout || '{}') as Record<string, unknown> & { hookSpecificOutput?: Record<string, unknown> };
   const specific = out.hookSpecificOutput ?? {};
-  const decision = specific.permissionDecision ?? out.permissionDecision;
+  // Gemini CLI reads a top-level decision and its reason, and a rewrite as hookSpecificOutput.tool_input.
+  const decision = specific.permissionDecision ?? out.permissionDecision ?? out.decision;
   return {
     decision: decision === undefined ? 'pass' : String(decision),
-    reason: String(specific.permissionDecisionReason ?? out.permissionDecisionReason ?? ''),
-    rewritten: (specific.updatedInput ?? out.modifiedArgs ?? undefined) as Record<string, unknown> | undefined,
+    reason: String(specific.permissionDecisionReason ?? out.permissionDecisionReason ?? out.reason ?? ''),
+    rewritten: (specific.updatedInput ?? specific.tool_input ?? out.modifiedArgs ?? undefined) as Record<string, unknown> | undefined,
   };
 }
 
 function workspace(): string {
-  const ws = newWorkspace(env.root, CORPUS.setup.files);
-  for (const [link, target] of Object.entries(CORPUS.setup.hardLinks)) fs.linkSync(path.join(ws, target), path.join(ws, link));
+  const ws = newWorkspace(env.root);
+  writeCorpusWorkspace(ws);
   return ws;
 }
 
@@ -150,42 +146,8 @@ before(async () => {
   // The launcher every hook runs, for the case that tries to replace it.
   fs.mkdirSync(path.join(process.env.HOME!, '.alfred', 'bin'), { recursive: true });
   fs.writeFileSync(path.join(process.env.HOME!, '.alfred', 'bin', 'alfred'), '#!/bin/sh\nexec alfred "$@"\n', { mode: 0o755 });
-  // The start-up files the cases that target them expect a user to have.
-  // Fedora's, which sources every file in ~/.bashrc.d, and lines an installer or the user added.
-  fs.writeFileSync(path.join(process.env.HOME!, '.bashrc'), 'alias ll="ls -l"\nif [ -d ~/.bashrc.d ]; then for rc in ~/.bashrc.d/*; do . "$rc"; done; fi\n'
-    + 'export NVM_DIR="$HOME/.nvm"\n[ -s "$NVM_DIR/nvm.sh" ] && \\. "$NVM_DIR/nvm.sh"\n. "$HOME/.config/shell/env.sh"\n');
-  fs.mkdirSync(path.join(process.env.HOME!, '.config', 'shell'), { recursive: true });
-  fs.writeFileSync(path.join(process.env.HOME!, '.config', 'shell', 'env.sh'), 'export EDITOR=vi\n');
-  // Python's user site and cargo's configuration, whose content the checks' python3 and cargo run.
-  fs.mkdirSync(path.join(process.env.HOME!, '.local', 'lib', 'python3.11', 'site-packages'), { recursive: true });
-  fs.mkdirSync(path.join(process.env.HOME!, '.cargo'));
-  fs.writeFileSync(path.join(process.env.HOME!, '.cargo', 'config.toml'), '[net]\nretry = 2\n');
-  fs.mkdirSync(path.join(process.env.HOME!, '.bashrc.d'));
-  // A global hooks folder and a local include, as many set up: neither exists yet.
-  fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n[include]\n\tpath = ~/.gitconfig.local\n[core]\n\thooksPath = ~/.githooks\n');
-  fs.writeFileSync(path.join(process.env.HOME!, '.npmrc'), 'fund=false\n');
-  fs.writeFileSync(path.join(process.env.HOME!, '.vimrc'), 'set number\n');
-  fs.mkdirSync(path.join(process.env.HOME!, '.local', 'share', 'direnv', 'allow'), { recursive: true });
-  fs.mkdirSync(path.join(process.env.HOME!, '.ssh'), { mode: 0o700 });
-  fs.mkdirSync(path.join(process.env.HOME!, '.gradle', 'caches'), { recursive: true }); // Gradle used, no init.d yet
-  fs.mkdirSync(path.join(process.env.HOME!, '.gnupg'), { mode: 0o700 });
-  fs.writeFileSync(path.join(process.env.HOME!, '.gnupg', 'gpg-agent.conf'), 'default-cache-ttl 600\n');
-  fs.mkdirSync(path.join(process.env.HOME!, '.config', 'environment.d'), { recursive: true });
-  // A folder of the command search path in the home, where the cases that plant a program expect one.
-  const localBin = path.join(process.env.HOME!, '.local', 'bin');
-  fs.mkdirSync(localBin, { recursive: true });
-  // And nvm's Node, whose npm the checks run: its code and its global npmrc.
-  const nvm = path.join(process.env.HOME!, '.nvm', 'versions', 'node', 'v22.11.0');
-  for (const dir of ['bin', 'lib/node_modules/npm/bin', 'etc']) fs.mkdirSync(path.join(nvm, dir), { recursive: true });
-  fs.writeFileSync(path.join(nvm, 'bin', 'node'), '#!/bin/sh\n', { mode: 0o755 });
-  fs.writeFileSync(path.join(nvm, 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'), 'require("../lib/cli.js")(process)\n');
-  fs.writeFileSync(path.join(nvm, 'etc', 'npmrc'), 'fund=false\n');
-  fs.writeFileSync(path.join(process.env.HOME!, '.nvm', 'nvm.sh'), 'nvm() { :; }\n');
   savedPath = process.env.PATH;
-  // npm's own recipe for global installs without root: a prefix in the home, on PATH before any install made it.
-  const npmGlobal = path.join(process.env.HOME!, '.npm-global', 'bin');
-  // After the system's folders: the cases' `node -e` must find the real Node first.
-  process.env.PATH = `${npmGlobal}${path.delimiter}${localBin}${path.delimiter}${process.env.PATH ?? ''}${path.delimiter}${path.join(nvm, 'bin')}`;
+  process.env.PATH = prepareCorpusHome(process.env.HOME!, process.env.PATH ?? '');
   const started = await startHookServer({
     openHarness: (folder, harnessEnv, cwd) => openWorkspaceHarness(folder, { builtinRolesDir: path.join(ROOT, 'roles'), version: 'test', env: harnessEnv, cwd }),
   });
@@ -221,8 +183,8 @@ for (const [pathName, ask] of [['alfred hook', inProcess], ['the hook server', t
             assert.equal(answer.rewritten, undefined);
             return;
           }
-          // Every agent here applies a rewritten input without `allow`, so each is rewritten and none is allowed outright.
-          assert.equal(answer.decision, 'pass');
+          // Every agent here is rewritten; none is allowed outright but Codex, which applies a rewrite only with `allow`.
+          assert.equal(answer.decision, format === 'codex' ? 'allow' : 'pass');
           assert.ok(answer.rewritten, `the command is rewritten to run in the sandbox: ${JSON.stringify(answer)}`);
           runSandboxedAnswer(answer.rewritten, ws, env.root);
           assert.deepEqual(snapshot(ws, c.protects!), protectedBefore, `${c.protects} is unchanged`);
@@ -248,9 +210,5 @@ describe('the deepest input through a real `alfred hook` process', () => {
 
 /** The content (or listing) of a protected path, to compare before and after. */
 function snapshot(ws: string, rel: string): string {
-  const abs = rel.startsWith('~/') ? path.join(process.env.HOME!, rel.slice(2)) : path.join(ws, rel);
-  if (!fs.existsSync(abs)) return '(missing)';
-  const st = fs.statSync(abs);
-  if (st.isDirectory()) return fs.readdirSync(abs, { recursive: true }).map(String).sort().map((f) => `${f}:${fs.statSync(path.join(abs, f)).isFile() ? fs.readFileSync(path.join(abs, f), 'utf8') : ''}`).join('\n');
-  return fs.readFileSync(abs, 'utf8');
+  return snapshotIn(ws, process.env.HOME!, rel);
 }

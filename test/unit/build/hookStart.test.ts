@@ -21,7 +21,8 @@ test('alfred hook PreToolUse without a hook server loads none of net, child_proc
   fs.mkdirSync(ws);
   const report = path.join(root, 'loaded.cjs');
   fs.writeFileSync(report, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(path.join(root, 'loaded.txt'))}, process.moduleLoadList.join('\\n')));`);
-  const env = { PATH: process.env.PATH, HOME: root, ALFRED_HOME: path.join(root, '.alfred'), ALFRED_ROLE: 'coder' };
+  // Starting no server (ALFRED_HOOK_SERVER=existing): the call that starts one loads child_process, once per session.
+  const env = { PATH: process.env.PATH, HOME: root, ALFRED_HOME: path.join(root, '.alfred'), ALFRED_ROLE: 'coder', ALFRED_HOOK_SERVER: 'existing' };
   const call = (n: number) => {
     const input = JSON.stringify({
       hook_event_name: 'PreToolUse', session_id: 's', cwd: ws, tool_name: 'run_in_terminal', tool_input: { command: `npm test -- --grep=case${n}` }, tool_use_id: `t${n}`,

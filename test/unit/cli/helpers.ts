@@ -15,11 +15,12 @@ export interface Run {
   stderr: string;
 }
 
-const ENV_KEYS = ['ALFRED_HOME', 'HOME', 'USERPROFILE', 'ALFRED_ROLE', 'LEAN_CTX_ROLE', 'ALFRED_WORKSPACE'] as const;
+const ENV_KEYS = ['ALFRED_HOME', 'HOME', 'USERPROFILE', 'ALFRED_ROLE', 'LEAN_CTX_ROLE', 'ALFRED_WORKSPACE', 'ALFRED_HOOK_SERVER'] as const;
 
 /**
  * Points ALFRED_HOME and HOME at temporary folders for the file's tests (restored after), so
- * neither the user's state nor their roles are touched.
+ * neither the user's state nor their roles are touched. A hook call the tests run starts no hook
+ * server of its own (ALFRED_HOOK_SERVER=existing): it would outlive the test and answer the next.
  */
 export function isolateEnv(): { root: string } {
   const ctx = { root: '' };
@@ -28,6 +29,7 @@ export function isolateEnv(): { root: string } {
     ctx.root = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-cli-'));
     for (const k of ENV_KEYS) saved[k] = process.env[k];
     for (const k of ['ALFRED_ROLE', 'LEAN_CTX_ROLE', 'ALFRED_WORKSPACE'] as const) delete process.env[k];
+    process.env.ALFRED_HOOK_SERVER = 'existing';
     process.env.ALFRED_HOME = path.join(ctx.root, 'alfred-home');
     process.env.HOME = process.env.USERPROFILE = path.join(ctx.root, 'home');
     fs.mkdirSync(process.env.HOME, { recursive: true });

@@ -60,7 +60,7 @@ describe('alfred hook: errors never block (exit 1, never 2)', () => {
     const r = await hook('TeammateIdle', { tool_name: 'x' });
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /unsupported event "TeammateIdle"\. Supported: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, PermissionRequest, SubagentStart, SubagentStop, PreCompact, sessionStart, userPromptSubmitted, preToolUse, postToolUse, agentStop, permissionRequest, subagentStart, subagentStop, preCompact\./);
+    assert.match(r.stderr, /unsupported event "TeammateIdle"\. Supported: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, PermissionRequest, SubagentStart, SubagentStop, PreCompact, sessionStart, userPromptSubmitted, preToolUse, postToolUse, agentStop, permissionRequest, subagentStart, subagentStop, preCompact, BeforeAgent, BeforeTool, AfterTool, AfterAgent\./);
     assert.match(r.stderr, /Usage: alfred hook </);
   });
 

@@ -82,7 +82,7 @@ describe('doctor: Alfred', () => {
     assert.deepEqual(checks[4], { name: 'ledger', state: 'ok', detail: `in the state folder's files (${env.harness.stateDir})` });
     assert.equal(checks[0]!.state, 'warn');
     assert.match(checks[0]!.detail, /broken\.toml/);
-    assert.deepEqual([checks[1]!.state, checks[1]!.detail], ['warn', 'none running: each hook starts the command line (slower, same answers)']);
+    assert.deepEqual([checks[1]!.state, checks[1]!.detail], ['ok', 'none running now: the next hook call starts one (slower for that call, same answers)']);
     assert.equal(checks[3]!.state, 'ok');
     const server = net.createServer().listen(socket);
     await new Promise((r) => server.once('listening', r));
@@ -99,6 +99,25 @@ describe('doctor: Alfred', () => {
     } finally {
       fs.chmodSync(env.harness.stateDir, 0o700);
     }
+  });
+
+  it('a governance row not in force names its reasons in words; a client newer than tested is a warning, one not installed is left out', async () => {
+    const env = makeEnv();
+    const checks = await alfredChecks({
+      harness: env.harness, hookSocket: path.join(env.root, 'none.sock'),
+      governance: [{ id: 'codex', label: 'Codex', hookFile: '.codex/hooks.json', installed: true, state: 'not-in-force', reasons: [{ code: 'codex-hooks-unreviewed', events: ['PreToolUse'] }], notes: [], warnings: [] }],
+      clients: [
+        { id: 'codex', label: 'Codex', program: 'codex', testedWith: '0.169.0', path: '/bin/codex', version: '0.170.0', verdict: 'newer' },
+        { id: 'gemini', label: 'Gemini CLI', program: 'gemini', testedWith: '0.61.0', verdict: 'not-installed' },
+      ],
+    });
+    assert.deepEqual(checks.find((c) => c.name === 'governance: Codex'), {
+      name: 'governance: Codex', state: 'fail',
+      detail: '.codex/hooks.json is written but not in force: Codex has not recorded your review of Alfred\'s hooks (PreToolUse), so it skips them: run codex in this folder and approve them in /hooks',
+    });
+    assert.deepEqual(checks.filter((c) => c.name.startsWith('client: ')), [{
+      name: 'client: Codex', state: 'warn', detail: '0.170.0 at /bin/codex is newer than 0.169.0, the version Alfred was tested with: its hook inputs or answers may have changed',
+    }]);
   });
 
   it('a ledger backend or team ledger set so that it cannot be used fails, saying why', async () => {

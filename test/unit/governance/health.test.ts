@@ -4,7 +4,7 @@ import { GOVERNED_AGENTS } from '../../../src/core/governance/agents';
 import {
   codexHooksFeature, governanceHealth, HEALTH_WORKSPACE_FILES, searchedByVsCode, type AgentHealth, type HealthInput,
 } from '../../../src/core/governance/health';
-import { codexHookFile, copilotHookFile, launcherScripts, withClaudeHooks } from '../../../src/core/hooks/install';
+import { codexHookFile, copilotHookFile, launcherScripts, withClaudeHooks, withGeminiHooks } from '../../../src/core/hooks/install';
 
 const LAUNCHER = '/home/u/.alfred/bin/alfred';
 const RUNTIME = '/opt/code/code';
@@ -18,6 +18,7 @@ function input(over: Partial<HealthInput> = {}): HealthInput {
       '.github/hooks/alfred.json': copilotHookFile(),
       '.claude/settings.json': withClaudeHooks(undefined),
       '.codex/hooks.json': codexHookFile(),
+      '.gemini/settings.json': withGeminiHooks(undefined),
     },
     homeFiles: {},
     settings: {},

@@ -83,5 +83,5 @@ test('launcherTarget reads back what launcherScripts wrote, on both systems; a h
 test('hook file paths come from the one table of governed agents', () => {
   for (const agent of GOVERNED_AGENTS) assert.equal(hookFilePath('/ws', agent.id), `/ws/${agent.hookFile}`);
   assert.equal(hookFilePath('/ws', 'codex'), '/ws/.codex/hooks.json');
-  assert.deepEqual(HOOK_FILES, ['.github/hooks/alfred.json', '.claude/settings.json', '.codex/hooks.json']);
+  assert.deepEqual(HOOK_FILES, ['.github/hooks/alfred.json', '.claude/settings.json', '.codex/hooks.json', '.gemini/settings.json']);
 });

@@ -50,7 +50,9 @@ describe('passAnswer', () => {
     // The Copilot CLI ignores updatedInput and applies modifiedArgs.
     assert.deepEqual(JSON.parse(passAnswer('copilot-cli', 'preToolUse', 'line', input).stdout), { additionalContext: 'line', modifiedArgs: input });
     // Gemini CLI ignores updatedInput and applies hookSpecificOutput.tool_input.
-    assert.deepEqual(JSON.parse(passAnswer('vscode', 'BeforeTool', undefined, input, 'gemini-cli').stdout), { hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: input } });
+    assert.deepEqual(JSON.parse(passAnswer('vscode', 'BeforeTool', undefined, input, 'gemini').stdout), { hookSpecificOutput: { tool_input: input } });
+    // Codex applies a rewrite only with `allow`: the allow carries the rewrite.
+    assert.deepEqual(JSON.parse(passAnswer('vscode', 'PreToolUse', undefined, input, 'codex').stdout), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: input } });
   });
 });
 

@@ -147,8 +147,8 @@ describe('the hook server answers as the command line does', () => {
   });
 
   it('a bad request gets an error, never a hook answer', async () => {
-    // A client of another version (3 forwarded no variable of the servers' keys) is refused: it runs the hook itself.
-    for (const v of [3, 5]) assert.match(String((await ask(server.socketPath, { v, event: 'PreToolUse', stdin: '{}', processCwd: env.root, env: {} }) as { error?: string }).error), new RegExp(`protocol version ${v}, expected 4`));
+    // A client of another version (3 forwarded no variable of the servers' keys, 4 named no build) is refused: it runs the hook itself.
+    for (const v of [3, 6]) assert.match(String((await ask(server.socketPath, { v, event: 'PreToolUse', stdin: '{}', processCwd: env.root, env: {} }) as { error?: string }).error), new RegExp(`protocol version ${v}, expected 5`));
     assert.match(String((await ask(server.socketPath, { event: 'PreToolUse', stdin: '{}', processCwd: 'relative', env: {} }) as { error?: string }).error), /processCwd must be an absolute path/);
   });
 

@@ -53,7 +53,7 @@ describe('refusals name the caller\'s tools', () => {
   });
 
   it('no terminal agent is ever pointed to one of Alfred\'s tools', () => {
-    for (const toolset of ['claude-code', 'codex', 'copilot-cli', 'gemini-cli'] as const) {
+    for (const toolset of ['claude-code', 'codex', 'copilot-cli', 'gemini'] as const) {
       for (const r of [reviewer, ops, noWrite]) {
         for (const tool of ['Bash', 'Edit', 'Write', 'bash', 'create', 'apply_patch', 'run_in_terminal']) {
           assert.doesNotMatch(reason(r, tool, toolset), /ctx_/, `${toolset} ${r.name} ${tool}`);
@@ -63,12 +63,12 @@ describe('refusals name the caller\'s tools', () => {
   });
 
   it('suggests only names the category table files under that category (the role\'s rules are checked against them)', () => {
-    for (const toolset of ['alfred', 'claude-code', 'codex', 'copilot-cli', 'gemini-cli'] as const) {
+    for (const toolset of ['alfred', 'claude-code', 'codex', 'copilot-cli', 'gemini'] as const) {
       for (const category of ['read', 'search', 'edit', 'shell'] as const) {
         for (const name of suggestedTools(toolset, category)) assert.equal(toolCall(name).category, category, `${toolset} ${name}`);
       }
     }
     assert.deepEqual(suggestedTools('claude-code', 'search'), ['Grep', 'Glob']);
-    assert.deepEqual(suggestedTools('gemini-cli', 'read'), ['read_file']);
+    assert.deepEqual(suggestedTools('gemini', 'read'), ['read_file']);
   });
 });

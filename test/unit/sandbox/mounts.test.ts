@@ -63,7 +63,7 @@ test('home: Alfred\'s, lean-ctx\'s and the agents\' folders created when missing
   const state = path.join(alfredHome, 'state', 'abc');
   const ro = readOnlyPaths({ workspaceFolder: ws, protectedGlobs: [], env: { ALFRED_HOME: alfredHome }, home, stateDir: state });
   const homeSide = ro.filter((p) => !p.startsWith(`${ws}/`)).sort();
-  const created = ['.alfred', '.lean-ctx', '.copilot', '.codex'].map((p) => path.join(home, p));
+  const created = ['.alfred', '.lean-ctx', '.copilot', '.codex', '.gemini'].map((p) => path.join(home, p));
   // And the configuration created empty when missing (the test below).
   const config = ['.npmrc', '.ssh', '.config/autostart', '.config/systemd/user', '.config/environment.d', '.local/lib'].map((p) => path.join(home, p));
   assert.deepEqual(homeSide, [alfredHome, ...created, ...config, path.join(home, '.claude'), path.join(home, '.config', 'Code', 'User')].sort());

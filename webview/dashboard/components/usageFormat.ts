@@ -23,6 +23,7 @@ export function cost(u: UsageTotalsView): string {
 export function sourceLabel(source: string): string {
   switch (source) {
     case 'claude-transcript': return 'Claude Code';
+    case 'gemini-transcript': return 'Gemini CLI';
     case 'copilot-otel': return 'Copilot';
     case 'copilot-cli-otel': return 'Copilot CLI';
     case 'chat': return '@alfred';

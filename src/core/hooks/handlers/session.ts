@@ -21,7 +21,7 @@ export const sessionStart: HookHandler = async (harness, input, event) => {
   if (handoff) parts.push(handoff.text);
   // `handoff`: whether this session was handed the progress handoff, for its Stop hook's fingerprint.
   await harness.record([{ type: 'AgentSession', agentSession: input.sessionId ?? null, model: input.model ?? null, handoff: handoff !== undefined, source: `hook:${event}` }]);
-  return passAnswer(input.format, input.format === 'copilot-cli' ? 'sessionStart' : 'SessionStart', parts.join('\n\n'));
+  return passAnswer(input.format, input.format === 'copilot-cli' ? 'sessionStart' : 'SessionStart', parts.join('\n\n'), undefined, input.agent);
 };
 
 /**
