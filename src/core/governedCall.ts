@@ -5,10 +5,27 @@
  * whose halves run in two processes (PreToolUse, PostToolUse), run `decideCall` and `chargeCall`.
  */
 import type { NewEvent } from './events/types';
-import type { CallOrigin } from './harness';
 import type { RefusalCode } from './policy/types';
 import type { ToolCall } from './policy/toolCall';
+import type { Toolset } from './policy/toolsets';
 import type { AuthorizeResult, ChargeResult } from './state/govern';
+
+/** Who makes a governed call and how: the path, the model, and what a hook adds. */
+export interface CallOrigin {
+  /** `tool`, `chat`, `hook:PreToolUse`, … */
+  source: string;
+  model?: string;
+  /** For a shell call that will run in a VS Code terminal: the line it will show (not charged twice). */
+  terminalCommand?: string;
+  /** The hook rewrote the command to run in the kernel sandbox. */
+  sandboxed?: boolean;
+  /** The agent session of a hook input. */
+  agentSession?: string;
+  /** Give the agent the budget line at the first hook after a crossing (hooks). */
+  announce?: boolean;
+  /** Whose tools a refusal suggests instead (a hook's agent); absent: Alfred's own. */
+  toolset?: Toolset;
+}
 
 /** The part of the harness a governed call needs. */
 export interface CallGovernor {

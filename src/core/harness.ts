@@ -6,10 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Actor } from './actor';
 import type { CompletionHost } from './completion/verify';
-import type { CallGovernor } from './governedCall';
+import type { CallGovernor, CallOrigin } from './governedCall';
 import type { HandoffHost } from './handoff/handoff';
 import type { OperationsHost } from './operations/lifecycle';
-import { costOf, priceFor, type ModelPrice, type PriceQuote } from './budget/prices';
+import { costOf, priceFor, type PriceQuote, type PricingOptions } from './budget/prices';
 import { formatBudgetLine } from './budget/status';
 import { countTokens } from './budget/tokens';
 import type { BudgetStatus } from './budget/types';
@@ -25,13 +25,14 @@ import type { GateDecision } from './policy/types';
 import type { ToolCall } from './policy/toolCall';
 import type { Toolset } from './policy/toolsets';
 import type { ProtectionOptions } from './policy/toolPaths';
-import { detectSandbox, planSandbox, sandboxVerdict, type SandboxPlan } from './sandbox/index';
+import { detectSandbox, planSandbox, type SandboxPlan } from './sandbox/index';
+import { sandboxRefusal as sandboxRefusalOf } from './sandbox/refusal';
 import { strictProbeFailure } from './sandbox/detect';
 import { sandboxStatus, type SandboxStatus } from './sandbox/status';
 import { chargeMeasured, type MeasuredCharge } from './usage/chargeMeasured';
 import type { ModelUsageRecord } from './usage/types';
 import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './roles/active';
-import { moreAuthority } from './roles/authority';
+import { moreAuthority, withWorkspaceRole } from './roles/authority';
 import { loadRoles, roleFolders, type RoleFolder } from './roles/loader';
 import { DEFAULT_ROLE, type LoadedRoles, type Role, type RoleProblem } from './roles/types';
 import { authorize, charge, currentStatus, observeShell, type AuthorizeResult, type ChargeResult, type ObserveShellResult } from './state/govern';
@@ -41,18 +42,12 @@ import { stateDir } from './state/paths';
 import { readRuntimeRole, writeRuntimeRole } from './state/runtimeRole';
 import { Tracer } from './traces/tracer';
 import { harnessFingerprint, type FingerprintInputs, type HarnessFingerprint } from './fingerprint/fingerprint';
+import { teamDecide } from './team/decide';
 import { openTeamLedger } from './team/open';
 import type { LedgerBackend } from './state/ledgerBackend';
 import { openLedgerBackend } from './state/pgLedger/open';
 import type { TeamLedger } from './team/teamLedger';
 import { readFingerprintFiles } from './fingerprint/files';
-
-export interface PricingOptions {
-  overrides?: Readonly<Record<string, ModelPrice>>;
-  fallback?: ModelPrice;
-  /** The model tool outputs are priced for, when the caller does not say. */
-  model?: string;
-}
 
 export interface HarnessOptions {
   workspaceFolder: string;
@@ -99,23 +94,6 @@ export interface ActiveRole {
   from: ActiveRoleOrigin;
   /** Set when the requested role does not exist and `coder` stands in for it. */
   problem?: string;
-}
-
-/** Who makes a governed call and how: the path, the model, and what a hook adds. */
-export interface CallOrigin {
-  /** `tool`, `chat`, `hook:PreToolUse`, … */
-  source: string;
-  model?: string;
-  /** For a shell call that will run in a VS Code terminal: the line it will show (not charged twice). */
-  terminalCommand?: string;
-  /** The hook rewrote the command to run in the kernel sandbox. */
-  sandboxed?: boolean;
-  /** The agent session of a hook input. */
-  agentSession?: string;
-  /** Give the agent the budget line at the first hook after a crossing (hooks). */
-  announce?: boolean;
-  /** Whose tools a refusal suggests instead (a hook's agent); absent: Alfred's own. */
-  toolset?: Toolset;
 }
 
 export interface BudgetSnapshot {
@@ -217,19 +195,8 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
         return { role: requireRole(this.roles(), DEFAULT_ROLE), from: 'default', problem: (err as Error).message };
       }
     };
-    const userSetting = this.opts.roleSetting?.();
     const workspaceSetting = this.opts.workspaceRoleSetting?.()?.trim();
-    const withoutWorkspace = resolve(userSetting);
-    if (!workspaceSetting || withoutWorkspace.from !== 'setting' && withoutWorkspace.from !== 'default') return withoutWorkspace;
-    const withWorkspace = resolve(workspaceSetting);
-    if (withWorkspace.problem) return withWorkspace;
-    const more = moreAuthority(withWorkspace.role, withoutWorkspace.role);
-    if (more.length === 0) return withWorkspace;
-    return {
-      ...withoutWorkspace,
-      problem: `The workspace's settings ask for role ${withWorkspace.role.name}, which has more authority than ${withoutWorkspace.role.name} (${more.join('; ')}). `
-        + `Settings from the repository never raise authority: switch to ${withWorkspace.role.name} yourself (Alfred: Switch Role) if you want it.`,
-    };
+    return withWorkspaceRole(resolve(this.opts.roleSetting?.()), workspaceSetting ? () => resolve(workspaceSetting) : undefined);
   }
 
   /** The active role and its budget session, for records of who did what (the budget itself not computed). */
@@ -293,24 +260,11 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     return sandboxStatus(this.activeRole().role, detected, process.arch, detected.kind === 'bwrap' ? strictProbeFailure(detected.path) : undefined);
   }
 
-  /**
-   * Why a shell call is refused under `sandbox = "required"` (or `"strict"`): it will not run in the kernel sandbox.
-   * `sandboxed` is the caller's word (a hook that rewrote the command); ctx_shell always runs in it when there is one.
-   */
-  private sandboxRefusal(role: Role, call: ToolCall, sandboxed: boolean | undefined, toolset: Toolset = 'alfred'): string | undefined {
-    if ((role.sandbox !== 'required' && role.sandbox !== 'strict') || !call.newShell) return undefined;
-    const plan = sandboxVerdict({ role, env: this.env });
-    if (plan.kind === 'refused') return plan.reason;
-    if (sandboxed ?? (call.name === 'ctx_shell' && plan.kind === 'sandboxed')) return undefined;
-    const instead = toolset === 'alfred' ? 'Use ctx_shell, or ask the user to switch role.' : 'Ask the user to switch role to run it.';
-    return `${call.name} cannot be run in the kernel sandbox from here (this agent does not let Alfred rewrite its command), and role ${role.name} requires one (sandbox = "${role.sandbox}"). ${instead}`;
-  }
-
   /** What the gate would decide now, with nothing charged or logged (for permission prompts); `toolset`: the caller's tools. */
   preview(call: ToolCall, toolset?: Toolset): GateDecision {
     const { role } = this.activeRole();
     const budget = currentStatus(this.stateDir, role);
-    const sandboxRefusal = this.sandboxRefusal(role, call, undefined, toolset);
+    const sandboxRefusal = sandboxRefusalOf(role, call, undefined, this.env, toolset);
     return decide({
       role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths: this.protectedPaths(), ...(toolset ? { toolset } : {}),
       mcpTrust: () => readMcpTrust(this.stateDir), ...(sandboxRefusal ? { sandboxRefusal } : {}),
@@ -322,7 +276,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
     const startedAt = Date.now();
     const { role } = this.activeRole();
     const protectedPaths = this.protectedPaths();
-    const sandboxRefusal = this.sandboxRefusal(role, call, origin.sandboxed, origin.toolset);
+    const sandboxRefusal = sandboxRefusalOf(role, call, origin.sandboxed, this.env, origin.toolset);
     await this.team?.prepare();
     const result = await authorize(this.stateDir, {
       role,
@@ -336,7 +290,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
       ...(origin.announce ? { announce: true } : {}),
       // Only where a team budget applies (or the team ledger is misconfigured) is the call decided
       // there, under the lock; otherwise its charge is copied after the call, with its events.
-      ...(this.teamProblem !== undefined || this.team?.decides(role.name) ? { team: (d: GateDecision) => this.teamDecide(role.name, call, d, origin.model ?? this.opts.pricing?.().model) } : {}),
+      ...(this.teamProblem !== undefined || this.team?.decides(role.name) ? { team: (d: GateDecision) => teamDecide({ team: this.team, problem: this.teamProblem }, role.name, call, d, origin.model ?? this.opts.pricing?.().model) } : {}),
       decide: (budget, context) => decide({
         role, call, budget, budgetLine: formatBudgetLine(budget), protectedPaths, ...context,
         ...(origin.toolset ? { toolset: origin.toolset } : {}),
@@ -452,14 +406,6 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
 
   events(options: { tail?: number; types?: EventType[] } = {}): ReadResult {
     return readEvents(this.stateDir, options);
-  }
-
-  /** The team budgets a call falls under decide after the gate allowed it (state/govern.ts). */
-  private async teamDecide(role: string, call: ToolCall, d: GateDecision, model: string | undefined): Promise<GateDecision> {
-    const refuse = (reason: string): GateDecision => ({ ...d, allowed: false, shellCharge: 0, code: 'budget-exhausted', reason });
-    if (!this.team) return call.name === 'ctx_session' ? d : refuse(`The team ledger is misconfigured: ${this.teamProblem}`);
-    const v = await this.team.authorize({ role, tool: call.name, shell: d.shellCharge, exempt: call.name === 'ctx_session', ...(model ? { model } : {}) });
-    return v.allowed ? d : refuse(v.reason);
   }
 
   /** Onto the bus, and into the team's audit trail and budgets when there is a team ledger (not waited for). */

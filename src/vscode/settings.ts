@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { PricingOptions } from '../core/harness';
+import type { PricingOptions } from '../core/budget/prices';
 import type { ModelPrice } from '../core/budget/prices';
 import { capLowerOnly } from '../core/budget/workspaceLimits';
 import { workspacePricing } from '../core/budget/workspacePricing';

@@ -76,22 +76,27 @@ export interface LoopDriver<T, R> {
   appendRound(turn: ModelTurn, results: ReadonlyArray<ToolOutcome<R>>): void;
 }
 
-export interface EngineInput<T, R> {
+/** What bounds a loop and what it reports as it runs, whichever driver runs it (runAgentLoop passes them on as given). */
+export interface LoopOptions {
   harness: Harness;
-  /** Priced by this id for the cost-cap projection. */
-  modelId: string;
-  driver: LoopDriver<T, R>;
   maxToolRounds: number;
+  /** Stops the loop as `interrupted`. */
   signal?: AbortSignal;
-  /** Epoch ms at which the loop stops as `timeout`. */
+  /** Wall-clock time at which the loop stops as `timeout` (epoch ms). */
   deadline?: number;
   /** Model tokens (input + output) the loop may use before it stops as `budget`. */
   tokenLimit?: number;
-  /** Tokens earlier sessions of the same work spent, counted against tokenLimit. */
+  /** Usage already spent by earlier sessions of the same work (a resumed trial), counted against tokenLimit. */
   spentTokens?: number;
   onToolCall?(call: LoopToolCall): void;
-  /** After each round of tool calls. */
+  /** After each round of tool calls (the handoff is written here when it is on). */
   onRound?(): Promise<void>;
+}
+
+export interface EngineInput<T, R> extends LoopOptions {
+  /** Priced by this id for the cost-cap projection. */
+  modelId: string;
+  driver: LoopDriver<T, R>;
 }
 
 export interface EngineResult {

@@ -4,36 +4,22 @@
  * conversation in the providers' neutral messages. No VS Code.
  */
 import { countTokens } from '../budget/tokens';
-import type { Harness } from '../harness';
 import type { ChatMessage, RequestPart, ToolDefinition } from '../providers/types';
 import { chargeAgentRequest, type AgentConfiguration } from './charge';
-import { runEngine, type LoopDriver, type LoopStop, type LoopToolCall } from './engine';
+import { runEngine, type LoopDriver, type LoopOptions, type LoopStop, type LoopToolCall } from './engine';
 import type { AgentModel } from './model';
 import { agentToolsFor, runAgentTool, type AgentToolResult } from './tools';
 
 export type { LoopStop, LoopToolCall };
 
-export interface AgentLoopInput {
-  harness: Harness;
+export interface AgentLoopInput extends LoopOptions {
   model: AgentModel;
   /** The conversation so far (system and user prompt first); appended to. */
   messages: ChatMessage[];
-  maxToolRounds: number;
-  /** Stops the loop as `interrupted`. */
-  signal?: AbortSignal;
-  /** Wall-clock time at which the loop stops as `timeout` (epoch ms). */
-  deadline?: number;
-  /** Model tokens (input + output) the loop may use before it stops as `budget`. */
-  tokenLimit?: number;
-  /** Usage already spent by earlier sessions of the same work (a resumed trial), counted against tokenLimit. */
-  spentTokens?: number;
   /** Kept in each request's fingerprint. */
   configuration?: AgentConfiguration;
   /** `trial`, `agent`, …: the source of charges, traces and tool calls. */
   source?: string;
-  onToolCall?(call: LoopToolCall): void;
-  /** After each round of tool calls (the handoff is written here when it is on). */
-  onRound?(): Promise<void>;
 }
 
 export interface AgentLoopResult {
@@ -47,8 +33,9 @@ export interface AgentLoopResult {
 }
 
 export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResult> {
-  const { harness, model, messages } = input;
-  const source = input.source ?? 'agent';
+  const { model, messages, configuration, source: given, ...options } = input;
+  const { harness } = options;
+  const source = given ?? 'agent';
   let answer = '';
   const driver: LoopDriver<ToolDefinition, AgentToolResult> = {
     tools: (role) => agentToolsFor(role),
@@ -65,7 +52,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResu
       const outputTokens = await countAll([turn.text, ...turn.calls.map((c) => `${c.name} ${JSON.stringify(c.input)}`)]);
       const result = await chargeAgentRequest(harness, model, {
         inputTokens: counted.inputTokens, outputTokens, toolResultTokens: counted.toolResultTokens, ...(turn.reported ? { reported: turn.reported } : {}), latencyMs,
-      }, source, input.configuration ?? {});
+      }, source, configuration ?? {});
       return { inputTokens: result.record.inputTokens, outputTokens: result.record.outputTokens, costUsd: result.costUsd };
     },
     runTool: async (call, signal) => {
@@ -79,12 +66,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResu
       messages.push({ role: 'assistant', parts: asked }, { role: 'user', parts: answered });
     },
   };
-  const result = await runEngine({
-    harness, modelId: model.id, driver, maxToolRounds: input.maxToolRounds,
-    ...(input.signal ? { signal: input.signal } : {}), ...(input.deadline !== undefined ? { deadline: input.deadline } : {}),
-    ...(input.tokenLimit !== undefined ? { tokenLimit: input.tokenLimit } : {}), ...(input.spentTokens !== undefined ? { spentTokens: input.spentTokens } : {}),
-    ...(input.onToolCall ? { onToolCall: input.onToolCall } : {}), ...(input.onRound ? { onRound: input.onRound } : {}),
-  });
+  const result = await runEngine({ ...options, modelId: model.id, driver });
   // The last text the model gave, the answer when it ended on one.
   for (const m of messages) if (m.role === 'assistant') for (const p of m.parts) if (p.type === 'text') answer = p.text;
   if (result.lastText) answer = result.lastText;

@@ -11,6 +11,14 @@ export interface ModelPrice {
   cacheWritePerMTok?: number;
 }
 
+/** The pricing settings a harness charges with: `alfred.prices`, `alfred.fallbackPrice` and the model. */
+export interface PricingOptions {
+  overrides?: Readonly<Record<string, ModelPrice>>;
+  fallback?: ModelPrice;
+  /** The model tool outputs are priced for, when the caller does not say. */
+  model?: string;
+}
+
 export interface PriceQuote extends ModelPrice {
   /** True when the model had no price and the fallback price was used. */
   estimated: boolean;

@@ -5,6 +5,7 @@
  */
 import { PRICING_FILE, publishJson, publishedJsonReader } from '../state/published';
 import type { ModelPrice } from './prices';
+import { isObject } from '../isObject';
 
 export interface PublishedPricing {
   overrides?: Readonly<Record<string, ModelPrice>>;
@@ -21,6 +22,6 @@ export function publishedPricingReader(stateDir: string): () => PublishedPricing
   const read = publishedJsonReader<unknown>(stateDir, PRICING_FILE, {});
   return () => {
     const value = read();
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as PublishedPricing) : {};
+    return isObject(value) ? (value as PublishedPricing) : {};
   };
 }

@@ -7,6 +7,7 @@
  * - a JSON mime type holding `{usage: {inputTokens, outputTokens, cachedInputTokens?}}` (Alfred's
  *   spelling), also read in OpenAI's.
  */
+import { isObject } from '../isObject';
 
 export interface ReportedUsage {
   /** All input tokens, cached ones included. */
@@ -30,8 +31,7 @@ function parse(data: Uint8Array): unknown {
   }
 }
 
-const objectOf = (v: unknown): Record<string, unknown> | undefined =>
-  (v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : undefined);
+const objectOf = (v: unknown): Record<string, unknown> | undefined => (isObject(v) ? v : undefined);
 
 /** Cached tokens never exceed the input; a bad count reads as none (the input is then priced in full). */
 function withCached(input: number, output: number, cached: unknown): ReportedUsage {

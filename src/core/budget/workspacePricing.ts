@@ -4,8 +4,7 @@
  * guard, so a workspace may raise what a call is charged, never lower it: a repository that ships
  * `"alfred.prices": { "gpt-4o": { "inputPerMTok": 0, … } }` must not turn that guard off.
  */
-import type { PricingOptions } from '../harness';
-import { DEFAULT_FALLBACK_PRICE, priceFor, type ModelPrice } from './prices';
+import { DEFAULT_FALLBACK_PRICE, priceFor, type ModelPrice, type PricingOptions } from './prices';
 
 const isRate = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 

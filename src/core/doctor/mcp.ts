@@ -1,7 +1,7 @@
 /** The doctor's line on MCP servers: what the latest audit (`mcp-audit/latest.json`) found. */
 import { latestPath, readLatest } from '../mcp/cache';
 import type { McpAudit } from '../mcp/types';
-import type { DoctorCheck } from './report';
+import type { DoctorCheck } from './check';
 
 const list = (audits: readonly McpAudit[]): string => audits.map((a) => a.server.name).join(', ');
 

@@ -17,19 +17,11 @@ import type { ProviderConfig } from '../providers/types';
 import type { SandboxStatus } from '../sandbox/status';
 import type { LedgerBackend } from '../state/ledgerBackend';
 import type { TeamLedger } from '../team/teamLedger';
+import type { CheckState, DoctorCheck } from './check';
+// Its callers (the CLI, the editor's provider checks) take a check's type with the report.
+export type { CheckState, DoctorCheck } from './check';
 import { mcpCheck } from './mcp';
 import { sha256Hex } from '../crypto/sha256';
-
-export type CheckState = 'ok' | 'warn' | 'fail';
-
-export interface DoctorCheck {
-  /** What is checked: a provider's name, or `roles`, `governance: Copilot`, `hook server`, `sandbox`, `state folder`. */
-  name: string;
-  state: CheckState;
-  detail: string;
-  /** Round trip of a provider's probe. */
-  ms?: number;
-}
 
 export interface DoctorReport {
   providers: DoctorCheck[];

@@ -6,6 +6,7 @@
 import { DEFAULT_MAX_REPEATED_CALLS } from '../policy/repetition';
 import type { Role } from '../roles/types';
 import { sha256Hasher, sha256Hex } from '../crypto/sha256';
+import { isObject } from '../isObject';
 
 /** Unknown to the caller that built the fingerprint. */
 export const UNKNOWN = 'n/a';
@@ -99,8 +100,8 @@ export function shortHash(data: string | Uint8Array): string {
 /** JSON with every object's keys sorted, so the same value always gives the same text. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
+    isObject(v)
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]))
       : v
   ));
 }

@@ -17,6 +17,7 @@ import { AGENT_HOOK_FILES } from '../hooks/agentHooks';
 import { isCopilotHookFileGoverning, launcherTarget } from '../hooks/install';
 import type { HookRun } from '../hooks/lastRun';
 import { GOVERNED_AGENTS, HOOK_FILES, type AgentId } from './agents';
+import { isObject } from '../isObject';
 
 export type HealthState = 'governed' | 'not-governed' | 'not-in-force';
 
@@ -152,7 +153,7 @@ const normalizeKey = (k: string) => k.trim().replace(/\\/g, '/').replace(/^\.\//
  */
 export function searchedByVsCode(file: string, configured: unknown): boolean {
   const locations = new Map<string, boolean>(Object.entries(VSCODE_HOOK_LOCATIONS));
-  if (configured && typeof configured === 'object' && !Array.isArray(configured)) {
+  if (isObject(configured)) {
     for (const [k, v] of Object.entries(configured)) locations.set(normalizeKey(k), v === true);
   }
   const dir = path.posix.dirname(file);

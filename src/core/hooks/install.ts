@@ -8,6 +8,7 @@ import { applyEdits, modify, parse as parseJsonc, type FormattingOptions } from 
 import { LAUNCHER_MARKS, LAUNCHER_POSIX, LAUNCHER_WINDOWS } from './launcherPath';
 import { ANSWER_HEAD_BYTES, NATIVE_MAGIC } from './nativeProtocol';
 import { FORWARDED_ENV } from './serverProtocol';
+import { isObject } from '../isObject';
 
 /**
  * The events of `.github/hooks/alfred.json`, which the Copilot CLI and VS Code both read, so each key
@@ -71,7 +72,7 @@ function matcherGroupsOf(text: string): MatcherGroups {
   } catch {
     return {};
   }
-  return data && data.hooks && typeof data.hooks === 'object' && !Array.isArray(data.hooks) ? data.hooks : {};
+  return isObject(data?.hooks) ? data.hooks : {};
 }
 
 /** Seconds, as Claude Code and Codex read `timeout`. */

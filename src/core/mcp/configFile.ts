@@ -6,6 +6,7 @@
  */
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { readIfExists } from '../fs/readIfExists';
+import { isObject } from '../isObject';
 import { packageOfLaunch } from './launchers';
 import type { McpInventory, McpServerEntry, McpSource } from './types';
 
@@ -19,8 +20,6 @@ export interface ServersAt {
   /** The profile or application the file belongs to, when its path alone does not say it. */
   origin?: string;
 }
-
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The 1-based line and column of an offset, as an editor shows them. */
 function lineCol(text: string, offset: number): string {

@@ -6,7 +6,7 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isObject } from './configFile';
+import { isObject } from '../isObject';
 
 export const DISCOVERY_SETTING = 'chat.mcp.discovery.enabled';
 

@@ -6,7 +6,8 @@
  * on its own (configFile.ts): one broken file or server does not hide the others.
  */
 import * as path from 'node:path';
-import { isObject, readJsonc, readServers, type Problems } from './configFile';
+import { isObject } from '../isObject';
+import { readJsonc, readServers, type Problems } from './configFile';
 import type { DiscoveredFile } from './discovery';
 import { profileLabel, type ProfileFiles } from './profiles';
 import type { McpInventory, McpServerEntry, McpSource } from './types';

@@ -8,6 +8,7 @@
 import { parse } from 'jsonc-parser';
 import { readIfExists } from '../fs/readIfExists';
 import { DEFAULT_CURATION, type CurationThresholds } from './curation';
+import { isObject } from '../isObject';
 
 export interface AuditSettings {
   downloadsApi?: string;
@@ -20,7 +21,7 @@ export function settingsOf(file: string): Record<string, unknown> {
   if (text === undefined) return {};
   try {
     const doc: unknown = parse(text, [], { allowTrailingComma: true });
-    return typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as Record<string, unknown>) : {};
+    return isObject(doc) ? doc : {};
   } catch {
     return {};
   }

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isObject } from '../isObject';
 
 export const MEMORY_POLICY_FILE = '.alfred/memory-policy.json';
 
@@ -27,6 +28,6 @@ export function readMemoryPolicy(workspaceFolder: string, trusted = true): Memor
   } catch {
     return { on: false, why: `${MEMORY_POLICY_FILE} is not valid JSON` };
   }
-  const allow = doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>).allow : undefined;
+  const allow = isObject(doc) ? doc.allow : undefined;
   return allow === true ? { on: true } : { on: false, why: `${MEMORY_POLICY_FILE} does not say "allow": true` };
 }

@@ -1,14 +1,9 @@
 /** Failover profiles (`alfred.profiles`): named, ordered chains of model selectors. */
 import { INTENTIONS } from '../providers/intentions';
-import type { Intention } from '../providers/types';
+import type { Intention, ModelLink } from '../providers/types';
 
-export interface ModelLink {
-  vendor?: string;
-  family?: string;
-  id?: string;
-  /** Only models with this intention (providers/intentions.ts), e.g. `{ "intention": "local" }`. */
-  intention?: Intention;
-}
+// Declared beside the intentions it names, which match a link against a provider's models.
+export type { ModelLink } from '../providers/types';
 
 export interface Profile {
   name: string;

@@ -8,6 +8,7 @@ import { toolKind, type ToolKind } from './categories';
 import { inputShapeProblem } from './inputShape';
 import { callFingerprint } from './repetition';
 import { toolPaths } from './toolPaths';
+import { isObject } from '../isObject';
 
 export interface ToolCall extends ToolKind {
   /** The input as the tool gets it; a JSON text is parsed (the Copilot CLI sends its arguments as one). */
@@ -70,7 +71,7 @@ function parsedInput(input: unknown): unknown {
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return isObject(value) ? value : undefined;
 }
 
 /**

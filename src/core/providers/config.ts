@@ -8,6 +8,7 @@
 import type { ModelPrice } from '../budget/prices';
 import { HOW_TO_STORE_KEY, parseKeyReference } from './keys';
 import type { ProviderConfig, ProviderModelConfig, ProviderProblem, ProviderProtocol } from './types';
+import { isObject } from '../isObject';
 
 export const PROVIDER_KEYS = ['name', 'protocol', 'baseUrl', 'key', 'models', 'price', 'timeoutMs'] as const;
 export const MODEL_KEYS = ['id', 'name', 'maxInputTokens', 'maxOutputTokens', 'vision', 'toolCalling', 'reasoning', 'price'] as const;
@@ -50,7 +51,7 @@ export function parseProviders(value: unknown, where = 'settings: alfred.provide
 }
 
 function parseProvider(raw: unknown, at: string, report: Report): ProviderConfig | undefined {
-  if (!isObj(raw)) return void report(at, 'must be an object with "name", "protocol" and "baseUrl"');
+  if (!isObject(raw)) return void report(at, 'must be an object with "name", "protocol" and "baseUrl"');
   unknownKeys(raw, at, PROVIDER_KEYS, report);
   if (refusesCommands(raw, at, report)) return undefined;
   let ok = true;
@@ -128,7 +129,7 @@ function parseModels(v: unknown, at: string, report: Report): ProviderModelConfi
 
 function parseModel(raw: unknown, at: string, report: Report): ProviderModelConfig | undefined {
   if (typeof raw === 'string') raw = { id: raw }; // `"gpt-4o"` is short for `{ "id": "gpt-4o" }`
-  if (!isObj(raw)) return void report(at, 'must be a model id or an object with "id"');
+  if (!isObject(raw)) return void report(at, 'must be a model id or an object with "id"');
   unknownKeys(raw, at, MODEL_KEYS, report);
   if (refusesCommands(raw, at, report)) return undefined;
   let ok = true;
@@ -165,7 +166,7 @@ function parseModel(raw: unknown, at: string, report: Report): ProviderModelConf
 
 /** USD per million tokens: input and output required, cache prices optional; finite, not negative. */
 function parsePrice(v: unknown, at: string, report: Report): ModelPrice | undefined {
-  if (!isObj(v)) return void report(at, 'must be an object { "inputPerMTok", "outputPerMTok" } in USD per million tokens');
+  if (!isObject(v)) return void report(at, 'must be an object { "inputPerMTok", "outputPerMTok" } in USD per million tokens');
   unknownKeys(v, at, PRICE_KEYS, report);
   if (refusesCommands(v, at, report)) return undefined;
   const price: Partial<ModelPrice> = {};
@@ -204,9 +205,6 @@ function startsWithBang(v: unknown): boolean {
   return typeof v === 'string' && v.trimStart().startsWith('!');
 }
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Own properties only: an inherited or `__proto__`-smuggled value is never read. */
 function own(o: Obj, k: string): unknown {

@@ -6,8 +6,7 @@
  * rather than a wrong one.
  */
 import { normalizeModelId, type ModelPrice } from '../budget/prices';
-import type { ModelLink } from '../models/profiles';
-import type { Intention, ProviderConfig, ProviderModelConfig } from './types';
+import type { Intention, ModelLink, ProviderConfig, ProviderModelConfig } from './types';
 
 export const INTENTIONS: readonly Intention[] = ['local', 'vision', 'reasoner', 'fast'];
 

@@ -8,17 +8,16 @@
  * still refuses or ignores it, naming its place, and learns nothing more.
  */
 import { MASK } from '../config/redact';
+import { isObject } from '../isObject';
 import { MODEL_KEYS, PRICE_KEYS, PROVIDER_KEYS } from './config';
 import { parseKeyReference } from './keys';
 
 type Obj = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export function publishableProviders(value: unknown): unknown {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) return MASK;
-  return value.map((entry) => (isObj(entry) ? publishableProvider(entry) : MASK));
+  return value.map((entry) => (isObject(entry) ? publishableProvider(entry) : MASK));
 }
 
 function publishableProvider(entry: Obj): Obj {
@@ -34,12 +33,12 @@ function publishableProvider(entry: Obj): Obj {
 /** A model: its id as a string (`"gpt-4o"`), or an object of known fields. */
 function publishableModel(model: unknown): unknown {
   if (typeof model === 'string') return model;
-  if (!isObj(model)) return MASK;
+  if (!isObject(model)) return MASK;
   return mapKnown(model, MODEL_KEYS, (k, v) => (k === 'price' ? publishablePrice(v) : v));
 }
 
 function publishablePrice(price: unknown): unknown {
-  return isObj(price) ? mapKnown(price, PRICE_KEYS, (_k, v) => (typeof v === 'number' ? v : MASK)) : MASK;
+  return isObject(price) ? mapKnown(price, PRICE_KEYS, (_k, v) => (typeof v === 'number' ? v : MASK)) : MASK;
 }
 
 /** The object's own fields: a known one as `known` gives it, any other one's value masked (its name kept, to be reported). */

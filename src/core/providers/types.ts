@@ -11,6 +11,15 @@ export type ProviderProtocol = 'openai' | 'anthropic';
 
 export type Intention = 'local' | 'vision' | 'reasoner' | 'fast';
 
+/** One link of a profile's chain (`alfred.profiles`): the models it may pick. */
+export interface ModelLink {
+  vendor?: string;
+  family?: string;
+  id?: string;
+  /** Only models with this intention (providers/intentions.ts), e.g. `{ "intention": "local" }`. */
+  intention?: Intention;
+}
+
 /**
  * Where a key comes from, never the key itself: `$VAR` / `${VAR}` (the environment when the request is
  * made) or `secret:NAME` (VS Code's SecretStorage, set through a command).

@@ -5,6 +5,7 @@
  */
 import { rolePermits } from '../policy/gate';
 import { KNOWN_TOOLS } from '../policy/categories';
+import type { ActiveRoleOrigin } from './active';
 import type { McpAction, Role } from './types';
 
 /** Tools no table lists, one per kind of name, so patterns such as `mcp_*` or `*` are compared too. */
@@ -36,4 +37,22 @@ export function moreAuthority(next: Role, current: Role): string[] {
   const gained = [...KNOWN_TOOLS.keys(), ...PROBES].filter((t) => rolePermits(next, t) && !rolePermits(current, t));
   if (gained.length > 0) more.push(`tools ${gained.slice(0, 5).join(', ')}${gained.length > 5 ? ` and ${gained.length - 5} more` : ''}`);
   return more;
+}
+
+/**
+ * The active role once the workspace's own `alfred.role` (the repository's settings, which an agent
+ * may have written) is heard: it replaces the user's setting (or the default) only when it raises no
+ * authority; a runtime switch or an environment variable is never overridden by it.
+ */
+export function withWorkspaceRole<T extends { role: Role; from: ActiveRoleOrigin; problem?: string }>(user: T, workspace: (() => T) | undefined): T {
+  if (!workspace || user.from !== 'setting' && user.from !== 'default') return user;
+  const withWorkspace = workspace();
+  if (withWorkspace.problem) return withWorkspace;
+  const more = moreAuthority(withWorkspace.role, user.role);
+  if (more.length === 0) return withWorkspace;
+  return {
+    ...user,
+    problem: `The workspace's settings ask for role ${withWorkspace.role.name}, which has more authority than ${user.role.name} (${more.join('; ')}). `
+      + `Settings from the repository never raise authority: switch to ${withWorkspace.role.name} yourself (Alfred: Switch Role) if you want it.`,
+  };
 }

@@ -1,6 +1,7 @@
 /** Validation of one role file (docs/roles-and-budgets.md, Role files): TOML text → the keys it sets + problems. */
 import * as path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
+import { isObject } from '../isObject';
 import { TOOL_CATEGORIES } from '../policy/types';
 import { isServerPattern } from '../policy/mcpServer';
 import { patternProblem } from '../policy/patterns';
@@ -210,9 +211,7 @@ function checkLimit(value: unknown, kind: LimitKind): string | undefined {
 }
 
 function asTable(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isObject(value) && !(value instanceof Date) ? value : undefined;
 }
 
 function typeName(value: unknown): string {

@@ -11,9 +11,7 @@ import { alfredHome } from '../state/paths';
 import { probeKey, rememberedSuccess, rememberSuccess } from './probeCache';
 import { BWRAP_FLAGS, STRICT_BWRAP_FLAGS } from './wrap';
 import { SECCOMP_FD } from './seccomp';
-
-export type Sandbox = { kind: 'bwrap' | 'sandbox-exec'; path: string } | { kind: 'none'; why: string };
-export type AvailableSandbox = Extract<Sandbox, { path: string }>;
+import type { AvailableSandbox, Sandbox } from './types';
 
 /** Bubblewrap starts in a few milliseconds; a probe that takes longer is a broken install. */
 const PROBE_TIMEOUT_MS = 3000;

@@ -4,7 +4,8 @@
  * `argv(...)`; an agent's hook rewrites a terminal command into `line(...)`.
  */
 import type { Role } from '../roles/types';
-import { detectSandbox, strictFailure, type AvailableSandbox, type DetectOptions, type Sandbox } from './detect';
+import { detectSandbox, strictFailure, type DetectOptions } from './detect';
+import type { AvailableSandbox, Sandbox } from './types';
 import { blockDevices } from './blockDevices';
 import { commandServers, liveSockets } from './commandServers';
 import { hookRunFolder, ownCopies, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
@@ -15,7 +16,8 @@ import { savePlan, saveSandboxFilter } from './launcher';
 import { KeptValues, notedEnv, runningCode } from '../fs/keptReads';
 import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote, type OwnCopy } from './wrap';
 
-export { detectSandbox, resetSandboxDetection, type AvailableSandbox, type Sandbox } from './detect';
+export { detectSandbox, resetSandboxDetection } from './detect';
+export type { AvailableSandbox, Sandbox } from './types';
 export { readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 export { sandboxArgv, sandboxCommandLine, sandboxExecProfile, shellQuote, type WrapInput } from './wrap';
 

@@ -1,6 +1,6 @@
 /** What the kernel sandbox does for the active role, for the dashboard and `/doctor` (no side effects). */
 import type { SandboxMode } from '../roles/types';
-import type { Sandbox } from './detect';
+import type { Sandbox } from './types';
 import { sandboxFilter } from './seccomp';
 
 export type SandboxState =

@@ -7,7 +7,7 @@
  * (`ownCopies`), and the read-only paths within them stay so. Pure: no file-system access.
  */
 import * as path from 'node:path';
-import type { AvailableSandbox } from './detect';
+import type { AvailableSandbox } from './types';
 import { byDepth, coveredBy, outermost } from './pathSet';
 import { PORT_FILE, SANDBOXED_PORT_FILE } from '../state/paths';
 import { SECCOMP_FD } from './seccomp';

@@ -4,7 +4,8 @@
  * map lookup. A process that opted in (state/pgLedger/open.ts, from the environment the user set)
  * chooses another backend for the folders it opens, and every transaction on them goes there.
  */
-import type { TransactFn, TransactResult } from './ledgerStore';
+import type { AlfredEvent, NewEvent } from '../events/types';
+import type { Ledger } from './ledgerFormat';
 
 export interface LedgerBackend {
   /** What the backend is, for `alfred doctor` and problem messages. */
@@ -51,3 +52,15 @@ export interface TransactContext {
 
 /** The files' context, and a backend's when it is reachable. */
 export const ONLINE: TransactContext = Object.freeze({});
+
+/** What a transaction gives back, on any backend. */
+export interface TransactResult<T> {
+  result: T;
+  /** Every event written, in order, complete (id, ts, session, role): push these onto the bus. */
+  events: AlfredEvent[];
+  ledger: Ledger;
+  /** Problems met and worked around (a corrupt ledger), for the caller to report. */
+  problems: string[];
+}
+
+export type TransactFn<T> = (ledger: Ledger, context: TransactContext) => { events: NewEvent[]; result: T } | Promise<{ events: NewEvent[]; result: T }>;

@@ -8,20 +8,9 @@ import { appendEvents, countLines } from '../events/append';
 import { EVENTS_FILE } from '../events/format';
 import type { AlfredEvent, NewEvent } from '../events/types';
 import { catchUp, continueLogEnd, foldLedger, settleAppend } from './ledgerFold';
-import { ledgerBackendOf, ONLINE, type RunOptions, type TransactContext } from './ledgerBackend';
+import { ledgerBackendOf, ONLINE, type RunOptions, type TransactFn, type TransactResult } from './ledgerBackend';
 import { newLedger, readLedgerFile, writeLedger, type Ledger } from './ledgerFormat';
 import { deferUntilRelease, withLock } from './lock';
-
-export interface TransactResult<T> {
-  result: T;
-  /** Every event written, in order, complete (id, ts, session, role): push these onto the bus. */
-  events: AlfredEvent[];
-  ledger: Ledger;
-  /** Problems met and worked around (a corrupt ledger), for the caller to report. */
-  problems: string[];
-}
-
-export type TransactFn<T> = (ledger: Ledger, context: TransactContext) => { events: NewEvent[]; result: T } | Promise<{ events: NewEvent[]; result: T }>;
 
 /**
  * Reads the ledger, caught up with the log; rebuilt from the log when it is missing or corrupt. Call

@@ -4,6 +4,7 @@
  */
 import type { HarnessFingerprint } from '../fingerprint/fingerprint';
 import type { TrialBudget } from './suite';
+import { isObject } from '../isObject';
 
 export const TRIAL_STATUSES = [
   'accepted', 'rejected', 'timeout', 'policy-stop', 'budget-exhausted', 'harness-crash', 'evaluator-failure', 'interrupted',
@@ -93,8 +94,8 @@ export function checkOutcomeLine(v: unknown): OutcomeLine | string {
 function isFingerprint(v: unknown): v is HarnessFingerprint {
   if (v === null || typeof v !== 'object') return false;
   const f = v as Record<string, unknown>;
-  return typeof f.id === 'string' && f.components !== null && typeof f.components === 'object' && !Array.isArray(f.components)
-    && Object.values(f.components as object).every((c) => typeof c === 'string');
+  return typeof f.id === 'string' && isObject(f.components)
+    && Object.values(f.components).every((c) => typeof c === 'string');
 }
 
 function isBudget(v: unknown): v is TrialBudget {

@@ -12,7 +12,7 @@ import { CHECKS_PATH } from '../completion/checksFile';
 import { harnessFingerprint, shortHash, type HarnessFingerprint } from '../fingerprint/fingerprint';
 import { isEndpoint, providerEndpoint } from '../fingerprint/endpoint';
 import { readFingerprintFiles } from '../fingerprint/files';
-import type { PricingOptions } from '../harness';
+import type { PricingOptions } from '../budget/prices';
 import type { ProviderConfig } from '../providers/types';
 import { loadPacks } from '../packs/loader';
 import { loadRoles } from '../roles/loader';

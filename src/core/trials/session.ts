@@ -7,11 +7,9 @@
  */
 import { writeHandoff } from '../handoff/handoff';
 import { resumeHandoff } from '../handoff/resume';
-import type { Harness } from '../harness';
 import { domainPacksBlock } from '../packs/inject';
 import { personaText } from '../turn/persona';
-import { runAgentLoop, type LoopStop, type LoopToolCall } from '../agent/loop';
-import type { AgentModel } from '../agent/model';
+import { runAgentLoop, type AgentLoopInput, type LoopStop, type LoopToolCall } from '../agent/loop';
 import type { ChatMessage } from '../providers/types';
 
 export const TRIAL_SYSTEM_PROMPT = [
@@ -19,9 +17,8 @@ export const TRIAL_SYSTEM_PROMPT = [
   'Use the tools to do the task. When you are finished, answer without calling a tool: the harness then runs the acceptance checks itself.',
 ].join(' ');
 
-export interface TrialSessionsInput {
-  harness: Harness;
-  model: AgentModel;
+/** The agent loop's options (declared once, agent/engine.ts), a trial giving every session its time and token limit. */
+export interface TrialSessionsInput extends Pick<AgentLoopInput, 'harness' | 'model' | 'maxToolRounds' | 'signal' | 'onToolCall'> {
   prompt: string;
   handoff: boolean;
   /** The condition's packs, their context put before the task as @alfred puts a chosen pack's. */
@@ -31,11 +28,8 @@ export interface TrialSessionsInput {
   /** Epoch ms at which the trial's time is up. */
   deadline: number;
   tokenLimit: number;
-  maxToolRounds: number;
   /** Fresh sessions allowed after a model failure. */
   resumes: number;
-  signal?: AbortSignal;
-  onToolCall?(call: LoopToolCall): void;
 }
 
 export interface TrialSessionsResult {

@@ -10,6 +10,7 @@ import { parse, TomlError } from 'smol-toml';
 import { CHECKS_PATH } from '../completion/checksFile';
 import { canonicalJson, shortHash } from '../fingerprint/fingerprint';
 import { tomlTypeName } from '../tomlValue';
+import { isObject } from '../isObject';
 
 export const SUITE_PATH = '.alfred/trials.toml';
 /** The stop rules a suite may name; "all" runs every trial of the plan. */
@@ -296,5 +297,5 @@ function unknownKeys(t: Table, allowed: readonly string[], at: string, report: R
 }
 
 function isTable(v: unknown): v is Table {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
+  return isObject(v) && !(v instanceof Date);
 }

@@ -5,7 +5,8 @@
  */
 import { harnessFingerprint, type FingerprintInputs, type HarnessFingerprint } from '../fingerprint/fingerprint';
 import { readFingerprintFiles } from '../fingerprint/files';
-import { Harness, type ActiveRole, type PricingOptions } from '../harness';
+import type { PricingOptions } from '../budget/prices';
+import { Harness, type ActiveRole } from '../harness';
 import { protectedGlobsReader } from '../completion/protectGlobs';
 import type { TrialBudget } from './suite';
 

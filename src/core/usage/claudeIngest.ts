@@ -11,6 +11,7 @@ import { atomicWrite } from '../fs/atomicWrite';
 import { ClaudeTranscriptReader, type ClaudeTranscriptState, type TranscriptUsage } from './claudeTranscript';
 import { FileTail, type TailState } from './tail';
 import type { ModelUsageRecord } from './types';
+import { isObject } from '../isObject';
 
 export const TRANSCRIPTS_FILE = 'claude-transcripts.json';
 /** Transcripts remembered at once (one per Claude Code session that ran here lately). */
@@ -22,7 +23,7 @@ type Places = Record<string, Place>;
 function load(stateDir: string): Places {
   try {
     const data = JSON.parse(fs.readFileSync(path.join(stateDir, TRANSCRIPTS_FILE), 'utf8')) as unknown;
-    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Places) : {};
+    return isObject(data) ? (data as Places) : {};
   } catch {
     return {};
   }

@@ -20,6 +20,7 @@
  *
  * The record type is defined here because src/core/usage/types.ts did not exist yet.
  */
+import { isObject } from '../isObject';
 
 /**
  * One API message's usage as the transcript tells it. claudeIngest.ts turns it into the shared
@@ -276,10 +277,6 @@ function clonePending(p: PendingMessage): PendingMessage {
 /** A token count from untrusted JSON: a non-negative whole number, anything else 0. */
 function count(n: unknown): number {
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.round(n) : 0;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function nonEmpty(v: unknown): v is string {

@@ -15,7 +15,8 @@ import { BoundedMap } from './otelBounded';
 import { otelLines } from './otelLine';
 import { ATTR, sourceOf, usageRecord } from './otelUsage';
 import type { ModelUsageRecord, UsageSource } from './types';
-import { anyValue, attributes, hrTimeToMs, isObject, isoTime, nanosToMs, exportResources, resourceAttributes, text, type Attributes } from './otelValues';
+import { anyValue, attributes, hrTimeToMs, isoTime, nanosToMs, exportResources, resourceAttributes, text, type Attributes } from './otelValues';
+import { isObject } from '../isObject';
 
 export interface OtelLogReaderOptions {
   /** The source when the resource does not name the Copilot CLI (default `copilot-otel`). */

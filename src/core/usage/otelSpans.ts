@@ -19,7 +19,8 @@ import { ATTR, sourceOf, usageRecord } from './otelUsage';
 import { otelLines } from './otelLine';
 import { SpanSessions } from './otelSessions';
 import type { ModelUsageRecord, UsageSource } from './types';
-import { attributes, hrTimeToMs, isObject, isoTime, nanosToMs, exportResources, resourceAttributes, text, type Attributes } from './otelValues';
+import { attributes, hrTimeToMs, isoTime, nanosToMs, exportResources, resourceAttributes, text, type Attributes } from './otelValues';
+import { isObject } from '../isObject';
 
 export interface OtelReaderOptions {
   /** The source when the resource does not name the Copilot CLI (default `copilot-otel`). */

@@ -5,12 +5,11 @@
  * attributes, HrTime `[seconds, nanos]`). Everything is checked: the input is another program's
  * output and must never throw.
  */
+import { isObject } from '../isObject';
 
 export type Attributes = ReadonlyMap<string, unknown>;
 
 const EMPTY: Attributes = new Map();
-
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An OTLP AnyValue as a plain value (arrays kept, key-value lists and bytes dropped: never needed here). */
 export function anyValue(v: unknown): unknown {

@@ -7,6 +7,7 @@ import { gateToolInput, type HookInput } from '../input';
 import { copilotExportOn } from '../../usage/copilotSpool';
 import { askAnswer, denyAnswer, passAnswer, permissionAnswer } from '../output';
 import type { HookHandler } from './types';
+import { isObject } from '../../isObject';
 
 /**
  * The budget line is given to the agent as context once per crossing (WARNING or EXHAUSTED), at the
@@ -48,8 +49,6 @@ function toolsetOf(input: HookInput): Toolset {
   return input.format === 'copilot-cli' ? 'copilot-cli' : input.agent ?? 'alfred';
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** Shell tools whose command is not a POSIX shell line, so the sandbox's line cannot stand in for it. */
 const NOT_POSIX = new Set(['powershell']);
 
@@ -60,15 +59,15 @@ const NOT_POSIX = new Set(['powershell']);
  */
 function sandboxedInput(input: HookInput, call: ToolCall, harness: Harness): { line: string; updatedInput: Record<string, unknown> } | undefined {
   // Gemini CLI's input as it sent it (the gate's copy names its dir_path `cwd`, which Gemini would reject).
-  const args = input.agent === 'gemini' && isRecord(input.toolInput) ? input.toolInput : call.input;
-  if (call.category !== 'shell' || NOT_POSIX.has(call.base.toLowerCase()) || !isRecord(args)) return undefined;
+  const args = input.agent === 'gemini' && isObject(input.toolInput) ? input.toolInput : call.input;
+  if (call.category !== 'shell' || NOT_POSIX.has(call.base.toLowerCase()) || !isObject(args)) return undefined;
   if (input.agent === 'codex') return codexSandboxed(input.toolInput, call, harness);
   if (typeof args.command === 'string') {
     const line = sandboxLine(harness, args.command);
     return line === undefined ? undefined : { line, updatedInput: { ...args, command: line } };
   }
   const task = args.task;
-  if (!isRecord(task) || typeof task.command !== 'string') return undefined;
+  if (!isObject(task) || typeof task.command !== 'string') return undefined;
   const taskArgs = task.args ?? [];
   if (!Array.isArray(taskArgs) || !taskArgs.every((a) => typeof a === 'string')) return undefined;
   const line = sandboxLine(harness, [task.command, ...taskArgs.map((a) => shellQuote(a))].join(' '));
@@ -83,7 +82,7 @@ function sandboxedInput(input: HookInput, call: ToolCall, harness: Harness): { l
  * the rewrite, it is not an approval Alfred could give.
  */
 function codexSandboxed(raw: unknown, call: ToolCall, harness: Harness): { line: string; updatedInput: Record<string, unknown> } | undefined {
-  if (!isRecord(raw) || call.command === undefined) return undefined;
+  if (!isObject(raw) || call.command === undefined) return undefined;
   const key = raw.command !== undefined ? 'command' : 'cmd';
   const line = sandboxLine(harness, call.command);
   if (line === undefined) return undefined;
