@@ -159,7 +159,7 @@ export interface GovernanceView {
   sandbox: { state: 'kernel' | 'parsing' | 'refused' | 'off'; text: string };
 }
 
-/** Model calls, tokens and cost of one agent session or one model. A request with no price has no cost: n/a. */
+/** Model calls, tokens and cost of one agent session or one model. A request with no price is priced with the fallback price, kept apart. */
 export interface UsageTotalsView {
   calls: number;
   inputTokens: number;
@@ -169,8 +169,10 @@ export interface UsageTotalsView {
   measuredUsd: number;
   /** Tokens Alfred counted itself, priced from the table. */
   estimatedUsd: number;
-  /** Requests whose model had a price (calls − priced have cost n/a). */
+  /** Requests whose model had a price (calls − priced were priced with the fallback price). */
   priced: number;
+  /** Cost of the requests priced with the fallback price: an estimate, always named as such. */
+  fallbackUsd: number;
 }
 
 /** One agent session of the day: its model use (usage.jsonl) and the tool calls its hooks made. */

@@ -1,4 +1,5 @@
 import type { Harness } from '../../core/harness';
+import { formatUsd } from '../../core/budget/money';
 import type { TeamBudgetStatus } from '../../core/team/budgets';
 import { PERIODS, periodStart, type Period } from '../../core/team/period';
 import { openHarness } from '../context';
@@ -17,7 +18,7 @@ export async function teamBudgets(h: Harness): Promise<{ budgets: TeamBudgetStat
   }
 }
 
-const usd = (n: number): string => `$${n.toFixed(4)}`;
+const usd = (n: number): string => formatUsd(n, { locale: 'en' });
 
 /** `alfred team [day|week|month] [--json]`: this period's team spend per user, role and model, and the role's team budgets. */
 export const teamCommand: CliCommand = {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { formatCharge } from '../../../src/core/budget/money';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { readUsage } from '../../../src/core/models/usageLog';
@@ -19,12 +20,12 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
     for (const key of ['autopilot', 'prices', 'maxToolRounds']) await setUserSetting(key, undefined);
   });
 
-  test('a prompt: the answer streams, the request is priced (n/a for an unknown model) and recorded for the daily spend', async () => {
+  test('a prompt: the answer streams, the request is priced (the fallback price, named, for an unknown model) and recorded for the daily spend', async () => {
     const h = await freshSession('coder');
     await script([{ text: ['Good ', 'evening.'] }]);
     const { out, meta } = await ask('Say good evening');
     assert.match(out.text, /Good evening\./);
-    assert.match(out.text, /scripted-a · \d+ tokens in, \d+ out · cost n\/a/);
+    assert.match(out.text, /scripted-a · \d+ tokens in, \d+ out · cost ~\$0\.\d+ \(fallback price\)/);
     assert.equal(meta.stopped, 'done');
     assert.deepEqual(meta.rounds, [{ text: 'Good evening.', calls: [], results: [] }]);
     const [req] = await requests();
@@ -34,6 +35,8 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
     assert.deepEqual([usage.model, usage.vendor, usage.estimated, usage.measured, usage.source], ['scripted-a', 'scripted', true, 'counted', 'chat']);
     assert.ok(usage.inputTokens > 0 && usage.outputTokens > 0);
     assert.match(h.budget().line, /cost ~\$/, 'the fallback price counts against the budget, marked estimated');
+    // The footer writes the request's cost as every other surface does (the money-strings unit test compares them).
+    assert.ok(out.text.includes(`cost ${formatCharge({ usd: usage.costUsd, fallback: true }, 'en')}`), out.text);
     const ev = h.events({ types: ['ModelUsage'] }).events.at(-1)!;
     assert.equal(ev.model, 'scripted-a');
   });
@@ -288,7 +291,7 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
     assert.match(messageText(reqs[2]!.messages.at(-1)!), /Be frugal/);
     const warnings = h.events({ types: ['SpendWarning'] }).events;
     assert.deepEqual(warnings.map((e) => e.level), ['critical']);
-    assert.match((await ask('', { command: 'budget' })).out.text, /Spent today by @alfred \(UTC\): ~\$\d+\.\d\d of the daily cap \$0\.00/);
+    assert.match((await ask('', { command: 'budget' })).out.text, /Spent today by @alfred \(UTC\): ~\$\d+\.\d+ \(fallback price\) of the daily cap \$0\.00/);
   });
 
   test('cancellation stops the turn at once and does not count as a model failure', async () => {
