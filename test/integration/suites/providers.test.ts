@@ -122,6 +122,16 @@ suite('Alfred\'s own models (alfred.providers)', () => {
     assert.match(String(refused.result.errorDetails?.message), /^The model alfred\/fake\/fake-model declined: .*I can't help with that\./);
   });
 
+  test('/doctor on Alfred\'s model: its probe is charged once, as the doctor\'s, with the usage the endpoint reported; the model named once', async () => {
+    const h = await freshSession('coder');
+    const model = await alfredModel();
+    server.script([{ text: ['ok'], usage: { inputTokens: 30, outputTokens: 1 } }]);
+    const { out } = await ask('', { command: 'doctor', model });
+    const charges = h.events({ types: ['ModelUsage'] }).events.filter((e) => e.session === h.budget().session);
+    assert.deepEqual(charges.map((e) => [e.source, e.measured, e.inputTokens, e.outputTokens]), [['doctor', 'reported', 30, 1]]);
+    assert.match(out.text, /✅ `the chat's model` → fake-model \(`alfred\/fake\/fake-model`\) · /);
+  });
+
   test('the key never reaches the event log, traces, usage records or any file Alfred wrote', async () => {
     const h = await freshSession('coder');
     const model = await alfredModel();
