@@ -274,6 +274,17 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
     assert.ok((await requests()).at(-1)!.messages.every((m) => !/You are Alfred/.test(messageText(m))));
   });
 
+  test('a turn that got no answer (no model, or VS Code refused the request) is not sent again with the next one', async () => {
+    await script([{ text: 'Hello.' }]);
+    const noModel = { prompt: 'hello', result: { metadata: { alfred: 1, rounds: [], packs: [], stopped: 'error' } } };
+    const refused = { prompt: 'hello again', result: { errorDetails: { message: 'Language model unavailable' } } };
+    const answer = await ask('hello', { history: [noModel, refused] });
+    assert.equal(answer.meta.stopped, 'done');
+    const last = (await requests()).at(-1)!;
+    const prompts = last.messages.filter((m) => m.role === 'user').map(messageText).filter((t) => /hello/.test(t));
+    assert.equal(prompts.length, 1, JSON.stringify(prompts));
+  });
+
   test('the daily spend cap: a critical notice once a day and a frugality note while it lasts; never blocking', async () => {
     const h = await freshSession('coder');
     await script([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
