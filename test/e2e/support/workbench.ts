@@ -229,6 +229,17 @@ export async function dashboardFrame(page: Page): Promise<Frame> {
   return frame;
 }
 
+/** The document of the webview (panel or view) that shows `selector`. */
+export async function webviewWith(page: Page, selector: string): Promise<Frame> {
+  for (let i = 0; i < 150; i++) {
+    for (const frame of page.frames()) {
+      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no webview shows ${selector}`);
+}
+
 /** Keeps a screenshot of what the user saw when a test fails. */
 export async function withScreenshot(page: Page, name: string, fn: () => Promise<void>): Promise<void> {
   try {
