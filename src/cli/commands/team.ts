@@ -8,8 +8,12 @@ import type { CliCommand } from './command';
 
 const NO_LEDGER = 'no team ledger: set ALFRED_LEDGER_URL=postgres://user@host:5432/database (README, "Team budgets on PostgreSQL")';
 
-/** The team budgets the active role's calls fall under, for `alfred budget` (undefined: no team ledger). */
+/**
+ * The team budgets the active role's calls fall under, for `alfred budget` (undefined: no team ledger
+ * configured). A ledger URL Alfred refuses (a literal password, an unset variable) is an error, said.
+ */
 export async function teamBudgets(h: Harness): Promise<{ budgets: TeamBudgetStatus[] } | { error: string } | undefined> {
+  if (h.teamProblem !== undefined) return { error: `the team ledger is misconfigured: ${h.teamProblem}` };
   if (!h.team) return undefined;
   try {
     return { budgets: await h.team.statuses(h.activeRole().role.name) };
@@ -29,7 +33,8 @@ export const teamCommand: CliCommand = {
     if (!PERIODS.includes(period)) throw new UsageError(`alfred team: the period is day, week or month, got "${period}".`);
     const h = await openHarness(args.workspace);
     if (!h.team) {
-      io.err(`alfred team: ${NO_LEDGER}.`);
+      // A URL is set but refused (a literal password, an unset variable): that reason, not "set it".
+      io.err(`alfred team: ${h.teamProblem !== undefined ? `the team ledger is misconfigured: ${h.teamProblem}` : `${NO_LEDGER}.`}`);
       return 1;
     }
     try {
