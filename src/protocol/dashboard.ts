@@ -2,6 +2,7 @@
 import { command, notification } from './ipc';
 import type { TrialsView } from './trials';
 import type { McpAuditView } from './mcp';
+import type { ModelsView } from './models';
 
 export type SignalView = 'OK' | 'WARNING' | 'EXHAUSTED';
 
@@ -256,6 +257,8 @@ export interface DashboardState {
   mcp: McpAuditView | null;
   /** Team budgets and refusals across the team; null without a team ledger (ALFRED_LEDGER_URL). */
   team: TeamView | null;
+  /** Where a first answer comes from: the models VS Code lists, Alfred's providers, local servers (protocol/models.ts). */
+  models: ModelsView | null;
 }
 
 // webview → host
