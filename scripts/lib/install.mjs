@@ -173,8 +173,9 @@ export async function ensureCodeServer() {
     if (!installed(dir)) {
       log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (first run only, about 2 to 3 minutes; output in ${installLog()})`);
       const clean = npmFreeEnv();
-      // unsafe_perm: code-server 4.110's postinstall refuses to run as root under npm without it (later ones dropped the check).
-      const env = { ...clean, PATH: `${node.binDir}${path.delimiter}${clean.PATH ?? ''}`, npm_config_nodedir: node.home, npm_config_unsafe_perm: 'true' };
+      // code-server 4.110's postinstall refuses to run as root under npm without unsafe_perm (later ones dropped the check).
+      const oldPostinstall = CODE_SERVER_VERSION === '4.110.0' ? { npm_config_unsafe_perm: 'true' } : {};
+      const env = { ...clean, PATH: `${node.binDir}${path.delimiter}${clean.PATH ?? ''}`, npm_config_nodedir: node.home, ...oldPostinstall };
       installInto(`code-server ${CODE_SERVER_VERSION}`, dir, `code-server@${CODE_SERVER_VERSION}`, env);
     }
     return { node: node.bin, entry };
