@@ -25,7 +25,7 @@ before(async () => {
   // The server lists its chat model first; sorted by name, the embedding model would come first.
   server.models = [{ id: 'zeta-chat' }, { id: 'alpha-embed' }];
   // The bundled chat without a sign-in (no model of its own), as a user without Copilot has it.
-  wb = await startWorkbench({ beforeLoad: (page, url) => enableBuiltinChat(page, url) });
+  wb = await startWorkbench({ beforeLoad: (page, url) => enableBuiltinChat(page, url), keepWalkthrough: true });
 }, { timeout: WORKBENCH_START_LIMIT });
 after(async () => {
   await wb?.close();

@@ -31,7 +31,9 @@ export function registerFirstAnswer(host: HarnessHost, extension: vscode.Extensi
     else hint.hide();
   };
   showHint();
-  if (extension.extensionMode !== vscode.ExtensionMode.Test && !extension.globalState.get<boolean>(WALKTHROUGH_SHOWN)) {
+  // VS Code's own setting for extensions' walkthroughs on install is honoured.
+  const openOnInstall = vscode.workspace.getConfiguration('workbench.welcomePage').get<boolean>('walkthroughs.openOnInstall') !== false;
+  if (extension.extensionMode !== vscode.ExtensionMode.Test && openOnInstall && !extension.globalState.get<boolean>(WALKTHROUGH_SHOWN)) {
     void extension.globalState.update(WALKTHROUGH_SHOWN, true);
     void vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false).then(undefined, (err: unknown) => console.error('[alfred] could not open the walkthrough:', err));
   }
