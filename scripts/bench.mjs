@@ -8,6 +8,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCHES = {
   gate: { file: 'bench/gate.bench.ts', flags: [] },
   usage: { file: 'bench/usage.bench.ts', flags: [] },
+  // The input tokens of @alfred's "hello" request under coder: persona, pack, prompt and the tools offered.
+  hello: { file: 'bench/helloRequest.bench.ts', flags: [] },
   sandbox: { file: 'bench/sandbox.bench.ts', flags: [] },
   hook: { file: 'bench/hook.bench.ts', flags: [] },
   // An agent's session without an editor: the first call starts the hook server the others use.

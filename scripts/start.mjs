@@ -1,5 +1,6 @@
 // `npm start`: builds and packages Alfred, installs the VSIX into a private code-server (a real
-// VS Code served to your browser), opens the sample workspace and prints the URL. Ctrl-C stops it all.
+// VS Code served to your browser), opens the sample workspace and prints the URL. Ctrl-C stops it all,
+// and so does stopping npm itself (kill <pid of npm start>): see lib/untilStopped.mjs.
 // Options: --port N (or ALFRED_PORT), --fresh (start again from a clean copy of the sample workspace).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,6 +9,7 @@ import path from 'node:path';
 import { cacheRoot, ensureCodeServer, InstallError } from './lib/install.mjs';
 import { freePort, installVsix, startCodeServer } from './lib/vscodeServer.mjs';
 import { SAMPLE_WORKSPACE } from './lib/sandbox.mjs';
+import { runUntilStopped } from './lib/untilStopped.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -71,19 +73,7 @@ console.log(`
   Add one with "Alfred: Add Provider" (a local Ollama or LM Studio is offered when it answers).
 `);
 
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  step('stopping code-server…');
-  cs.stop();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-cs.child.on('exit', (code) => {
-  if (!stopping) {
-    console.error(`[alfred] code-server exited (code ${code}); see ${logFile}`);
-    process.exit(code ?? 1);
-  }
+runUntilStopped(cs, {
+  say: step,
+  onServerExit: (code) => console.error(`[alfred] code-server exited (code ${code}); see ${logFile}`),
 });

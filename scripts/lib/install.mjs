@@ -11,8 +11,17 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { npmFreeEnv } from './npmEnv.mjs';
 
-export const CODE_SERVER_VERSION = '4.139.1';
-export const NODE_MAJOR = '24';
+/**
+ * The code-server builds Alfred is tested on, each with the one Node major its postinstall accepts:
+ * 4.139.1 (VS Code 1.139, the default) and 4.110.0 (VS Code 1.110, the oldest package.json's engine
+ * claims). ALFRED_CODE_SERVER picks one; each is cached in a folder of its own.
+ */
+export const CODE_SERVERS = { '4.139.1': '24', '4.110.0': '22' };
+export const CODE_SERVER_VERSION = process.env.ALFRED_CODE_SERVER || '4.139.1';
+if (!Object.hasOwn(CODE_SERVERS, CODE_SERVER_VERSION)) {
+  throw new Error(`ALFRED_CODE_SERVER=${CODE_SERVER_VERSION}: Alfred's tests run on code-server ${Object.keys(CODE_SERVERS).join(' or ')}`);
+}
+export const NODE_MAJOR = CODE_SERVERS[CODE_SERVER_VERSION];
 const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'bubblewrap', 'postgresql'];
 
 /** A failed install, told in one line (no installer stack trace). */
@@ -135,7 +144,7 @@ function cachePaths() {
   };
 }
 
-/** Node 24 from the npm registry (code-server's postinstall refuses any other major). */
+/** Node NODE_MAJOR from the npm registry (code-server's postinstall refuses any other major). */
 function ensureNode24() {
   const { nodeDir: dir, nodeHome: home, nodeBin: bin } = cachePaths();
   if (!installed(dir)) {
@@ -164,7 +173,9 @@ export async function ensureCodeServer() {
     if (!installed(dir)) {
       log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (first run only, about 2 to 3 minutes; output in ${installLog()})`);
       const clean = npmFreeEnv();
-      const env = { ...clean, PATH: `${node.binDir}${path.delimiter}${clean.PATH ?? ''}`, npm_config_nodedir: node.home };
+      // code-server 4.110's postinstall refuses to run as root under npm without unsafe_perm (later ones dropped the check).
+      const oldPostinstall = CODE_SERVER_VERSION === '4.110.0' ? { npm_config_unsafe_perm: 'true' } : {};
+      const env = { ...clean, PATH: `${node.binDir}${path.delimiter}${clean.PATH ?? ''}`, npm_config_nodedir: node.home, ...oldPostinstall };
       installInto(`code-server ${CODE_SERVER_VERSION}`, dir, `code-server@${CODE_SERVER_VERSION}`, env);
     }
     return { node: node.bin, entry };

@@ -2,6 +2,7 @@
 import { command, notification } from './ipc';
 import type { TrialsView } from './trials';
 import type { McpAuditView } from './mcp';
+import type { ModelsView } from './models';
 
 export type SignalView = 'OK' | 'WARNING' | 'EXHAUSTED';
 
@@ -159,7 +160,7 @@ export interface GovernanceView {
   sandbox: { state: 'kernel' | 'parsing' | 'refused' | 'off'; text: string };
 }
 
-/** Model calls, tokens and cost of one agent session or one model. A request with no price has no cost: n/a. */
+/** Model calls, tokens and cost of one agent session or one model. A request with no price is priced with the fallback price, kept apart. */
 export interface UsageTotalsView {
   calls: number;
   inputTokens: number;
@@ -169,8 +170,10 @@ export interface UsageTotalsView {
   measuredUsd: number;
   /** Tokens Alfred counted itself, priced from the table. */
   estimatedUsd: number;
-  /** Requests whose model had a price (calls − priced have cost n/a). */
+  /** Requests whose model had a price (calls − priced were priced with the fallback price). */
   priced: number;
+  /** Cost of the requests priced with the fallback price: an estimate, always named as such. */
+  fallbackUsd: number;
 }
 
 /** One agent session of the day: its model use (usage.jsonl) and the tool calls its hooks made. */
@@ -254,6 +257,8 @@ export interface DashboardState {
   mcp: McpAuditView | null;
   /** Team budgets and refusals across the team; null without a team ledger (ALFRED_LEDGER_URL). */
   team: TeamView | null;
+  /** Where a first answer comes from: the models VS Code lists, Alfred's providers, local servers (protocol/models.ts). */
+  models: ModelsView | null;
 }
 
 // webview → host

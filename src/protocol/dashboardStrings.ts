@@ -30,10 +30,15 @@ export const DASHBOARD_STRINGS: readonly string[] = [
   'Last hook: {0}, {1}', '(Alfred failed; the call went ahead)',
   // agent sessions and models today (the agents' model spend)
   'Agent sessions', 'Models today', 'Agent sessions today', 'No agent sessions today (UTC day {0}).',
-  "Measured: tokens the agent reported, priced from Alfred's table. Estimated: tokens Alfred counted. n/a: the model has no price, so no cost is shown.",
+  "Measured: tokens the agent reported, priced from Alfred's table. Estimated: tokens Alfred counted. ~ and fallback price: the model has no price, so Alfred's fallback price was used.",
+  'fallback price',
+  // Models (components/modelsSetup.ts)
+  'Models', '{0} models are available to the chat, {1} of them Alfred\'s.', 'Looking for a model…', 'No chat model is available, so @alfred cannot answer yet.',
+  '{0} answers on this machine at {1}', 'no model pulled yet', 'Use {0}', 'Alfred has no provider of its own yet: a local server or an API with your key.',
+  'Add Provider…', 'Check again',
   '{0} more sessions today: alfred usage --since {1} lists them all.', 'Last active (UTC)', 'Model calls', 'Tokens', 'Tool calls',
-  '{0} refused', 'No model calls recorded today.', '{0} in ({1} cached), {2} out', 'no model calls reported', 'n/a: no price for the model',
-  '{0} measured', '{0} estimated', 'n/a for {0} of {1} (no price)', "Alfred's tools", "an agent's hooks",
+  '{0} refused', 'No model calls recorded today.', '{0} in ({1} cached), {2} out', 'no model calls reported',
+  '{0} measured', '{0} estimated', "Alfred's tools", "an agent's hooks",
   // the event feed's rows and a limit of 0
   '{0} (UTC): show the record', 'The record of this event', 'not allowed', 'not allowed · {0} used',
   // team budgets (the team ledger)

@@ -21,6 +21,8 @@ import { registerMcpAudit } from './mcp';
 import { registerTools } from './tools';
 import { userSettingsFile } from './config/settingsFiles';
 import { DashboardViewProvider } from './webviews/dashboardView';
+import { registerFirstAnswer } from './models/firstAnswer';
+import { ModelAvailability } from './models/modelAvailability';
 import { useNodeCrypto } from '../core/crypto/nodeCrypto';
 
 /**
@@ -50,15 +52,19 @@ export function activate(context: vscode.ExtensionContext): AlfredTestApi | unde
   } catch (err) {
     console.error('[alfred] could not write the hook launcher:', err);
   }
+  // Whether a first answer is possible (a chat model, Alfred's providers, a local server), for the dashboard and a status bar hint.
+  const availability = new ModelAvailability(userSettingsFile(context));
   context.subscriptions.push(
     host,
+    availability,
+    ...registerFirstAnswer(host, context, availability),
     new BudgetStatusBar(host),
     new BudgetNotifier(host),
     new TerminalObserver(host),
     new AuthorityRequests(host),
     ...registerCommands({ host, extension: context }),
     ...registerTools(host),
-    vscode.window.registerWebviewViewProvider(DashboardViewProvider.viewId, new DashboardViewProvider(context.extensionUri, host, userSettingsFile(context))),
+    vscode.window.registerWebviewViewProvider(DashboardViewProvider.viewId, new DashboardViewProvider(context.extensionUri, host, userSettingsFile(context), availability)),
     registerChatParticipant(host, context.extensionUri, userSettingsFile(context)),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, planDocuments),
     // `alfred hook` calls answered from here instead of a cold start of the command line.

@@ -3,7 +3,7 @@ import { eventsNewestFirst } from '../core/events/read';
 import type { AlfredEvent } from '../core/events/types';
 import { utcDay } from '../core/models/spend';
 import { addCharge, noCost, type CostSplit } from '../core/usage/summary';
-import { dimensionText, formatCount, formatUsd } from '../protocol/dashboardFormat';
+import { dimensionText, formatCharge, formatCount, formatUsd } from '../protocol/dashboardFormat';
 import type { BudgetStatus } from '../core/budget/types';
 import type { HarnessHost } from './harnessHost';
 
@@ -50,8 +50,9 @@ class CostSplits {
   }
 }
 
-/** Cents, or tenths of a cent for amounts below one. */
-const usd = (n: number): string => `$${n > 0 && n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
+/** As every surface writes money (src/core/budget/money.ts). */
+const usd = (n: number): string => formatUsd(n, vscode.env.language);
+const spent = (n: number, fallback: boolean): string => formatCharge({ usd: n, fallback }, vscode.env.language, vscode.l10n.t('fallback price'));
 
 /**
  * The budget line above stays exactly as agents read it (docs/roles-and-budgets.md); these lines say the same for a
@@ -60,13 +61,14 @@ const usd = (n: number): string => `$${n > 0 && n < 0.01 ? n.toFixed(4) : n.toFi
 function dimensionLines(status: BudgetStatus): string[] {
   const locale = vscode.env.language;
   const count = (n: number) => formatCount(n, locale);
-  const money = (n: number) => `${status.costEstimated ? '~' : ''}${formatUsd(n, locale)}`;
+  const money = (n: number) => formatUsd(n, locale, status.costEstimated);
+  const limit = (n: number) => formatUsd(n, locale);
   const words = { notAllowed: vscode.l10n.t('not allowed'), notAllowedUsed: vscode.l10n.t('not allowed · {0} used') };
   const { tokens, shell, cost } = status.dimensions;
   return [
     vscode.l10n.t('Context tokens: {0}', dimensionText(tokens, count, words)),
     vscode.l10n.t('Shell calls: {0}', dimensionText(shell, count, words)),
-    vscode.l10n.t('Cost: {0}', dimensionText(cost, money, words)),
+    vscode.l10n.t('Cost: {0}', dimensionText(cost, money, words, limit)),
   ];
 }
 
@@ -123,12 +125,12 @@ export class BudgetStatusBar implements vscode.Disposable {
     // The ledger's cost is the session's; the log says how much of it was measured.
     const measured = Math.min(sessionUsd, this.costs.session.measuredUsd);
     if (session !== undefined && sessionUsd > 0) {
-      lines.push(vscode.l10n.t('Cost this session {0}: {1} measured (reported by the agents), {2} estimated', usd(sessionUsd), usd(measured), usd(sessionUsd - measured)));
+      lines.push(vscode.l10n.t('Cost this session {0}: {1} measured (reported by the agents), {2} estimated', spent(sessionUsd, this.costs.session.fallback), usd(measured), formatUsd(sessionUsd - measured, vscode.env.language, this.costs.session.fallback)));
     }
     const today = this.costs.today;
     const todayUsd = today.measuredUsd + today.estimatedUsd;
     if (todayUsd > 0) {
-      lines.push(vscode.l10n.t('Cost today {0}: {1} measured (reported by the agents), {2} estimated', usd(todayUsd), usd(today.measuredUsd), usd(today.estimatedUsd)));
+      lines.push(vscode.l10n.t('Cost today {0}: {1} measured (reported by the agents), {2} estimated', spent(todayUsd, today.fallback), usd(today.measuredUsd), formatUsd(today.estimatedUsd, vscode.env.language, today.fallback)));
     }
     if (this.costs.session.fallback || today.fallback) lines.push(vscode.l10n.t('Part of the estimate is the fallback price of a model Alfred has no price for.'));
     return lines;

@@ -13,7 +13,7 @@
  * and a budget it exhausts pauses the agent.
  *
  * The scripted models have no price until that last test sets one in the workspace's settings: the
- * `@alfred` footer shows n/a for a model without a price.
+ * `@alfred` footer shows their cost at the fallback price, named as such.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -118,8 +118,8 @@ test('typing @alfred in the Chat view: the pack, the tool progress and the answe
     await page.keyboard.press('Enter');
     const response = page.locator('.interactive-item-container.interactive-response').last();
     await response.getByText('The cart adds up its items in total(); the tests cover it.').waitFor({ timeout: 60_000 });
-    // The footer follows the answer: the model, its tokens, and n/a for a model without a price.
-    await response.getByText(/scripted-a · \d+ tokens in, \d+ out · cost n\/a/).waitFor({ timeout: 10_000 });
+    // The footer follows the answer: the model, its tokens, and its cost at the fallback price, said so.
+    await response.getByText(/scripted-a · \d+ tokens in, \d+ out · cost ~\$0\.\d+ \(fallback price\)/).waitFor({ timeout: 10_000 });
     // The chat folds the work before the answer into "Completed N steps": open it to read the pack and the tool progress.
     await response.getByText(/Completed \d+ steps?/).click();
     await response.getByText('Pack: testing').waitFor({ timeout: 10_000 });

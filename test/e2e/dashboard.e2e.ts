@@ -162,7 +162,7 @@ test('the gauges show what hooks in another process charged, and the daily cap w
     const n = (v: number) => v.toLocaleString('en');
     await dashboard.locator('[data-dimension="tokens"] .value', { hasText: `${n(tokens!.used)} / ${n(tokens!.limit)} (${tokens!.percent}%)` }).waitFor({ timeout: 10_000 });
     assert.equal(await gaugeText('shell'), `1 / ${n(shell!.limit)} (${shell!.percent}%)`);
-    assert.match(await gaugeText('cost'), /^~?\$0\.\d\d \/ ~?\$5\.00/);
+    assert.match(await gaugeText('cost'), /^~?\$0\.\d+ \/ \$5\.00/);
     await dashboard.getByText('no daily cap set').waitFor();
     // A daily cap set in the workspace's settings turns the amount into a gauge, without a reload.
     fs.mkdirSync(path.join(wb.workspace, '.vscode'), { recursive: true });
@@ -172,7 +172,7 @@ test('the gauges show what hooks in another process charged, and the daily cap w
   });
 });
 
-test('the agent sessions show what a Claude Code session spent today: measured, n/a without a price, its tool and shell calls', async () => {
+test('the agent sessions show what a Claude Code session spent today: measured, the fallback price named where it was used, its tool and shell calls', async () => {
   await withScreenshot(wb.page, 'dashboard-agent-sessions', async () => {
     // Claude Code's transcript of today, one of its two models without a price in Alfred's table.
     const today = new Date().toISOString().slice(0, 10);
@@ -193,21 +193,21 @@ test('the agent sessions show what a Claude Code session spent today: measured, 
     assert.equal((await row.locator('code.id').innerText()).trim(), '5c1f0e2a');
     assert.equal((await row.locator('.models').innerText()).trim(), 'claude-sonnet-4-5-20250929, acme-large-2');
     assert.equal(await field('tokens'), '60,656 in (50,660 cached), 860 out');
-    assert.equal(await field('cost'), '$0.0517 measured · $0.0000 estimated · n/a for 2 of 5 (no price)');
+    assert.equal(await field('cost'), '$0.0517 measured + ~$0.0177 (fallback price)');
     assert.equal(await field('tools'), '2');
     assert.equal(await field('shell'), '1');
-    // Per model: the unpriced one shows its tokens and no cost.
+    // Per model: the unpriced one is priced with the fallback price, and says so.
     const sonnet = dashboard.locator('alfred-models-today li[data-model="claude-sonnet-4-5-20250929"]');
     assert.deepEqual([await field('calls', sonnet), await field('tokens', sonnet), await field('cost', sonnet)],
-      ['3', '55,936 in (48,510 cached), 623 out', '$0.0517 measured · $0.0000 estimated']);
+      ['3', '55,936 in (48,510 cached), 623 out', '$0.0517 measured']);
     const unpriced = dashboard.locator('alfred-models-today li[data-model="acme-large-2"]');
     assert.deepEqual([await field('calls', unpriced), await field('tokens', unpriced), await field('cost', unpriced)],
-      ['2', '4,720 in (2,150 cached), 237 out', 'n/a: no price for the model']);
+      ['2', '4,720 in (2,150 cached), 237 out', '~$0.0177 (fallback price)']);
     // The command line says the same.
-    assert.match(alfred(['usage', '--since', today]), new RegExp(`session ${session} \\(claude-transcript\\) .*: 5 model calls · 60656 in \\(50660 cached\\), 860 out · \\$0\\.0517 measured \\(2 of 5 without a price: n/a\\) · 2 tool calls, 1 shell call`));
+    assert.match(alfred(['usage', '--since', today]), new RegExp(`session ${session} \\(claude-transcript\\) .*: 5 model calls · 60656 in \\(50660 cached\\), 860 out · \\$0\\.0517 measured \\+ ~\\$0\\.0177 \\(fallback price\\) · 2 tool calls, 1 shell call`));
     // The status bar's tooltip splits the session's cost: the transcript's requests measured, the rest estimated.
     await wb.page.locator(STATUS_ITEM).hover();
-    await wb.page.locator('.workbench-hover, .monaco-hover', { hasText: /Cost this session \$\d+\.\d\d: \$0\.05 measured \(reported by the agents\), \$\d+\.\d\d estimated/ }).first().waitFor({ timeout: 10_000 });
+    await wb.page.locator('.workbench-hover, .monaco-hover', { hasText: /Cost this session \$\d+\.\d+: \$0\.05 measured \(reported by the agents\), ~?\$\d+\.\d+ estimated/ }).first().waitFor({ timeout: 10_000 });
     await wb.page.mouse.move(0, 0);
   });
 });

@@ -11,10 +11,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { isCopilotHookFileGoverning } from '../../src/core/hooks/install';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
-import { STATUS_ITEM, dashboardFrame, runCommand, runDoctor, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
+import { STATUS_ITEM, dashboardFrame, runCommand, runDoctor, startWorkbench, webviewWith, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 let dashboard: Frame;
@@ -42,17 +42,6 @@ after(async () => {
 const hookFile = () => path.join(wb.workspace, '.github', 'hooks', 'alfred.json');
 const launcher = () => path.join(wb.env.HOME!, '.alfred', 'bin', 'alfred');
 const copilotState = () => dashboard.locator('alfred-governance-status [data-agent="copilot"] .state');
-
-/** The document of the webview (panel or view) that shows `selector`. */
-async function webviewWith(page: Page, selector: string): Promise<Frame> {
-  for (let i = 0; i < 150; i++) {
-    for (const frame of page.frames()) {
-      if (await frame.locator(selector).count().catch(() => 0)) return frame;
-    }
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`no webview shows ${selector}`);
-}
 
 /** Shell calls used, as the status bar's accessible label states the budget line. */
 async function shellUsed(): Promise<number> {
@@ -131,15 +120,21 @@ test('Alfred: Add Provider writes to the machine\'s settings in this remote wind
     await runCommand(wb.page, 'Alfred: Add Provider');
     const input = wb.page.locator('.quick-input-widget input');
     // The protocol, the base URL, the key as a reference, the name: each typed, then Enter.
-    for (const [placeholder, text] of [['Which protocol', 'openai'], ['', `${model.url}/v1`], ['', '$ALFRED_E2E_KEY'], ['', 'second']] as const) {
+    // Each box says what it is and where the user is: the title, and step n of 4; the key box masks what is typed.
+    const steps = [['Which protocol', 'openai'], ['', `${model.url}/v1`], ['', '$ALFRED_E2E_KEY'], ['', 'second']] as const;
+    for (const [i, [placeholder, text]] of steps.entries()) {
       await input.waitFor({ state: 'visible' });
       if (placeholder) await wb.page.locator('.quick-input-widget', { has: wb.page.locator(`input[placeholder^="${placeholder}"]`) }).waitFor();
+      await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: `Alfred: Add Provider (${i + 1}/4)` }).waitFor({ timeout: 5_000 });
+      assert.equal(await input.getAttribute('type'), i === 2 ? 'password' : 'text', `step ${i + 1}`);
       await input.fill(text);
       await wb.page.keyboard.press('Enter');
       await wb.page.waitForTimeout(300);
     }
     const confirm = await webviewWith(wb.page, 'alfred-confirm alfred-diff-block');
-    assert.match(await confirm.locator('alfred-diff-block pre').first().innerText(), /Machine\/settings\.json/);
+    const diff = await confirm.locator('alfred-diff-block pre').first().innerText();
+    assert.match(diff, /Machine\/settings\.json/);
+    assert.doesNotMatch(diff, /^(\+\+\+ b|--- a)\/\//m, 'one slash after b/');
     await confirm.locator('vscode-button#confirm').click();
     const machine = path.join(wb.userDataDir, 'Machine', 'settings.json');
     for (let i = 0; i < 50 && !fs.readFileSync(machine, 'utf8').includes('"second"'); i++) await wb.page.waitForTimeout(100);

@@ -111,6 +111,8 @@ export interface FakeModelServer {
 export interface FakeServerOptions {
   /** When set, a request without this key (`Authorization: Bearer` or `x-api-key`) gets a 401. */
   apiKey?: string;
+  /** A fixed port (e.g. a local server's default one); default: any free port. */
+  port?: number;
 }
 
 export async function startFakeModelServer(options: FakeServerOptions = {}): Promise<FakeModelServer> {
@@ -132,7 +134,9 @@ class Server implements FakeModelServer {
   private readonly timers = new Set<NodeJS.Timeout>();
   private counter = 0;
 
-  constructor(private readonly options: FakeServerOptions) {}
+  constructor(private readonly options: FakeServerOptions) {
+    this.port = options.port ?? 0;
+  }
 
   get url(): string { return `http://127.0.0.1:${this.port}`; }
   get remaining(): number { return this.steps.length; }

@@ -4,6 +4,7 @@ import {
   type DashboardState, type GovernedAgent,
 } from '../../src/protocol/dashboard';
 import { AuditMcpCommand } from '../../src/protocol/mcp';
+import { AddLocalServerCommand, AddProviderCommand, CheckModelsCommand } from '../../src/protocol/models';
 import { onNotification, send } from '../shared/host';
 import { t } from '../shared/l10n';
 import './components/activePack';
@@ -16,6 +17,7 @@ import './components/eventFeed';
 import './components/failoverChain';
 import './components/governanceStatus';
 import './components/mcpServers';
+import './components/modelsSetup';
 import './components/modelsToday';
 import './components/roleSwitcher';
 import './components/trialSuites';
@@ -60,8 +62,17 @@ export class DashboardApp extends LitElement {
     const s = this.state;
     if (!s) return html`<p class="notice">${t('Loading…')}</p>`;
     if (!s.workspace) return html`<p class="notice">${t('Open a folder: Alfred governs the agents working in a workspace.')}</p>`;
+    // Without a usable model it comes first: nothing else on the page gets a first answer.
+    const noModel = s.models !== null && !s.models.usable;
+    const models = s.models ? html`
+      <section aria-labelledby="setup-models-h" id="models-setup">
+        <h2 id="setup-models-h">${t('Models')}</h2>
+        <alfred-models-setup .models=${s.models} @add-provider=${() => send(AddProviderCommand)}
+          @add-local=${(e: CustomEvent<string>) => send(AddLocalServerCommand, { baseUrl: e.detail })} @check=${() => send(CheckModelsCommand)}></alfred-models-setup>
+      </section>` : '';
     return html`
       ${s.trusted ? '' : html`<p class="untrusted">${t('Restricted mode: project roles and the alfred.role setting are ignored.')}</p>`}
+      ${noModel ? models : ''}
       <section aria-labelledby="budget-h">
         <h2 id="budget-h">${t('Budget')}</h2>
         <alfred-budget-gauges .budget=${s.budget}></alfred-budget-gauges>
@@ -86,6 +97,7 @@ export class DashboardApp extends LitElement {
         <h2 id="models-h">${t('Models today')}</h2>
         <alfred-models-today .usage=${s.agentUsage}></alfred-models-today>
       </section>
+      ${noModel ? '' : models}
       <section aria-labelledby="governance-h">
         <h2 id="governance-h">${t('Governance')}</h2>
         <alfred-governance-status .governance=${s.governance}

@@ -1,7 +1,7 @@
 import { alfredChecks, doctorText, hookSocketFor, probeProviders, type DoctorCheck } from '../../core/doctor/report';
 import { clientVersions } from '../../core/governance/clientVersions';
 import { readHealthFromDisk } from '../../core/governance/readHealth';
-import { parseProviders } from '../../core/providers/config';
+import { parseProviders, problemLabel } from '../../core/providers/config';
 import { resolveKey } from '../../core/providers/keys';
 import { listModels } from '../../core/providers/stream';
 import { PROVIDERS_FILE, publishedJsonReader } from '../../core/state/published';
@@ -22,7 +22,7 @@ export const doctorCommand: CliCommand = {
     const { providers, problems } = parseProviders(publishedJsonReader<unknown>(harness.stateDir, PROVIDERS_FILE, [])(), 'alfred.providers (published by the editor)');
     const report = {
       providers: [
-        ...problems.map((p): DoctorCheck => ({ name: `${p.path} ${p.key}`, state: 'fail', detail: p.message })),
+        ...problems.map((p): DoctorCheck => ({ name: problemLabel(p), state: 'fail', detail: p.message })),
         ...await probeProviders(providers, {
           key: async (provider) => {
             if (provider.key.kind === 'none') return { ok: true, key: undefined };

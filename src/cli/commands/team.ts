@@ -1,4 +1,5 @@
 import type { Harness } from '../../core/harness';
+import { formatUsd } from '../../core/budget/money';
 import type { TeamBudgetStatus } from '../../core/team/budgets';
 import { PERIODS, periodStart, type Period } from '../../core/team/period';
 import { openHarness } from '../context';
@@ -7,8 +8,12 @@ import type { CliCommand } from './command';
 
 const NO_LEDGER = 'no team ledger: set ALFRED_LEDGER_URL=postgres://user@host:5432/database (docs/team-budgets.md)';
 
-/** The team budgets the active role's calls fall under, for `alfred budget` (undefined: no team ledger). */
+/**
+ * The team budgets the active role's calls fall under, for `alfred budget` (undefined: no team ledger
+ * configured). A ledger URL Alfred refuses (a literal password, an unset variable) is an error, said.
+ */
 export async function teamBudgets(h: Harness): Promise<{ budgets: TeamBudgetStatus[] } | { error: string } | undefined> {
+  if (h.teamProblem !== undefined) return { error: `the team ledger is misconfigured: ${h.teamProblem}` };
   if (!h.team) return undefined;
   try {
     return { budgets: await h.team.statuses(h.activeRole().role.name) };
@@ -17,7 +22,7 @@ export async function teamBudgets(h: Harness): Promise<{ budgets: TeamBudgetStat
   }
 }
 
-const usd = (n: number): string => `$${n.toFixed(4)}`;
+const usd = (n: number): string => formatUsd(n, { locale: 'en' });
 
 /** `alfred team [day|week|month] [--json]`: this period's team spend per user, role and model, and the role's team budgets. */
 export const teamCommand: CliCommand = {
@@ -28,7 +33,8 @@ export const teamCommand: CliCommand = {
     if (!PERIODS.includes(period)) throw new UsageError(`alfred team: the period is day, week or month, got "${period}".`);
     const h = await openHarness(args.workspace);
     if (!h.team) {
-      io.err(`alfred team: ${NO_LEDGER}.`);
+      // A URL is set but refused (a literal password, an unset variable): that reason, not "set it".
+      io.err(`alfred team: ${h.teamProblem !== undefined ? `the team ledger is misconfigured: ${h.teamProblem}` : `${NO_LEDGER}.`}`);
       return 1;
     }
     try {

@@ -1,3 +1,4 @@
+import { formatCharge, formatUsd } from '../../core/budget/money';
 import { readUsage } from '../../core/models/usageLog';
 import { sinceTime, summarizeUsage, type ToolCounts, type UsageTotals } from '../../core/usage/summary';
 import { openHarness } from '../context';
@@ -6,19 +7,21 @@ import type { CliCommand } from './command';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Priced requests' cost, measured apart from estimated; requests without a price are n/a, never a number. */
-function cost(t: UsageTotals): string {
-  if (t.priced === 0) return 'cost n/a (no price for the model)';
+/**
+ * The cost, measured apart from estimated, in the one money format (core/budget/money.ts); what the
+ * fallback price priced (a model without a price) is marked `~` and named.
+ */
+export function usageCost(t: UsageTotals): string {
   const parts = [];
-  if (t.measuredUsd > 0 || t.estimatedUsd === 0) parts.push(`$${t.measuredUsd.toFixed(4)} measured`);
-  if (t.estimatedUsd > 0) parts.push(`$${t.estimatedUsd.toFixed(4)} estimated`);
-  const unpriced = t.calls - t.priced;
-  return `${parts.join(' + ')}${unpriced > 0 ? ` (${unpriced} of ${t.calls} without a price: n/a)` : ''}`;
+  if (t.measuredUsd > 0 || (t.estimatedUsd === 0 && t.fallbackUsd === 0)) parts.push(`${formatUsd(t.measuredUsd, { locale: 'en' })} measured`);
+  if (t.estimatedUsd > 0) parts.push(`${formatUsd(t.estimatedUsd, { locale: 'en' })} estimated`);
+  if (t.fallbackUsd > 0) parts.push(formatCharge({ usd: t.fallbackUsd, fallback: true }, 'en'));
+  return parts.join(' + ');
 }
 
 function models(t: UsageTotals): string {
   if (t.calls === 0) return 'no model calls reported';
-  return `${plural(t.calls, 'model call')} · ${t.inputTokens} in (${t.cachedInputTokens} cached), ${t.outputTokens} out · ${cost(t)}`;
+  return `${plural(t.calls, 'model call')} · ${t.inputTokens} in (${t.cachedInputTokens} cached), ${t.outputTokens} out · ${usageCost(t)}`;
 }
 
 function tools(t: ToolCounts): string {

@@ -1,5 +1,6 @@
 /** Budget arithmetic: percentages, signals, the status line and threshold crossings. */
 import type { Role } from '../roles/types';
+import { formatLimitUsd, formatUsd } from './money';
 import { DIMENSIONS, type BudgetStatus, type Dimension, type DimensionStatus, type Signal, type Usage } from './types';
 
 const RANK: Record<Signal, number> = { OK: 0, WARNING: 1, EXHAUSTED: 2 };
@@ -43,22 +44,22 @@ export function budgetStatus(role: Role, usage: Usage, costEstimated: boolean): 
 }
 
 const int = (n: number): string => String(Math.round(n));
-const usd = (n: number): string => `$${n.toFixed(2)}`;
 
 /**
  * The one status line, exactly:
  * `Budget[coder]: tokens 50000/200000 (25%) | shell 5/100 (5%) | cost $0.50/$5.00 (10%) → OK`.
  * When some cost was priced with the fallback price, the cost pair is prefixed with `~`
- * (`cost ~$0.50/$5.00 (10%)`) so an estimate is never shown as exact.
+ * (`cost ~$0.50/$5.00 (10%)`) so an estimate is never shown as exact; the limit never is.
+ * Amounts are written as everywhere else (money.ts), without digit grouping: a sub-cent spend reads
+ * `cost $0.0007/$5.00 (0%)`, the same `$<digits>.<digits>` form with more decimals.
  */
 export function formatBudgetLine(status: BudgetStatus): string {
   const { tokens, shell, cost } = status.dimensions;
-  const approx = status.costEstimated ? '~' : '';
   return (
     `Budget[${status.role}]: ` +
     `tokens ${int(tokens.used)}/${int(tokens.limit)} (${tokens.percent}%) | ` +
     `shell ${int(shell.used)}/${int(shell.limit)} (${shell.percent}%) | ` +
-    `cost ${approx}${usd(cost.used)}/${usd(cost.limit)} (${cost.percent}%) → ${status.signal}`
+    `cost ${formatUsd(cost.used, { estimated: status.costEstimated })}/${formatLimitUsd(cost.limit)} (${cost.percent}%) → ${status.signal}`
   );
 }
 

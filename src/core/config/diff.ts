@@ -15,9 +15,11 @@ export interface RedactedDiff {
 export function redactedDiff(label: string, oldText: string | null, newText: string | null, opts: RedactOptions = {}): RedactedDiff {
   const before = oldText ?? '';
   const after = newText ?? '';
+  // An absolute path reads `b/home/u/…`, as git writes it, not `b//home/u/…`.
+  const name = label.replace(/^\/+/, '');
   const patch = structuredPatch(
-    oldText === null ? '/dev/null' : `a/${label}`,
-    newText === null ? '/dev/null' : `b/${label}`,
+    oldText === null ? '/dev/null' : `a/${name}`,
+    newText === null ? '/dev/null' : `b/${name}`,
     before, after, undefined, undefined, { context: 3 },
   );
   const oldLines = redactLines(before.split('\n'), opts);

@@ -1,3 +1,4 @@
+import { formatUsd } from '../budget/money';
 import type { AlfredEvent } from './types';
 
 /**
@@ -14,6 +15,7 @@ export const SUMMARY_TEMPLATES = {
   toolRefused: 'Refused {0}: {1}',
   toolResult: '{0} returned {1} tokens',
   toolResultCost: '{0} returned {1} tokens, {2}',
+  toolResultCostFallback: '{0} returned {1} tokens, {2} (fallback price)',
   policyViolation: 'Policy violation by {0}: {1}',
   budgetWarningTokens: 'Budget warning: context tokens {0} of {1} ({2}%)',
   budgetWarningShell: 'Budget warning: shell calls {0} of {1} ({2}%)',
@@ -40,11 +42,14 @@ export const SUMMARY_TEMPLATES = {
   completionRejected: 'Completion not accepted: {0}',
   spendWarning: 'Daily spend warning: {0} of {1} today ({2}%)',
   spendCritical: 'Daily spend cap reached: {0} of {1} today ({2}%)',
+  spendWarningFallback: 'Daily spend warning: {0} (fallback price) of {1} today ({2}%)',
+  spendCriticalFallback: 'Daily spend cap reached: {0} (fallback price) of {1} today ({2}%)',
   shellExit: 'Terminal command {0} exited with {1}',
   shellNoExit: 'Terminal command {0} ran (exit code unknown)',
   hookError: 'Alfred failed in the {0} hook (the call went ahead): {1}',
   modelUsage: '{0} used {1} tokens in, {2} out',
   modelUsageCost: '{0} used {1} tokens in, {2} out, {3}',
+  modelUsageCostFallback: '{0} used {1} tokens in, {2} out, {3} (fallback price)',
   operationUnknown: 'Operation {0} of {1} ended unknown: {2}',
   operationSucceeded: 'Operation {0} of {1} marked as succeeded by {2}',
   operationFailed: 'Operation {0} of {1} marked as failed by {2}',
@@ -105,7 +110,8 @@ export function shortenEnd(value: string, max = MAX_PROSE): string {
 
 const text = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const usd = (n: number): string => `$${n > 0 && n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
+/** Amounts as every surface writes them (money.ts); `~` only on a spend that includes the fallback price. */
+const usd = (n: number, estimated = false): string => formatUsd(n, { estimated });
 const path = (v: unknown): string => shortenMiddle(text(v));
 const prose = (v: unknown): string => shortenEnd(text(v));
 const session = (v: unknown): string => shortenMiddle(text(v) || '?', 24);
@@ -126,7 +132,8 @@ function toolCall(e: AlfredEvent): EventSummary {
   const charge = (e.charge ?? {}) as { tokens?: number; shell?: number; costUsd?: number; estimated?: boolean };
   const tool = text(e.tool);
   if (e.phase === 'result') {
-    return charge.costUsd ? s('toolResultCost', tool, num(charge.tokens), `${charge.estimated ? '~' : ''}${usd(charge.costUsd)}`) : s('toolResult', tool, num(charge.tokens));
+    if (!charge.costUsd) return s('toolResult', tool, num(charge.tokens));
+    return s(charge.estimated ? 'toolResultCostFallback' : 'toolResultCost', tool, num(charge.tokens), usd(charge.costUsd, charge.estimated === true));
   }
   if (e.decision === 'deny') return s('toolRefused', tool, prose(e.reason ?? e.code));
   return s(charge.shell ? 'toolAllowedShell' : 'toolAllowed', tool, text(e.source));
@@ -138,6 +145,9 @@ function configWritten(e: AlfredEvent): EventSummary {
   if (files.length <= 2) return s('configWritten', files.join(', '), reason);
   return s('configWrittenMore', files[0]!, files.length - 1, reason);
 }
+
+/** The request was priced with the fallback price (its charge says so; `estimated` on newer events). */
+const fallbackPriced = (e: AlfredEvent): boolean => e.estimated === true || (e.charge as { estimated?: unknown } | undefined)?.estimated === true;
 
 const SUMMARIES: Record<AlfredEvent['type'], (e: AlfredEvent) => EventSummary> = {
   ToolCall: toolCall,
@@ -154,11 +164,11 @@ const SUMMARIES: Record<AlfredEvent['type'], (e: AlfredEvent) => EventSummary> =
   CheckRun: (e) => (e.status === 'passed' ? s('checkPassed', text(e.check))
     : e.status === 'failed' && typeof e.exitCode === 'number' ? s('checkFailed', text(e.check), e.exitCode) : s('checkOther', text(e.check), text(e.status))),
   CompletionRecorded: (e) => s(e.accepted ? 'completionAccepted' : 'completionRejected', prose(e.reason)),
-  SpendWarning: (e) => s(e.level === 'critical' ? 'spendCritical' : 'spendWarning', usd(num(e.spentUsd)), usd(num(e.capUsd)), num(e.percent)),
+  SpendWarning: (e) => s(`${e.level === 'critical' ? 'spendCritical' : 'spendWarning'}${e.estimated ? 'Fallback' : ''}`, usd(num(e.spentUsd), e.estimated === true), usd(num(e.capUsd)), num(e.percent)),
   ShellExecution: (e) => (typeof e.exitCode === 'number' ? s('shellExit', path(e.command), e.exitCode) : s('shellNoExit', path(e.command))),
   HookError: (e) => s('hookError', text(e.event), prose(e.message)),
   ModelUsage: (e) => (typeof e.costUsd === 'number'
-    ? s('modelUsageCost', text(e.model), num(e.inputTokens), num(e.outputTokens), usd(e.costUsd))
+    ? s(fallbackPriced(e) ? 'modelUsageCostFallback' : 'modelUsageCost', text(e.model), num(e.inputTokens), num(e.outputTokens), usd(e.costUsd, fallbackPriced(e)))
     : s('modelUsage', text(e.model), num(e.inputTokens), num(e.outputTokens))),
   OperationUnknown: (e) => s('operationUnknown', text(e.operation).slice(0, 8), text(e.tool), prose(e.note)),
   OperationReconciled: (e) => s(e.state === 'failed' ? 'operationFailed' : 'operationSucceeded', text(e.operation).slice(0, 8), text(e.tool), prose(e.by)),

@@ -89,6 +89,13 @@ function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
 class NpmAuditor {
   private readonly config: NpmRegistryConfig;
   private readonly timeoutMs: number;
+  /**
+   * One run's packuments and tarball reads, by registry and name (and version): specs that differ
+   * (`x@1.0.0`, `x@^1`, `x`) but resolve to one version are audited in parallel, and would each
+   * download it before any had written the cache.
+   */
+  private readonly packuments = new Map<string, Promise<Packument>>();
+  private readonly inspections = new Map<string, Promise<PackageFacts | string>>();
   constructor(private readonly opts: AuditOptions) {
     this.config = npmRegistryConfig(opts.npmrc);
     this.timeoutMs = opts.timeoutMs ?? 10_000;
@@ -104,7 +111,13 @@ class NpmAuditor {
     const auditedAt = this.now().toISOString();
     let doc: Packument;
     try {
-      doc = await fetchPackument(registry, ref.name, req);
+      const docKey = `${registry}\n${ref.name}`;
+      let pending = this.packuments.get(docKey);
+      if (!pending) {
+        pending = fetchPackument(registry, ref.name, req);
+        this.packuments.set(docKey, pending);
+      }
+      doc = await pending;
     } catch (err) {
       if (!(err instanceof RegistryError)) throw err;
       // A registry that answered (404, 401, 500, a page that is no metadata) is not one that did not answer.
@@ -123,7 +136,7 @@ class NpmAuditor {
       ? fetchWeeklyDownloads(api, ref.name, { ...req, token: undefined }).then((n) => ({ n }), (err: Error) => ({ err: err.message }))
       : Promise.resolve({ err: `${registry} has no downloads API that Alfred knows of` });
     const cached = this.opts.stateDir ? readFacts(this.opts.stateDir, ref.name, version) : undefined;
-    const [facts, dl] = await Promise.all([cached ? Promise.resolve(cached) : this.inspect(doc, version, req, auditedAt), downloads]);
+    const [facts, dl] = await Promise.all([cached ? Promise.resolve(cached) : this.inspectOnce(registry, doc, version, req, auditedAt), downloads]);
     const weekly = 'n' in dl ? dl.n : undefined;
     const curation = curationOf(doc, version, weekly, this.now(), this.opts.thresholds);
     const downloadsNote = 'err' in dl ? `weekly downloads unknown: ${dl.err}` : undefined;
@@ -146,6 +159,17 @@ class NpmAuditor {
       installScripts: f.installScripts, hosts: f.hosts, binaries: f.binaries, dependencyCount: f.dependencyCount,
       curation, auditedAt: f.auditedAt,
     };
+  }
+
+  /** `inspect`, once per registry and name@version in this run. */
+  private inspectOnce(registry: string, doc: Packument, version: string, req: { fetch?: Fetch; timeoutMs: number; token?: string }, auditedAt: string): Promise<PackageFacts | string> {
+    const key = `${registry}\n${doc.name}@${version}`;
+    let pending = this.inspections.get(key);
+    if (!pending) {
+      pending = this.inspect(doc, version, req, auditedAt);
+      this.inspections.set(key, pending);
+    }
+    return pending;
   }
 
   /** The version's tarball, read: its facts, or why it could not be read. */

@@ -63,6 +63,7 @@ export async function chargeModelUsage(dir: string, role: Role, usage: ModelUsag
     const events: NewEvent[] = [{
       type: 'ModelUsage', model: usage.model, ...(usage.vendor ? { vendor: usage.vendor } : {}), source: usage.source,
       inputTokens, outputTokens, ...(cached > 0 ? { cachedInputTokens: cached } : {}), measured: usage.measured, costUsd,
+      ...(estimated ? { estimated: true } : {}),
       charge: { costUsd: chargedUsd, ...(estimated && chargedUsd > 0 ? { estimated: true } : {}) },
       ...(usage.fingerprint ? { fingerprint: usage.fingerprint } : {}),
     }, ...settled.events];

@@ -35,6 +35,15 @@ export function linkLabel(link: ModelLink): string {
   return link.intention ? `${base} (${link.intention})` : base;
 }
 
+/**
+ * How a resolved model is named in full: `vendor/family/id`, without repeating what the id already
+ * says (Alfred's models are `alfred/<provider>/<model>`: their id is the whole name).
+ */
+export function modelIdentity(model: { vendor: string; family: string; id: string }): string {
+  if (model.id.startsWith(`${model.vendor}/`)) return model.id;
+  return model.family === model.id ? `${model.vendor}/${model.id}` : `${model.vendor}/${model.family}/${model.id}`;
+}
+
 /** Reads the setting's value; bad entries are reported with their key and left out. */
 export function parseProfiles(value: unknown, where = 'settings: alfred.profiles'): { profiles: Profile[]; problems: ProfileProblem[] } {
   const problems: ProfileProblem[] = [];

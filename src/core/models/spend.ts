@@ -3,6 +3,7 @@
  * of the priced usage records of the current UTC day; at 80% of `alfred.dailyBudgetUsd` a warning
  * once a day, at 100% a critical notice once a day (and a frugality note in every prompt).
  */
+import { formatUsd } from '../budget/money';
 import { percentOf } from '../budget/status';
 import type { HarnessFingerprint } from '../fingerprint/fingerprint';
 
@@ -104,6 +105,6 @@ export function dueNotices(noticed: SpendNoticed | undefined, status: SpendStatu
 
 /** The note added to `@alfred`'s prompt while the cap is reached. */
 export function frugalityNote(status: SpendStatus): string {
-  return `Note from Alfred: today's spend of $${status.usd.toFixed(2)} has reached the daily cap of $${status.capUsd.toFixed(2)}. `
+  return `Note from Alfred: today's spend of ${formatUsd(status.usd, { estimated: status.estimated })} has reached the daily cap of ${formatUsd(status.capUsd)}. `
     + 'Be frugal: answer briefly, call tools only when they are really needed, read only the lines you need.';
 }

@@ -2,6 +2,7 @@
  * The gate: one decision function for every path an agent acts through (Alfred's tools, the
  * `@alfred` loop, agent hooks), so a rule means the same thing everywhere.
  */
+import { formatLimitUsd, formatUsd } from '../budget/money';
 import type { BudgetStatus, Dimension, DimensionStatus } from '../budget/types';
 import { DIMENSIONS } from '../budget/types';
 import type { Role } from '../roles/types';
@@ -134,7 +135,7 @@ export function rolePermits(role: Role, tool: string, mcpTrust?: McpTrust): bool
 
 function formatDimension(dimension: Dimension, status: DimensionStatus): string {
   const amount = dimension === 'cost'
-    ? `$${status.used.toFixed(2)}/$${status.limit.toFixed(2)}`
+    ? `${formatUsd(status.used)}/${formatLimitUsd(status.limit)}`
     : `${Math.round(status.used)}/${Math.round(status.limit)}`;
   return `${dimension} ${amount} (${status.percent}%)`;
 }

@@ -28,6 +28,11 @@ export const MAX_TIMEOUT_MS = 600_000;
 type Report = (key: string, message: string) => void;
 type Obj = Record<string, unknown>;
 
+/** How doctor names a problem: by the entry's name where it has one (`alfred.providers "local" ([1].baseUrl)`), else by its index. */
+export function problemLabel(p: ProviderProblem): string {
+  return p.provider ? `${p.path} "${p.provider}" (${p.key})` : `${p.path} ${p.key}`;
+}
+
 /** Reads the setting's value; bad entries are reported with their key and left out. */
 export function parseProviders(value: unknown, where = 'settings: alfred.providers'): { providers: ProviderConfig[]; problems: ProviderProblem[] } {
   const problems: ProviderProblem[] = [];
@@ -40,10 +45,12 @@ export function parseProviders(value: unknown, where = 'settings: alfred.provide
   const providers: ProviderConfig[] = [];
   const seen = new Set<string>();
   value.forEach((raw, i) => {
-    const p = parseProvider(raw, `[${i}]`, report);
+    const named = isObj(raw) && typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim().slice(0, 64) : undefined;
+    const reportEntry: Report = named ? (key, message) => problems.push({ path: where, key, message, provider: named }) : report;
+    const p = parseProvider(raw, `[${i}]`, reportEntry);
     if (!p) return;
     // Compared without case, so `OpenAI` and `openai` never both name a vendor.
-    if (seen.has(p.name.toLowerCase())) return report(`[${i}].name`, `"${p.name}" is defined twice; the first one is used`);
+    if (seen.has(p.name.toLowerCase())) return reportEntry(`[${i}].name`, `"${p.name}" is defined twice; the first one is used`);
     seen.add(p.name.toLowerCase());
     providers.push(p);
   });

@@ -206,6 +206,10 @@ class Exchange {
  */
 function networkCause(e: unknown): { code: string; detail: string } {
   const cause = (e as { cause?: unknown })?.cause ?? e;
+  // The Fetch standard's blocked ports (1, 6000, 10080, …): refused before any connection, without a code.
+  if ((cause as { message?: unknown })?.message === 'bad port') {
+    return { code: 'bad port', detail: 'Node refuses to connect to this port, as browsers do (a port reserved for other protocols): serve the endpoint on another port' };
+  }
   const code = (cause as { code?: unknown })?.code;
   if (typeof code === 'string') {
     const message = (cause as { message?: unknown }).message;

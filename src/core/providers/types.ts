@@ -63,6 +63,8 @@ export interface ProviderProblem {
   /** `[1].key`. */
   key: string;
   message: string;
+  /** The entry's name, when it has one: a person knows the entry by it, not by its index. */
+  provider?: string;
 }
 
 // ── A request in neutral form ──

@@ -1,4 +1,5 @@
 /** Which team budgets a charge falls under, and a budget's status and line. */
+import { formatUsd } from '../budget/money';
 import { percentOf, signalFor, worstSignal } from '../budget/status';
 import type { Dimension, DimensionStatus, Signal, Usage } from '../budget/types';
 import type { TeamBudget } from './config';
@@ -43,7 +44,8 @@ export interface TeamBudgetStatus {
 }
 
 const int = (n: number): string => String(Math.round(n));
-const usd = (n: number): string => `$${n.toFixed(2)}`;
+/** As the budget line writes money (money.ts: no grouping, sub-cent spend visible). */
+const usd = (n: number): string => formatUsd(n);
 
 export function teamBudgetStatus(team: string, b: TeamBudget, usage: Usage, now: Date): TeamBudgetStatus {
   const dims: Partial<Record<Dimension, DimensionStatus>> = {};

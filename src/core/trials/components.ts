@@ -21,7 +21,11 @@ export interface AppliedComponents {
 const ON_OFF: Record<string, boolean> = { on: true, off: false, true: true, false: false };
 const PERSONA: Record<string, boolean> = { ...ON_OFF, alfred: true, none: false };
 
-export function applyComponents(condition: TrialCondition): { applied?: AppliedComponents; refused: string[] } {
+/**
+ * The components applied, and those refused by name. `applied` is computed even when some are
+ * refused, so the runner still checks the others (role, packs, model, key) and names every refusal.
+ */
+export function applyComponents(condition: TrialCondition): { applied: AppliedComponents; refused: string[] } {
   const refused: string[] = [];
   const c = condition.components;
   for (const [name, value] of Object.entries(c)) {
@@ -30,7 +34,6 @@ export function applyComponents(condition: TrialCondition): { applied?: AppliedC
     if (name === 'persona' && value in PERSONA) continue;
     refused.push(`${name} = "${value}"`);
   }
-  if (refused.length > 0) return { refused };
   const packs = !c.pack || c.pack === 'off' ? [] : c.pack.split('+').map((p) => p.trim()).filter((p) => p);
   return {
     applied: {

@@ -98,8 +98,9 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunReport> {
   const conditions = suite.conditions.filter((c) => opts.condition === undefined || c.name === opts.condition);
   if (conditions.length === 0) return { ...report, refused: [`the suite has no condition named "${opts.condition}"`] };
 
+  // Every condition is checked (role, packs, model, key) even when some component is refused: each refusal is named.
   const refused = refusedComponents(conditions);
-  const prepared = refused.length ? [] : prepareConditions(conditions, opts, refused);
+  const prepared = prepareConditions(conditions, opts, refused);
   const tasks = await prepareTasks(suite.tasks, ws, refused);
   // A key that does not resolve would fail every trial alike: refused before any starts.
   for (const c of prepared) {
@@ -235,7 +236,7 @@ function prepareConditions(conditions: readonly TrialCondition[], opts: RunSuite
   const packs = loadPacks({ builtinDir: opts.builtinPacksDir, workspaceFolder: opts.workspaceFolder, trusted: true }).packs;
   const out: PreparedCondition[] = [];
   for (const condition of conditions) {
-    const applied = applyComponents(condition).applied!;
+    const { applied } = applyComponents(condition);
     if (!roles.has(applied.role)) refused.push(`condition ${condition.name}: role "${applied.role}" does not exist`);
     const missing = applied.packs.filter((name) => !packs.has(name));
     if (missing.length) refused.push(`condition ${condition.name}: ${missing.map((m) => `pack "${m}"`).join(', ')} does not exist`);

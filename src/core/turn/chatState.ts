@@ -32,6 +32,8 @@ export interface ChatState {
   profile?: string;
   failover: Record<string, ProfileState>;
   lastPack?: LastPack;
+  /** Tools the user added to `@alfred`'s offer in this workspace (`/tools add`): names, globs, categories. */
+  tools?: string[];
 }
 
 const empty = (): ChatState => ({ version: 1, failover: {} });

@@ -1,8 +1,8 @@
 /**
  * What the governed agents spent, from the priced usage records (usage.jsonl): per agent session
  * (model calls, tokens in/out/cached, cost measured and estimated, and the session's tool and shell
- * calls from the event log) and per model. A request whose model has no price gets no cost here:
- * its tokens count, its cost is `n/a` (calls − priced), never the fallback's invented number.
+ * calls from the event log) and per model. A request whose model has no price is priced with the
+ * fallback price, kept apart (`fallbackUsd`) so it is always shown as such (`~$0.0123 (fallback price)`).
  */
 import type { AlfredEvent } from '../events/types';
 import type { UsageRecord } from '../models/spend';
@@ -16,8 +16,10 @@ export interface UsageTotals {
   measuredUsd: number;
   /** Cost of priced requests whose tokens Alfred counted itself (estimated). */
   estimatedUsd: number;
-  /** Requests whose model had a price; the others (calls − priced) have no cost: n/a. */
+  /** Requests whose model had a price; the others (calls − priced) were priced with the fallback price. */
   priced: number;
+  /** Cost of the requests priced with the fallback price (their model had none): an estimate. */
+  fallbackUsd: number;
 }
 
 /** The governed tool calls of a session (ToolCall decisions of the event log). */
@@ -46,7 +48,7 @@ export interface UsageSummary {
   models: Array<{ model: string } & UsageTotals>;
 }
 
-const zero = (): UsageTotals => ({ calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, measuredUsd: 0, estimatedUsd: 0, priced: 0 });
+const zero = (): UsageTotals => ({ calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, measuredUsd: 0, estimatedUsd: 0, priced: 0, fallbackUsd: 0 });
 const noTools = (): ToolCounts => ({ toolCalls: 0, refused: 0, shellCalls: 0 });
 
 function add(t: UsageTotals, r: UsageRecord): void {
@@ -54,7 +56,10 @@ function add(t: UsageTotals, r: UsageRecord): void {
   t.inputTokens += r.inputTokens;
   t.outputTokens += r.outputTokens;
   t.cachedInputTokens += r.cachedInputTokens ?? 0;
-  if (r.estimated) return; // no price: the fallback's cost is not a number worth showing
+  if (r.estimated) {
+    t.fallbackUsd += r.costUsd;
+    return;
+  }
   t.priced += 1;
   if (r.measured === 'reported') t.measuredUsd += r.costUsd;
   else t.estimatedUsd += r.costUsd;

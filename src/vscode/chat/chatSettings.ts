@@ -14,6 +14,8 @@ export interface ChatSettings {
   dailyBudgetUsd: number;
   profiles: Profile[];
   profileProblems: ProfileProblem[];
+  /** alfred.chatTools: other tools offered besides Alfred's own (core/turn/chatTools.ts). */
+  chatTools: string[];
 }
 
 /** `@alfred`'s settings, read fresh for every turn (they can change at any moment). */
@@ -30,5 +32,6 @@ export function readChatSettings(): ChatSettings {
     dailyBudgetUsd: dailyBudgetCap(),
     profiles,
     profileProblems: problems,
+    chatTools: (c.get<unknown[]>('chatTools') ?? []).filter((p): p is string => typeof p === 'string'),
   };
 }

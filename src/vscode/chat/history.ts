@@ -86,23 +86,36 @@ export interface RebuiltHistory {
   lastPacks?: string[];
 }
 
-/** Rebuilds the conversation; slash-command turns (`/budget`, `/role`, …) are left out. */
+/**
+ * A turn the model never answered: `@alfred` found no model or the request failed before any text
+ * (or VS Code itself refused, "Language model unavailable"). It is left out, its prompt included:
+ * the user asks again, and the model must not read the same words twice.
+ */
+function unanswered(turn: vscode.ChatResponseTurn): boolean {
+  const meta = turn.result?.metadata;
+  if (isAlfredMetadata(meta)) return meta.stopped === 'error' && !meta.rounds.some((r) => r.text || r.calls.length);
+  return Boolean(turn.result?.errorDetails) && !responseText(turn);
+}
+
+const responseText = (turn: vscode.ChatResponseTurn): string => turn.response.map((p) => (p instanceof vscode.ChatResponseMarkdownPart ? p.value.value : '')).join('');
+
+/** Rebuilds the conversation; slash-command turns (`/budget`, `/role`, …) and unanswered turns are left out. */
 export function rebuildHistory(history: readonly Turn[]): RebuiltHistory {
   const messages: vscode.LanguageModelChatMessage[] = [];
   let persona: string | undefined;
   let lastPacks: string[] | undefined;
   let opening = true;
-  let skipNext = false;
+  // A request's prompt waits for its answer: it goes in only when the answer does.
+  let pending: string | undefined;
   for (const turn of history) {
     if (isRequest(turn)) {
-      skipNext = Boolean(turn.command);
-      if (!skipNext) messages.push(vscode.LanguageModelChatMessage.User(turn.prompt));
+      pending = turn.command ? undefined : turn.prompt;
       continue;
     }
-    if (skipNext || turn.command) {
-      skipNext = false;
-      continue;
-    }
+    const prompt = pending;
+    pending = undefined;
+    if (prompt === undefined || turn.command || unanswered(turn)) continue;
+    messages.push(vscode.LanguageModelChatMessage.User(prompt));
     opening = false;
     const meta = turn.result?.metadata;
     if (isAlfredMetadata(meta)) {
@@ -110,7 +123,7 @@ export function rebuildHistory(history: readonly Turn[]): RebuiltHistory {
       lastPacks = meta.packs;
       for (const round of meta.rounds) messages.push(...roundMessages(round));
     } else {
-      const text = turn.response.map((p) => (p instanceof vscode.ChatResponseMarkdownPart ? p.value.value : '')).join('');
+      const text = responseText(turn);
       if (text) messages.push(vscode.LanguageModelChatMessage.Assistant(text));
     }
   }

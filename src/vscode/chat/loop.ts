@@ -32,6 +32,8 @@ export interface LoopInput {
   token: vscode.CancellationToken;
   toolInvocationToken: vscode.ChatParticipantToolToken | undefined;
   maxToolRounds: number;
+  /** Tools offered besides Alfred's own (patterns: the user's choice and the tools the prompt names). */
+  chosenTools?: readonly string[];
   /** Redraws the status bar and dashboard after a charge. */
   refresh(): void;
 }
@@ -59,7 +61,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
   let reported: ReportedUsage | undefined;
 
   const driver: LoopDriver<vscode.LanguageModelChatTool, vscode.LanguageModelToolResultPart> = {
-    tools: (role) => offeredTools(role, undefined, readMcpTrust(harness.stateDir)),
+    tools: (role) => offeredTools(role, undefined, readMcpTrust(harness.stateDir), input.chosenTools ?? []),
     countInput: async (tools, newToolResults) => {
       const [inputTokens, toolResultTokens] = await raceCancellation(Promise.all([
         countMessages(model, messages, tools, token), countText(model, newToolResults, token),

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import { PROJECTED_OUTPUT_TOKENS, projectRequest, type RequestProjection } from '../../core/budget/projection';
 import type { Harness } from '../../core/harness';
+import { formatUsd } from '../../protocol/dashboardFormat';
 
-const usd = (n: number, estimated: boolean): string => `${estimated ? '~' : ''}$${n.toFixed(4)}`;
+/** As every surface writes money (src/core/budget/money.ts). */
+const usd = (n: number, estimated: boolean): string => formatUsd(n, vscode.env.language, estimated);
 
 /**
  * Whether `@alfred` may send a request to `model` now (core/budget/projection.ts). `inputTokens`:

@@ -1,9 +1,14 @@
 import * as vscode from 'vscode';
 import type { TurnNotice } from '../../core/turn/composer';
+import { formatCharge, formatUsd } from '../../protocol/dashboardFormat';
 
 /** What `@alfred` writes into the chat besides the model's own words. */
 
-const usd = (n: number, digits = 2): string => `$${n.toFixed(digits)}`;
+const locale = (): string => vscode.env.language;
+const fallbackNote = (): string => vscode.l10n.t('fallback price');
+/** A spend, as every surface writes it (src/core/budget/money.ts). */
+const spent = (usd: number, fallback: boolean): string => formatCharge({ usd, fallback }, locale(), fallbackNote());
+const limit = (usd: number): string => formatUsd(usd, locale());
 
 export function renderNotice(stream: vscode.ChatResponseStream, notice: TurnNotice, activeRole: string): void {
   switch (notice.kind) {
@@ -27,10 +32,10 @@ export function renderNotice(stream: vscode.ChatResponseStream, notice: TurnNoti
     }
     case 'spend': {
       const s = notice.status;
-      const spent = `${s.estimated ? '~' : ''}${usd(s.usd)}`;
+      const amount = spent(s.usd, s.estimated);
       const text = notice.level === 'critical'
-        ? vscode.l10n.t('**Daily spend cap reached**: {0} of {1} today ({2}%). Alfred keeps answering, briefly; blocking belongs to role budgets.', spent, usd(s.capUsd), s.percent)
-        : vscode.l10n.t('**Daily spend warning**: {0} of {1} today ({2}%).', spent, usd(s.capUsd), s.percent);
+        ? vscode.l10n.t('**Daily spend cap reached**: {0} of {1} today ({2}%). Alfred keeps answering, briefly; blocking belongs to role budgets.', amount, limit(s.capUsd), s.percent)
+        : vscode.l10n.t('**Daily spend warning**: {0} of {1} today ({2}%).', amount, limit(s.capUsd), s.percent);
       stream.markdown(`> ${text}\n\n`);
       return;
     }
@@ -48,15 +53,15 @@ export interface TurnSummary {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
-  /** Some request of the turn had no price: its cost is shown as n/a. */
+  /** Some request of the turn had no price: its cost includes the fallback price, and says so. */
   unpriced: boolean;
   budgetLine: string;
   signal: string;
 }
 
-/** One line after the answer: model, tokens, cost (n/a for a model without a price), and the budget when not OK. */
+/** One line after the answer: model, tokens, cost (naming the fallback price when it was used), and the budget when not OK. */
 export function renderFooter(stream: vscode.ChatResponseStream, s: TurnSummary): void {
-  const cost = s.unpriced ? vscode.l10n.t('cost n/a (no price for this model; the fallback price counts against the budget, estimated)') : vscode.l10n.t('cost {0}', usd(s.costUsd, 4));
+  const cost = vscode.l10n.t('cost {0}', spent(s.costUsd, s.unpriced));
   let text = `\n\n---\n*${s.model} · ${vscode.l10n.t('{0} tokens in, {1} out', s.inputTokens, s.outputTokens)} · ${cost}*`;
   if (s.signal !== 'OK') text += `\n\n\`${s.budgetLine}\``;
   stream.markdown(text + '\n');

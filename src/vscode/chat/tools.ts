@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { offersTool } from '../../core/turn/chatTools';
 import { governedCall, GovernedRefusal } from '../../core/governedCall';
 import type { Harness } from '../../core/harness';
 import { rolePermits } from '../../core/policy/gate';
@@ -17,12 +18,13 @@ export function isAlfredTool(name: string): boolean {
 }
 
 /**
- * The tools the model may see: every registered tool the role permits (tool lists, shell policy, and
- * with the latest MCP audit its [mcp] rules); denied tools are never offered. Alfred's come first, so
- * a model's tool limit keeps them.
+ * The tools the model may see: registered tools the role permits (tool lists, shell policy, and with
+ * the latest MCP audit its [mcp] rules) and the user offers (`chosen`: Alfred's own by default, others
+ * by alfred.chatTools and `/tools add`; core/turn/chatTools.ts); denied tools are never offered.
+ * Alfred's come first, so a model's tool limit keeps them.
  */
-export function offeredTools(role: Role, limit?: number, mcpTrust?: McpTrust): vscode.LanguageModelChatTool[] {
-  const permitted = vscode.lm.tools.filter((t) => rolePermits(role, t.name, mcpTrust));
+export function offeredTools(role: Role, limit?: number, mcpTrust?: McpTrust, chosen: readonly string[] = []): vscode.LanguageModelChatTool[] {
+  const permitted = vscode.lm.tools.filter((t) => offersTool(t.name, isAlfredTool(t.name), chosen) && rolePermits(role, t.name, mcpTrust));
   const ordered = [...permitted.filter((t) => isAlfredTool(t.name)), ...permitted.filter((t) => !isAlfredTool(t.name))];
   const tools = ordered.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
   return typeof limit === 'number' && limit > 0 ? tools.slice(0, limit) : tools;

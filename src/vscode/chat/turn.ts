@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { chosenToolPatterns } from '../../core/turn/chatTools';
+import { readChatState } from '../../core/turn/chatState';
 import { turnConfiguration } from '../../core/agent/sessionConfiguration';
 import { takeSpendNotices } from '../../core/models/usageLog';
 import { composeTurn } from '../../core/turn/composer';
@@ -66,6 +68,8 @@ export async function runTurn(host: HarnessHost, extensionUri: vscode.Uri, reque
   const result = await runLoop({
     harness, model, messages, stream, token, toolInvocationToken: request.toolInvocationToken,
     maxToolRounds: settings.maxToolRounds, refresh: () => host.refresh(), configuration,
+    // Alfred's own tools, plus those the user chose and those this prompt names (#tool references).
+    chosenTools: [...chosenToolPatterns(settings.chatTools, readChatState(harness.stateDir).state.tools), ...request.toolReferences.map((r) => r.name)],
   });
   await recordModelOutcome(harness, selected?.profile, selected?.link, result.outcome);
   host.refresh();

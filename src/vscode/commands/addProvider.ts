@@ -4,6 +4,7 @@ import { parseKeyReference } from '../../core/providers/keys';
 import type { ProviderProtocol } from '../../core/providers/types';
 import { addProviderToSettings } from '../providers/addToSettings';
 import { readProviders } from '../providers/providerSettings';
+import { inputStep, pickStep } from '../providers/steps';
 import type { AlfredCommand } from './command';
 
 /**
@@ -16,28 +17,34 @@ import type { AlfredCommand } from './command';
 export const addProvider: AlfredCommand = {
   id: 'alfred.addProvider',
   async run({ host, extension }) {
-    const protocol = await vscode.window.showQuickPick([
-      { label: 'openai', description: vscode.l10n.t('OpenAI-compatible chat completions: OpenAI, OpenRouter, Ollama, LM Studio, llama.cpp, vLLM') },
-      { label: 'anthropic', description: vscode.l10n.t('Anthropic\'s messages API') },
-    ], { placeHolder: vscode.l10n.t('Which protocol does the endpoint speak?') });
+    const step = (n: number) => ({ title: vscode.l10n.t('Alfred: Add Provider'), step: n, totalSteps: 4 });
+    const protocol = await pickStep({
+      ...step(1), placeholder: vscode.l10n.t('Which protocol does the endpoint speak?'),
+      items: [
+        { label: 'openai', description: vscode.l10n.t('OpenAI-compatible chat completions: OpenAI, OpenRouter, Ollama, LM Studio, llama.cpp, vLLM') },
+        { label: 'anthropic', description: vscode.l10n.t('Anthropic\'s messages API') },
+      ],
+    });
     if (!protocol) return false;
-    const baseUrl = await vscode.window.showInputBox({
-      prompt: vscode.l10n.t('The API\'s base URL'), placeHolder: protocol.label === 'anthropic' ? 'https://api.anthropic.com' : 'https://api.openai.com/v1',
-      validateInput: (v) => (/^https?:\/\/[^\s/]+/.test(v.trim()) ? undefined : vscode.l10n.t('An http(s) URL with a host')),
+    const baseUrl = await inputStep({
+      ...step(2), prompt: vscode.l10n.t('The API\'s base URL'), placeholder: protocol.label === 'anthropic' ? 'https://api.anthropic.com' : 'https://api.openai.com/v1',
+      validate: (v) => (/^https?:\/\/[^\s/]+/.test(v.trim()) ? undefined : vscode.l10n.t('An http(s) URL with a host')),
     });
     if (!baseUrl) return false;
-    const key = await vscode.window.showInputBox({
+    // Masked: a key pasted here by mistake is refused, and never shown on screen either.
+    const key = await inputStep({
+      ...step(3), password: true,
       prompt: vscode.l10n.t('The key, as a reference: $VAR (an environment variable) or secret:NAME (Alfred: Set Provider Key); empty for none'),
-      validateInput: (v) => {
+      validate: (v) => {
         const parsed = parseKeyReference(v.trim() === '' ? undefined : v.trim());
         return parsed.ok ? undefined : parsed.reason;
       },
     });
     if (key === undefined) return false;
     const taken = new Set(readProviders().providers.map((p) => p.name.toLowerCase()));
-    const name = await vscode.window.showInputBox({
-      prompt: vscode.l10n.t('A short name for it (letters, digits, _ and -)'),
-      validateInput: (v) => (!/^[A-Za-z0-9_-]{1,32}$/.test(v) ? vscode.l10n.t('Letters, digits, _ and - (at most 32)') : taken.has(v.toLowerCase()) ? vscode.l10n.t('A provider of that name exists') : undefined),
+    const name = await inputStep({
+      ...step(4), prompt: vscode.l10n.t('A short name for it (letters, digits, _ and -)'),
+      validate: (v) => (!/^[A-Za-z0-9_-]{1,32}$/.test(v) ? vscode.l10n.t('Letters, digits, _ and - (at most 32)') : taken.has(v.toLowerCase()) ? vscode.l10n.t('A provider of that name exists') : undefined),
     });
     if (!name) return false;
     const { providers, problems } = parseProviders([{ name, protocol: protocol.label as ProviderProtocol, baseUrl: baseUrl.trim(), ...(key.trim() ? { key: key.trim() } : {}), models: 'list' }]);

@@ -37,7 +37,7 @@ export async function offerLocalEndpoints(host: HarnessHost, extension: vscode.E
     if (answer !== add) continue;
     await addProviderToSettings(host, extension, offer.suggested, {
       reason: `add the local model server ${offer.endpoint.label} as a provider`,
-      title: vscode.l10n.t('Add {0} as Alfred\'s provider', offer.endpoint.label),
+      title: vscode.l10n.t('Add {0} as Alfred\'s provider', offer.endpoint.label), listed: offer.models,
     });
   }
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { probeProviders, type DoctorCheck } from '../../core/doctor/report';
+import { problemLabel } from '../../core/providers/config';
 import { resolveKey } from '../../core/providers/keys';
 import { listModels } from '../../core/providers/stream';
 import { readProviders } from './providerSettings';
@@ -45,7 +46,7 @@ export async function providerChecks(userSettings?: string): Promise<DoctorCheck
   const { providers, problems } = readProviders();
   return [
     ...ignoredUserValue(userSettings),
-    ...problems.map((p): DoctorCheck => ({ name: `${p.path} ${p.key}`, state: 'fail', detail: p.message })),
+    ...problems.map((p): DoctorCheck => ({ name: problemLabel(p), state: 'fail', detail: p.message })),
     ...await probeProviders(providers, {
       key: async (provider) => {
         if (provider.key.kind === 'none') return { ok: true, key: undefined };

@@ -8,6 +8,7 @@ import { GovernanceTracker } from './governanceSection';
 import { trialsView } from './trialsSection';
 import { mcpView } from './mcpSection';
 import type { TeamTracker } from './teamSection';
+import type { ModelAvailability } from '../models/modelAvailability';
 
 /** What a section computes from: the harness of the window and the trackers kept between events. */
 export interface SectionContext {
@@ -17,6 +18,8 @@ export interface SectionContext {
   governance: GovernanceTracker;
   /** Absent where nothing polls the team ledger (a snapshot in a test): the section is then empty. */
   team?: TeamTracker;
+  /** Absent in a snapshot without the extension's model checks: the section is then empty. */
+  models?: ModelAvailability;
 }
 
 /** The host events a section depends on; anything else leaves it as it is. */
@@ -70,6 +73,8 @@ export const DASHBOARD_SECTIONS: readonly DashboardSection[] = [
   section({ name: 'budget', on: { harness: true }, state: ({ harness }) => ({ budget: harness ? budgetView(harness) : null }) }),
   // Redrawn by its tracker (teamSection.ts), which polls the team ledger.
   section({ name: 'team', on: {}, state: ({ team }) => ({ team: team?.current() ?? null }) }),
+  // Redrawn by its tracker (models/modelAvailability.ts), which follows VS Code's models and the providers.
+  section({ name: 'models', on: {}, state: ({ models }) => ({ models: models?.current() ?? null }) }),
   section({
     name: 'dailySpend',
     on: { event: (e, { spend }) => spend.add(e), settings: ['alfred.dailyBudgetUsd'] },

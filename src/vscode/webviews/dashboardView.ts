@@ -6,6 +6,9 @@ import {
 } from '../../protocol/dashboard';
 import { DASHBOARD_STRINGS } from '../../protocol/dashboardStrings';
 import { AuditMcpCommand } from '../../protocol/mcp';
+import { AddLocalServerCommand, AddProviderCommand, CheckModelsCommand } from '../../protocol/models';
+import { ADD_LOCAL_SERVER } from '../models/firstAnswer';
+import type { ModelAvailability } from '../models/modelAvailability';
 import type { HarnessHost } from '../harnessHost';
 import { DASHBOARD_SECTIONS, SECTION_SETTINGS, type DashboardSection, type SectionContext } from './dashboardSectionList';
 import { DailySpendTracker } from './dashboardSections';
@@ -25,7 +28,7 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
   static readonly viewId = 'alfred.dashboard';
 
   /** `userSettingsFile`: where Copilot's usage export settings are written (copilotOtelSettings.ts). */
-  constructor(private readonly extensionUri: vscode.Uri, private readonly host: HarnessHost, private readonly userSettingsFile?: string) {}
+  constructor(private readonly extensionUri: vscode.Uri, private readonly host: HarnessHost, private readonly userSettingsFile?: string, private readonly models?: ModelAvailability) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
     const webview = view.webview;
@@ -33,7 +36,8 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
     const strings = Object.fromEntries(DASHBOARD_STRINGS.map((s) => [s, vscode.l10n.t(s)]));
     webview.html = webviewHtml(webview, this.extensionUri, { script: 'dashboard.js', title: 'Alfred', strings });
 
-    const ctx = (): SectionContext => ({ harness: this.host.current, trusted: vscode.workspace.isTrusted, spend, governance, team });
+    const models = this.models;
+    const ctx = (): SectionContext => ({ harness: this.host.current, trusted: vscode.workspace.isTrusted, spend, governance, team, ...(models ? { models } : {}) });
     const spend = new DailySpendTracker();
     const governance = new GovernanceTracker(this.userSettingsFile, () => refreshWhere((s) => s.name === 'governance'));
     const team = new TeamTracker(localizedSummary, () => refreshWhere((s) => s.name === 'team'));
@@ -74,7 +78,10 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
       .onCommand(VerifyCompletionCommand, () => vscode.commands.executeCommand('alfred.verifyCompletion'))
       .onCommand(ReconcileOperationCommand, ({ id, state }) => vscode.commands.executeCommand('alfred.reconcileOperations', id, state))
       .onCommand(SetGovernanceCommand, ({ agent, govern }) => vscode.commands.executeCommand(governanceCommand(agent, govern)))
-      .onCommand(AuditMcpCommand, () => vscode.commands.executeCommand('alfred.auditMcpServers'));
+      .onCommand(AuditMcpCommand, () => vscode.commands.executeCommand('alfred.auditMcpServers'))
+      .onCommand(AddProviderCommand, () => vscode.commands.executeCommand('alfred.addProvider'))
+      .onCommand(AddLocalServerCommand, ({ baseUrl }) => vscode.commands.executeCommand(ADD_LOCAL_SERVER, baseUrl))
+      .onCommand(CheckModelsCommand, () => models?.check());
 
     let hookFiles: vscode.Disposable | undefined;
     const watchWorkspace = () => {
@@ -95,6 +102,7 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
     };
     const subscriptions = [
       webview.onDidReceiveMessage((m) => router.dispatch(m)),
+      ...(models ? [models.onDidChange(() => refreshWhere((s) => s.name === 'models'))] : []),
       this.host.onEvent(onEvent),
       this.host.onDidChange(() => {
         const harness = this.host.current;

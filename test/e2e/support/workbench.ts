@@ -43,6 +43,8 @@ export interface WorkbenchOptions {
   workspaceFiles?: Record<string, string>;
   /** More environment for code-server, hence the extension host (e.g. a provider's `$KEY`). */
   env?: Record<string, string>;
+  /** Leave Alfred's walkthrough open (it opens on the first start after install); closed otherwise, as it takes the editor's clicks. */
+  keepWalkthrough?: boolean;
 }
 
 export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
@@ -92,6 +94,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     };
     await page.goto(`${cs.url}/?folder=${encodeURIComponent(sandbox.workspace)}`);
     await page.locator(STATUS_ITEM).waitFor({ timeout: 180_000 });
+    if (!options.keepWalkthrough) await closeWalkthrough(page);
     return {
       page, workspace: sandbox.workspace, env: sandbox.env, extensionDir: path.join(sandbox.extensionsDir, extensionDir), userDataDir: sandbox.userDataDir,
       openWindow, close,
@@ -219,14 +222,31 @@ export async function statusText(page: Page): Promise<string> {
 }
 
 /** The dashboard's document: two iframes deep inside the webview view. */
-export async function dashboardFrame(page: Page): Promise<Frame> {
-  const outer = page.locator('iframe.webview.ready').first();
-  await outer.waitFor({ timeout: 30_000 });
-  const handle = await (await outer.elementHandle())!.contentFrame();
-  const inner = await handle!.waitForSelector('iframe#active-frame');
-  const frame = await inner.contentFrame();
-  if (!frame) throw new Error('no dashboard frame');
-  return frame;
+/**
+ * The dashboard's document. Found by what it shows, not as the first webview: on the first start
+ * after install the walkthrough opens too, and its steps' markdown is a webview of its own.
+ */
+export function dashboardFrame(page: Page): Promise<Frame> {
+  return webviewWith(page, 'alfred-dashboard', 30_000);
+}
+
+/** Alfred opens its walkthrough once, just after it activates: its tab is closed (a middle click, as a user may). */
+async function closeWalkthrough(page: Page): Promise<void> {
+  const tab = page.locator('.tabs-container .tab', { hasText: 'Welcome' }).first();
+  if (!await tab.waitFor({ timeout: 15_000 }).then(() => true, () => false)) return;
+  await tab.click({ button: 'middle' });
+  await tab.waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+/** The document of the webview (panel or view) that shows `selector`. */
+export async function webviewWith(page: Page, selector: string, timeoutMs = 15_000): Promise<Frame> {
+  for (let i = 0; i < timeoutMs / 100; i++) {
+    for (const frame of page.frames()) {
+      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no webview shows ${selector}`);
 }
 
 /** Keeps a screenshot of what the user saw when a test fails. */

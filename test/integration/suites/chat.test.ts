@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { formatCharge } from '../../../src/core/budget/money';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { readUsage } from '../../../src/core/models/usageLog';
@@ -19,21 +20,24 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
     for (const key of ['autopilot', 'prices', 'maxToolRounds']) await setUserSetting(key, undefined);
   });
 
-  test('a prompt: the answer streams, the request is priced (n/a for an unknown model) and recorded for the daily spend', async () => {
+  test('a prompt: the answer streams, the request is priced (the fallback price, named, for an unknown model) and recorded for the daily spend', async () => {
     const h = await freshSession('coder');
     await script([{ text: ['Good ', 'evening.'] }]);
     const { out, meta } = await ask('Say good evening');
     assert.match(out.text, /Good evening\./);
-    assert.match(out.text, /scripted-a · \d+ tokens in, \d+ out · cost n\/a/);
+    assert.match(out.text, /scripted-a · \d+ tokens in, \d+ out · cost ~\$0\.\d+ \(fallback price\)/);
     assert.equal(meta.stopped, 'done');
     assert.deepEqual(meta.rounds, [{ text: 'Good evening.', calls: [], results: [] }]);
     const [req] = await requests();
     assert.equal(req!.model, 'scripted-a');
-    assert.ok(req!.tools.includes('ctx_read') && req!.tools.includes('scripted_echo'), `tools offered: ${req!.tools.join(', ')}`);
+    // Alfred's own tools only, by default: every other tool the user adds (/tools, alfred.chatTools).
+    assert.ok(req!.tools.includes('ctx_read') && !req!.tools.includes('scripted_echo'), `tools offered: ${req!.tools.join(', ')}`);
     const usage = readUsage(h.stateDir).records.at(-1)!;
     assert.deepEqual([usage.model, usage.vendor, usage.estimated, usage.measured, usage.source], ['scripted-a', 'scripted', true, 'counted', 'chat']);
     assert.ok(usage.inputTokens > 0 && usage.outputTokens > 0);
     assert.match(h.budget().line, /cost ~\$/, 'the fallback price counts against the budget, marked estimated');
+    // The footer writes the request's cost as every other surface does (the money-strings unit test compares them).
+    assert.ok(out.text.includes(`cost ${formatCharge({ usd: usage.costUsd, fallback: true }, 'en')}`), out.text);
     const ev = h.events({ types: ['ModelUsage'] }).events.at(-1)!;
     assert.equal(ev.model, 'scripted-a');
   });
@@ -137,11 +141,12 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
     await until('the pennies role', () => api.harness()?.roles().roles.get('pennies'));
     const h = await freshSession('pennies');
     await setUserSetting('prices', { 'scripted-a': { inputPerMTok: 1, outputPerMTok: 1 } });
-    // Each request really costs $0.03 (reported); each is projected at its counted input plus 4,096 output tokens.
-    await script(Array.from({ length: 10 }, (_, i) => ({ toolCalls: [{ name: 'ctx_session', input: { action: 'budget' }, callId: `s${i}` }], usage: { inputTokens: 30_000, outputTokens: 0 } })));
+    // Each request really costs $0.032 (reported); each is projected at its counted input plus 4,096 output
+    // tokens ($0.0041 and more): after three ($0.096) the fourth could pass the cap, whatever the tools offered weigh.
+    await script(Array.from({ length: 10 }, (_, i) => ({ toolCalls: [{ name: 'ctx_session', input: { action: 'budget' }, callId: `s${i}` }], usage: { inputTokens: 32_000, outputTokens: 0 } })));
     const { out, meta } = await ask('Keep checking the budget');
     assert.equal(meta.stopped, 'budget');
-    assert.match(out.text, /Not sent: this request could cost up to \$0\.\d{4}, and with ~?\$0\.\d{4} already spent role pennies would pass its cost limit of \$0\.1000\./);
+    assert.match(out.text, /Not sent: this request could cost up to \$0\.\d+, and with ~?\$0\.09\d+ already spent role pennies would pass its cost limit of \$0\.10\./);
     assert.match(out.text, /To go on: reset the budget \(Alfred: Reset Budget\), switch role \(`\/role NAME`\) or raise the role's cost limit \(max_cost_usd\)\./);
     assert.match(out.text, /`Budget\[pennies\]: .* → WARNING`/);
     const reqs = await requests();
@@ -271,6 +276,34 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
     assert.ok((await requests()).at(-1)!.messages.every((m) => !/You are Alfred/.test(messageText(m))));
   });
 
+  test('a turn that got no answer (no model, or VS Code refused the request) is not sent again with the next one', async () => {
+    await script([{ text: 'Hello.' }]);
+    const noModel = { prompt: 'hello', result: { metadata: { alfred: 1, rounds: [], packs: [], stopped: 'error' } } };
+    const refused = { prompt: 'hello again', result: { errorDetails: { message: 'Language model unavailable' } } };
+    const answer = await ask('hello', { history: [noModel, refused] });
+    assert.equal(answer.meta.stopped, 'done');
+    const last = (await requests()).at(-1)!;
+    const prompts = last.messages.filter((m) => m.role === 'user').map(messageText).filter((t) => /hello/.test(t));
+    assert.equal(prompts.length, 1, JSON.stringify(prompts));
+  });
+
+  test('/tools: Alfred\'s own tools by default; /tools add offers another tool the role permits, /tools reset takes it back', async () => {
+    const h = await freshSession('coder');
+    await script([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    await ask('first');
+    const offered = async () => (await requests()).at(-1)!.tools;
+    assert.ok(!(await offered()).includes('scripted_echo'));
+    assert.ok((await offered()).every((t) => t.startsWith('ctx_') || t.startsWith('alfred_')), (await offered()).join(', '));
+    const added = await ask('add scripted_*', { command: 'tools' });
+    assert.match(added.out.text, /Others you chose \(`scripted_\*`\): `scripted_echo`/);
+    await ask('second');
+    assert.ok((await offered()).includes('scripted_echo'));
+    await ask('reset', { command: 'tools' });
+    await ask('third');
+    assert.ok(!(await offered()).includes('scripted_echo'));
+    assert.equal(h.budget().status.role, 'coder');
+  });
+
   test('the daily spend cap: a critical notice once a day and a frugality note while it lasts; never blocking', async () => {
     const h = await freshSession('coder');
     await script([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
@@ -288,7 +321,7 @@ suite('@alfred: the governed chat loop with a scripted model', () => {
     assert.match(messageText(reqs[2]!.messages.at(-1)!), /Be frugal/);
     const warnings = h.events({ types: ['SpendWarning'] }).events;
     assert.deepEqual(warnings.map((e) => e.level), ['critical']);
-    assert.match((await ask('', { command: 'budget' })).out.text, /Spent today by @alfred \(UTC\): ~\$\d+\.\d\d of the daily cap \$0\.00/);
+    assert.match((await ask('', { command: 'budget' })).out.text, /Spent today by @alfred \(UTC\): ~\$\d+\.\d+ \(fallback price\) of the daily cap \$0\.00/);
   });
 
   test('cancellation stops the turn at once and does not count as a model failure', async () => {

@@ -102,10 +102,12 @@ suite('Alfred\'s own models (alfred.providers)', () => {
     server.script([{ text: ['Costly.'], usage: { inputTokens: 1000, outputTokens: 100 } }]);
     await collect(await model.sendRequest([vscode.LanguageModelChatMessage.User('spend')], {}));
     await until('the budget to be exhausted', () => h.budget().status.signal === 'EXHAUSTED');
-    const before = server.requests.length;
+    // Chat requests only: the Models section's health checks may list the models meanwhile.
+    const chats = () => server.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+    const before = chats();
     await assert.rejects(async () => collect(await model.sendRequest([vscode.LanguageModelChatMessage.User('more')], {})),
       (err: Error) => /Alfred \(role penny\): the budget is exhausted, so this request was not sent\. Budget\[penny\]:.*EXHAUSTED/.test(err.message));
-    assert.equal(server.requests.length, before, 'nothing reached the endpoint');
+    assert.equal(chats(), before, 'nothing reached the endpoint');
   });
 
   test('@alfred on Alfred\'s model: the usage charged once (by @alfred, not again by the provider); a safety refusal is shown and is no failure for failover', async () => {
@@ -123,6 +125,16 @@ suite('Alfred\'s own models (alfred.providers)', () => {
     const refused = await ask('something refused', { model });
     assert.equal(refused.meta.stopped, 'refused');
     assert.match(String(refused.result.errorDetails?.message), /^The model alfred\/fake\/fake-model declined: .*I can't help with that\./);
+  });
+
+  test('/doctor on Alfred\'s model: its probe is charged once, as the doctor\'s, with the usage the endpoint reported; the model named once', async () => {
+    const h = await freshSession('coder');
+    const model = await alfredModel();
+    server.script([{ text: ['ok'], usage: { inputTokens: 30, outputTokens: 1 } }]);
+    const { out } = await ask('', { command: 'doctor', model });
+    const charges = h.events({ types: ['ModelUsage'] }).events.filter((e) => e.session === h.budget().session);
+    assert.deepEqual(charges.map((e) => [e.source, e.measured, e.inputTokens, e.outputTokens]), [['doctor', 'reported', 30, 1]]);
+    assert.match(out.text, /✅ `the chat's model` → fake-model \(`alfred\/fake\/fake-model`\) · /);
   });
 
   test('the key never reaches the event log, traces, usage records or any file Alfred wrote, nor does one typed into the settings', async () => {

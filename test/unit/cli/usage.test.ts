@@ -40,7 +40,7 @@ describe('alfred usage', () => {
     assert.match((await run(['usage', '--since', 'yesterday', '--workspace', folder])).stderr, /--since needs a date/);
   });
 
-  it('a Copilot session: its hook\'s tool and shell calls (a refusal counted), a model with no price shown as n/a', async () => {
+  it('a Copilot session: its hook\'s tool and shell calls (a refusal counted), a model with no price priced with the fallback price, and saying so', async () => {
     const folder = newWorkspace(env.root);
     const hook = (tool: string, toolInput: object) => run(['hook', 'PreToolUse'], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'copilot-7', cwd: folder, tool_name: tool, tool_input: toolInput }));
     assert.equal((await hook('run_in_terminal', { command: 'npm test', explanation: 'tests', isBackground: false })).code, 0);
@@ -54,15 +54,15 @@ describe('alfred usage', () => {
     const summary = JSON.parse((await run(['usage', '--json', '--workspace', folder])).stdout) as { sessions: Array<Record<string, unknown>> };
     assert.deepEqual(summary.sessions.map(({ lastSeen: _, ...s }) => s), [
       { session: 'copilot-7', source: 'copilot-otel', models: ['acme-secret-1'], calls: 1, inputTokens: 500, outputTokens: 40, cachedInputTokens: 0,
-        measuredUsd: 0, estimatedUsd: 0, priced: 0, toolCalls: 2, refused: 1, shellCalls: 1 },
+        measuredUsd: 0, estimatedUsd: 0, priced: 0, fallbackUsd: 0.0123, toolCalls: 2, refused: 1, shellCalls: 1 },
       { session: '(hook:PreToolUse)', source: 'hook:PreToolUse', models: [], calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0,
-        measuredUsd: 0, estimatedUsd: 0, priced: 0, toolCalls: 1, refused: 0, shellCalls: 0 },
+        measuredUsd: 0, estimatedUsd: 0, priced: 0, fallbackUsd: 0, toolCalls: 1, refused: 0, shellCalls: 0 },
     ]);
     assert.deepEqual((await run(['usage', '--workspace', folder])).out, [
-      'All: 1 model call · 500 in (0 cached), 40 out · cost n/a (no price for the model) · 3 tool calls (1 refused), 1 shell call',
-      '  session copilot-7 (copilot-otel) [acme-secret-1]: 1 model call · 500 in (0 cached), 40 out · cost n/a (no price for the model) · 2 tool calls (1 refused), 1 shell call',
+      'All: 1 model call · 500 in (0 cached), 40 out · ~$0.0123 (fallback price) · 3 tool calls (1 refused), 1 shell call',
+      '  session copilot-7 (copilot-otel) [acme-secret-1]: 1 model call · 500 in (0 cached), 40 out · ~$0.0123 (fallback price) · 2 tool calls (1 refused), 1 shell call',
       '  session (hook:PreToolUse) (hook:PreToolUse): no model calls reported · 1 tool call, 0 shell calls',
-      '  model acme-secret-1: 1 model call · 500 in (0 cached), 40 out · cost n/a (no price for the model)',
+      '  model acme-secret-1: 1 model call · 500 in (0 cached), 40 out · ~$0.0123 (fallback price)',
     ]);
   });
 });

@@ -21,7 +21,7 @@ const CASES: Record<EventType, Array<[Record<string, unknown>, string]>> = {
     [{ phase: 'decision', tool: 'run_in_terminal', decision: 'deny', reason: LONG_REASON, source: 'hook:PreToolUse' },
       'Refused run_in_terminal: Role reviewer does not run shell commands (shell policy deny), and this tool is a shell tool: ask the user to switch to a role that may…'],
     [{ phase: 'result', tool: 'ctx_read', charge: { tokens: 1234, costUsd: 0 } }, 'ctx_read returned 1234 tokens'],
-    [{ phase: 'result', tool: 'ctx_read', charge: { tokens: 1234, costUsd: 0.0031, estimated: true } }, 'ctx_read returned 1234 tokens, ~$0.0031'],
+    [{ phase: 'result', tool: 'ctx_read', charge: { tokens: 1234, costUsd: 0.0031, estimated: true } }, 'ctx_read returned 1234 tokens, ~$0.0031 (fallback price)'],
   ],
   PolicyViolation: [
     [{ tool: 'ctx_edit', reason: 'protected path' }, 'Policy violation by ctx_edit: protected path'],

@@ -55,7 +55,7 @@ describe('the budget line as hook context, once per crossing', () => {
     const { context } = tightEnv();
     const big = () => context('PostToolUse', { tool_name: 'read_file', tool_response: 'word '.repeat(850) });
     // 851 tokens of o200k_base; their cost priced with the fallback price, so marked estimated (~).
-    assert.equal(await big(), 'Budget[tight]: tokens 851/1000 (85%) | shell 0/5 (0%) | cost ~$0.00/$5.00 (0%) → WARNING');
+    assert.equal(await big(), 'Budget[tight]: tokens 851/1000 (85%) | shell 0/5 (0%) | cost ~$0.0026/$5.00 (0%) → WARNING');
     assert.equal(await context('PostToolUse', { tool_name: 'read_file', tool_response: 'x' }), undefined);
   });
 
@@ -109,7 +109,7 @@ describe('the budget line as hook context, once per crossing', () => {
       message: { id: 'msg_1', model: 'claude-sonnet-4-20250514', stop_reason: 'end_turn', usage: { input_tokens: 200_000, output_tokens: 15_000 } },
     })}\n`);
     const claude = { session_id: 'c1', permission_mode: 'default', transcript_path: transcript, tool_name: 'Read', tool_input: { file_path: 'a.ts' } };
-    assert.equal(await context('PreToolUse', claude), 'Budget[cents]: tokens 0/100000 (0%) | shell 0/100 (0%) | cost $0.82/$1.00 (82%) → WARNING');
+    assert.equal(await context('PreToolUse', claude), 'Budget[cents]: tokens 0/100000 (0%) | shell 0/100 (0%) | cost $0.825/$1.00 (82%) → WARNING');
     assert.equal(env.harness.events({ types: ['ModelUsage'] }).events.length, 1);
     assert.equal(await context('PreToolUse', claude), undefined);
   });

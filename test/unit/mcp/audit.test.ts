@@ -206,6 +206,16 @@ describe('cache and latest results', () => {
     assert.deepEqual(urls.filter((u) => !u.includes('/downloads/')), [`${registry.url}clean-mcp`, `${registry.url}clean-mcp/-/clean-mcp-1.0.0.tgz`]);
   });
 
+  it('specs that differ but resolve to one version: its metadata and its tarball are fetched once, audits in parallel', async () => {
+    for (const stateDir of [undefined, path.join(root, 'state-specs')]) {
+      const urls: string[] = [];
+      const audits = await auditServers([server('a', 'npx', ['clean-mcp@1.0.0']), server('b', 'npx', ['clean-mcp@^1.0.0']), server('c', 'npx', ['clean-mcp'])],
+        opts({ fetch: recordingFetch(urls), ...(stateDir ? { stateDir } : {}) }));
+      assert.deepEqual(audits.map((a) => a.auditedVersion), ['clean-mcp@1.0.0', 'clean-mcp@1.0.0', 'clean-mcp@1.0.0']);
+      assert.deepEqual(urls.filter((u) => !u.includes('/downloads/')), [`${registry.url}clean-mcp`, `${registry.url}clean-mcp/-/clean-mcp-1.0.0.tgz`], String(stateDir));
+    }
+  });
+
   it('bounded parallelism: with a bound of 1, one package\'s requests end before the next package\'s begin', async () => {
     const events: string[] = [];
     const tracing: typeof fetch = async (input, init) => {

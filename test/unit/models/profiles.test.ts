@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { heal, initialFailover, recordOutcome } from '../../../src/core/models/failover';
-import { linkKey, linkLabel, parseProfiles } from '../../../src/core/models/profiles';
+import { linkKey, linkLabel, modelIdentity, parseProfiles } from '../../../src/core/models/profiles';
 
 test('a link may name an intention, alone or with vendor, family and id', () => {
   const { profiles, problems } = parseProfiles([
@@ -51,4 +51,10 @@ test('__proto__ in a link is an unknown key, never an intention', () => {
   const { profiles, problems } = parseProfiles(raw);
   assert.deepEqual(profiles, []);
   assert.deepEqual(problems.map((p) => p.key), ['[0].chain[0].__proto__']);
+});
+
+test('a resolved model\'s full name never repeats its vendor or family (/doctor once showed alfred/ok-mini/alfred/fakellm/ok-mini)', () => {
+  assert.equal(modelIdentity({ vendor: 'alfred', family: 'ok-mini', id: 'alfred/fakellm/ok-mini' }), 'alfred/fakellm/ok-mini');
+  assert.equal(modelIdentity({ vendor: 'scripted', family: 'scripted', id: 'scripted-a' }), 'scripted/scripted/scripted-a');
+  assert.equal(modelIdentity({ vendor: 'copilot', family: 'gpt-4o', id: 'gpt-4o' }), 'copilot/gpt-4o');
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseProviders } from '../../../src/core/providers/config';
+import { parseProviders, problemLabel } from '../../../src/core/providers/config';
 import { HOW_TO_STORE_KEY } from '../../../src/core/providers/keys';
 
 const WHERE = 'settings: alfred.providers';
@@ -59,16 +59,16 @@ test('a bad entry is reported by path and key and left out; the others still loa
   ]);
   assert.deepEqual(providers.map((p) => p.name), ['good', 'p9']);
   assert.deepEqual(problems, [
-    { path: WHERE, key: '[1].name', message: 'must be 1 to 32 letters, digits, _ or -' },
-    { path: WHERE, key: '[2].protocol', message: 'must be "openai" (OpenAI-compatible chat completions) or "anthropic" (messages API)' },
-    { path: WHERE, key: '[3].baseUrl', message: 'must start with http:// or https://' },
-    { path: WHERE, key: '[4].baseUrl', message: 'is not a URL: write it as "https://host/path" or "http://127.0.0.1:port/v1"' },
-    { path: WHERE, key: '[5].timeoutMs', message: 'must be a whole number of milliseconds from 1000 to 600000' },
-    { path: WHERE, key: '[6].price.inputPerMTok', message: 'must be USD per million tokens, a number of at least 0' },
-    { path: WHERE, key: '[6].price.outputPerMTok', message: 'is required: USD per million tokens, a number of at least 0' },
+    { path: WHERE, key: '[1].name', message: 'must be 1 to 32 letters, digits, _ or -', provider: 'bad name!' },
+    { path: WHERE, key: '[2].protocol', message: 'must be "openai" (OpenAI-compatible chat completions) or "anthropic" (messages API)', provider: 'p2' },
+    { path: WHERE, key: '[3].baseUrl', message: 'must start with http:// or https://', provider: 'p3' },
+    { path: WHERE, key: '[4].baseUrl', message: 'is not a URL: write it as "https://host/path" or "http://127.0.0.1:port/v1"', provider: 'p4' },
+    { path: WHERE, key: '[5].timeoutMs', message: 'must be a whole number of milliseconds from 1000 to 600000', provider: 'p5' },
+    { path: WHERE, key: '[6].price.inputPerMTok', message: 'must be USD per million tokens, a number of at least 0', provider: 'p6' },
+    { path: WHERE, key: '[6].price.outputPerMTok', message: 'is required: USD per million tokens, a number of at least 0', provider: 'p6' },
     { path: WHERE, key: '[7]', message: 'must be an object with "name", "protocol" and "baseUrl"' },
-    { path: WHERE, key: '[8].name', message: '"GOOD" is defined twice; the first one is used' },
-    { path: WHERE, key: '[9].modles', message: 'unknown key, ignored (expected name, protocol, baseUrl, key, models, price, timeoutMs)' },
+    { path: WHERE, key: '[8].name', message: '"GOOD" is defined twice; the first one is used', provider: 'GOOD' },
+    { path: WHERE, key: '[9].modles', message: 'unknown key, ignored (expected name, protocol, baseUrl, key, models, price, timeoutMs)', provider: 'p9' },
   ]);
   assert.deepEqual(parseProviders({ name: 'x' }).problems, [{ path: WHERE, key: '', message: 'must be a list of providers ({ "name", "protocol", "baseUrl", "key", "models" })' }]);
   assert.deepEqual(parseProviders(undefined), { providers: [], problems: [] });
@@ -103,7 +103,7 @@ test('adversarial: a literal key is refused with how to store it, and the value 
   ];
   const { providers, problems } = parseProviders(input);
   assert.deepEqual(providers.map((p) => p.name), ['ok']);
-  assert.deepEqual(problems, [{ path: WHERE, key: '[0].key', message: `looks like a literal key, which a settings file must not hold: ${HOW_TO_STORE_KEY}` }]);
+  assert.deepEqual(problems, [{ path: WHERE, key: '[0].key', message: `looks like a literal key, which a settings file must not hold: ${HOW_TO_STORE_KEY}`, provider: 'leak' }]);
   assert.match(problems[0]!.message, /environment variable and write "\$NAME"/);
   assert.match(problems[0]!.message, /"Alfred: Set Provider Key"/);
   const text = JSON.stringify(problems);
@@ -181,4 +181,16 @@ test('base URL: http(s) with a host, trailing slashes dropped, IPv6 and ports ke
   assert.deepEqual(providers.map((p) => p.baseUrl), ['http://[::1]:8080/v1', 'https://api.anthropic.com', 'http://192.168.1.20:8000/v1']);
   assert.deepEqual(keysOf([{ name: 'p', protocol: 'openai', baseUrl: 'file:///etc/passwd' }, { name: 'q', protocol: 'openai', baseUrl: 'javascript:alert(1)' }, { name: 'r', protocol: 'openai', baseUrl: '' }]),
     ['[0].baseUrl', '[1].baseUrl', '[2].baseUrl']);
+});
+
+test('doctor names a refused entry by its name where it has one, by its index otherwise', () => {
+  const { problems } = parseProviders([
+    { name: 'ok', protocol: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' },
+    { name: 'local', protocol: 'openai', baseUrl: 'ftp://127.0.0.1/v1' },
+    { protocol: 'openai', baseUrl: 'http://x/v1' },
+  ]);
+  assert.deepEqual(problems.map(problemLabel), [
+    'settings: alfred.providers "local" ([1].baseUrl)',
+    'settings: alfred.providers [2].name',
+  ]);
 });

@@ -201,6 +201,14 @@ describe('OpenAI-compatible chat completions', () => {
     assert.equal(error?.message, `Could not connect to 127.0.0.1:${port} (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${port}).`);
   });
 
+  it('a port Node refuses (the Fetch standard\'s blocked ports) is said as such, not as a plain connection failure', async () => {
+    for (const port of [1, 6000, 10080]) {
+      const { error } = await run(HELLO, undefined, { baseUrl: `http://127.0.0.1:${port}/v1` });
+      assert.equal(error?.kind, 'connection');
+      assert.equal(error?.message, `Could not connect to 127.0.0.1:${port} (bad port: Node refuses to connect to this port, as browsers do (a port reserved for other protocols): serve the endpoint on another port).`);
+    }
+  });
+
   it('fails with connection while the server is stopped, and runs again once it is back', async () => {
     server.script([{ text: ['before'] }]);
     await run();

@@ -3,6 +3,7 @@
  * harness refuses at a team budget and charges nothing then, 40 processes on two machines charge one
  * budget of 10 exactly 10 times, an outage loses and doubles nothing, a period resets at its boundary.
  */
+import { formatUsd } from '../../../src/core/budget/money';
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -242,9 +243,9 @@ test('alfred team prints the period\'s spend per user, role and model; alfred bu
     const tokens = readLedger(ha.stateDir)!.usage.tokens;
     assert.ok(tokens > 0);
     assert.deepEqual(out.slice(1), [
-      '  ana@acme.dev · coder · no model: 2 charges, tokens 0, shell 2, cost $0.0000',
-      '  ana@acme.dev · coder · gpt-4.1-mini: 1 charges, tokens ' + tokens + ', shell 0, cost $' + readLedger(ha.stateDir)!.usage.costUsd.toFixed(4),
-      '  bo@acme.dev · coder · no model: 1 charges, tokens 0, shell 1, cost $0.0000',
+      '  ana@acme.dev · coder · no model: 2 charges, tokens 0, shell 2, cost $0.00',
+      '  ana@acme.dev · coder · gpt-4.1-mini: 1 charges, tokens ' + tokens + ', shell 0, cost ' + formatUsd(readLedger(ha.stateDir)!.usage.costUsd),
+      '  bo@acme.dev · coder · no model: 1 charges, tokens 0, shell 1, cost $0.00',
       'Team[platform/shell week]: shell 3/50 (6%) → OK',
     ]);
     assert.match(out[0]!, /^Team platform, this month \(since \d{4}-\d\d-01T00:00:00\.000Z\): 4 charges$/);

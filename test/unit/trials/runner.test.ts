@@ -183,6 +183,20 @@ describe('runSuite', () => {
     assert.equal(fs.existsSync(labelled.outcomesFile), false);
   });
 
+  it('a label in one condition hides no other refusal: each condition\'s role and pack are still named', async () => {
+    const { repo, trialsRoot } = fixtureRepo();
+    const suite = suiteOf(repo, 'trials.toml');
+    suite.conditions[0]!.components = { ...suite.conditions[0]!.components, role: 'no-such-role' };
+    suite.conditions[1]!.components = { ...suite.conditions[1]!.components, 'label.temperature': '0.2', pack: 'no-such-pack' };
+    const report = await runSuite(options(repo, trialsRoot, suite));
+    assert.deepEqual(report.refused, [
+      'condition handoff: label.temperature = "0.2"',
+      'condition control: role "no-such-role" does not exist',
+      'condition handoff: pack "no-such-pack" does not exist',
+    ]);
+    assert.equal(fs.existsSync(report.outcomesFile), false);
+  });
+
   it('applies a condition\'s pack and persona: the persona opens the conversation, the pack\'s context comes before the task, both in the fingerprint', async () => {
     const { repo, trialsRoot } = fixtureRepo();
     const suite = suiteOf(repo, 'trials.toml');

@@ -67,7 +67,7 @@ describe('Copilot\'s measured spend at its hooks', () => {
     exported(turn('t1', SESSION, 20_000, 10_000, 1_000));
     const stopped = await priced.hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', session_id: SESSION, prompt: 'more' });
     assert.equal(stopped.json.continue, false);
-    assert.match(String(stopped.json.stopReason), /^Alfred paused this agent: the budget of role frugal is exhausted\. Budget\[frugal\]: .*cost \$0\.04\/\$0\.01 \(350%\) → EXHAUSTED\nTo go on: reset the budget/);
+    assert.match(String(stopped.json.stopReason), /^Alfred paused this agent: the budget of role frugal is exhausted\. Budget\[frugal\]: .*cost \$0\.035\/\$0\.01 \(350%\) → EXHAUSTED\nTo go on: reset the budget/);
     const refused = await priced.hook('PreToolUse', copilotInput());
     const out = refused.json.hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string };
     assert.equal(out.permissionDecision, 'deny');

@@ -19,7 +19,7 @@ const decision = (agentSession: string | undefined, tool: string, opts: { shell?
 const RECORDS: UsageRecord[] = [
   // Session A: one measured, priced request.
   record({ ts: '2026-03-02T10:00:01.000Z', model: 'gpt-4o', agentSession: 'A', inputTokens: 1200, cachedInputTokens: 200, outputTokens: 300, costUsd: 0.0055 }),
-  // Session B: a model with no price (the fallback was charged to the budget; the summary shows n/a).
+  // Session B: a model with no price (the fallback was charged, and the summary keeps it apart: fallbackUsd).
   record({ ts: '2026-03-02T10:00:02.000Z', model: 'acme-secret-1', agentSession: 'B', inputTokens: 500, outputTokens: 40, costUsd: 0.0123, estimated: true }),
   // @alfred's own request: counted by Alfred, priced: estimated.
   record({ ts: '2026-03-02T10:00:03.000Z', model: 'gpt-4o', source: 'chat', measured: 'counted', inputTokens: 1000, outputTokens: 100, costUsd: 0.0035 }),
@@ -41,16 +41,16 @@ describe('summarizeUsage', () => {
     const s = summarizeUsage(RECORDS, undefined, EVENTS);
     assert.deepEqual(s.sessions, [
       { session: 'A', source: 'copilot-otel', models: ['gpt-4o'], lastSeen: '2026-03-02T10:00:01.000Z', calls: 1, inputTokens: 1200, outputTokens: 300, cachedInputTokens: 200,
-        measuredUsd: 0.0055, estimatedUsd: 0, priced: 1, toolCalls: 3, refused: 1, shellCalls: 1 },
+        measuredUsd: 0.0055, estimatedUsd: 0, priced: 1, fallbackUsd: 0, toolCalls: 3, refused: 1, shellCalls: 1 },
       { session: 'B', source: 'copilot-otel', models: ['acme-secret-1'], lastSeen: '2026-03-02T10:00:02.000Z', calls: 1, inputTokens: 500, outputTokens: 40, cachedInputTokens: 0,
-        measuredUsd: 0, estimatedUsd: 0, priced: 0, toolCalls: 1, refused: 0, shellCalls: 1 },
+        measuredUsd: 0, estimatedUsd: 0, priced: 0, fallbackUsd: 0.0123, toolCalls: 1, refused: 0, shellCalls: 1 },
       { session: '(chat)', source: 'chat', models: ['gpt-4o'], lastSeen: '2026-03-02T10:00:03.000Z', calls: 1, inputTokens: 1000, outputTokens: 100, cachedInputTokens: 0,
-        measuredUsd: 0, estimatedUsd: 0.0035, priced: 1, toolCalls: 1, refused: 0, shellCalls: 0 },
+        measuredUsd: 0, estimatedUsd: 0.0035, priced: 1, fallbackUsd: 0, toolCalls: 1, refused: 0, shellCalls: 0 },
       // Tool calls only: a session whose model use no one reported.
       { session: 'C', source: 'hook:PreToolUse', models: [], lastSeen: '2026-03-02T10:00:00.000Z', calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0,
-        measuredUsd: 0, estimatedUsd: 0, priced: 0, toolCalls: 1, refused: 0, shellCalls: 0 },
+        measuredUsd: 0, estimatedUsd: 0, priced: 0, fallbackUsd: 0, toolCalls: 1, refused: 0, shellCalls: 0 },
     ]);
-    assert.deepEqual(s.total, { calls: 3, inputTokens: 2700, outputTokens: 440, cachedInputTokens: 200, measuredUsd: 0.0055, estimatedUsd: 0.0035, priced: 2, toolCalls: 6, refused: 1, shellCalls: 2 });
+    assert.deepEqual(s.total, { calls: 3, inputTokens: 2700, outputTokens: 440, cachedInputTokens: 200, measuredUsd: 0.0055, estimatedUsd: 0.0035, priced: 2, fallbackUsd: 0.0123, toolCalls: 6, refused: 1, shellCalls: 2 });
     assert.deepEqual(s.models.map((m) => [m.model, m.calls, m.inputTokens, m.outputTokens, m.measuredUsd, m.estimatedUsd, m.priced]), [
       ['gpt-4o', 2, 2200, 400, 0.0055, 0.0035, 2],
       ['acme-secret-1', 1, 500, 40, 0, 0, 0],

@@ -15,12 +15,12 @@ test('large numbers carry the display language\'s separators', () => {
   assert.equal(formatCount(24000, 'not a locale!'), '24,000');
 });
 
-test('dollars: two decimals, as in the budget line, with the separators', () => {
+test('dollars: two decimals, more below a dollar so sub-cent spend shows, with the separators', () => {
   assert.equal(formatUsd(5, 'en'), '$5.00');
   assert.equal(formatUsd(1234.5, 'en'), '$1,234.50');
   assert.equal(formatUsd(1234.5, 'es'), '$1234,50');
   assert.equal(formatUsd(12345.5, 'es'), '$12.345,50');
-  assert.equal(formatUsd(0.0038, 'en'), '$0.00');
+  assert.equal(formatUsd(0.0038, 'en'), '$0.0038');
   assert.equal(formatUsd(0, 'en'), '$0.00');
 });
 

@@ -22,7 +22,7 @@ export const usageListStyles = css`
 
 /**
  * One row per agent session of the day: who, which models, model calls, tokens, cost measured apart
- * from estimated (n/a without a price), and the tool and shell calls its hooks let through Alfred.
+ * from estimated (the fallback price named where it was used), and the tool and shell calls its hooks let through Alfred.
  */
 export class AgentSessions extends LitElement {
   static override properties = { usage: { attribute: false } };
@@ -44,7 +44,7 @@ export class AgentSessions extends LitElement {
     const more = u.sessions.length - shown.length;
     return html`<ul aria-label=${t('Agent sessions today')}>${shown.map((s) => this.session(s))}</ul>
       ${more > 0 ? html`<p>${t('{0} more sessions today: alfred usage --since {1} lists them all.', more, u.day)}</p>` : ''}
-      <p>${t('Measured: tokens the agent reported, priced from Alfred\'s table. Estimated: tokens Alfred counted. n/a: the model has no price, so no cost is shown.')}</p>`;
+      <p>${t('Measured: tokens the agent reported, priced from Alfred\'s table. Estimated: tokens Alfred counted. ~ and fallback price: the model has no price, so Alfred\'s fallback price was used.')}</p>`;
   }
 
   private session(s: AgentSessionView) {

@@ -34,20 +34,21 @@ export class BudgetGauges extends LitElement {
   override render() {
     const b = this.budget;
     if (!b) return html`<p>${t('No budget yet: open a folder to govern it.')}</p>`;
-    const money = (n: number) => `${b.costEstimated ? '~' : ''}${dollars(n)}`;
+    // `~` on the spend that includes the fallback price, never on the limit.
+    const money = (n: number) => dollars(n, b.costEstimated);
     return html`
       ${this.gauge('tokens', t('Context tokens'), b.dimensions.tokens, count)}
       ${this.gauge('shell', t('Shell calls'), b.dimensions.shell, count)}
-      ${this.gauge('cost', b.costEstimated ? t('Cost (estimated)') : t('Cost'), b.dimensions.cost, money)}
+      ${this.gauge('cost', b.costEstimated ? t('Cost (estimated)') : t('Cost'), b.dimensions.cost, money, dollars)}
       <div class="line" aria-label=${t('Budget line')}>${b.line}</div>
     `;
   }
 
-  private gauge(id: string, name: string, d: DimensionView, fmt: (n: number) => string) {
+  private gauge(id: string, name: string, d: DimensionView, fmt: (n: number) => string, limitFmt = fmt) {
     // A limit of 0 is a rule (the role does not do this at all), not an empty budget: no bar to fill.
     const forbidden = d.limit === 0;
     const width = forbidden ? 0 : Math.min(100, d.percent);
-    const value = dimensionText(d, fmt, { notAllowed: t('not allowed'), notAllowedUsed: t('not allowed · {0} used') });
+    const value = dimensionText(d, fmt, { notAllowed: t('not allowed'), notAllowedUsed: t('not allowed · {0} used') }, limitFmt);
     return html`
       <div class="gauge ${d.signal} ${forbidden ? 'forbidden' : ''}" data-dimension=${id}>
         <div class="label">

@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { DailySpendView } from '../../../src/protocol/dashboard';
 import { t } from '../../shared/l10n';
 import { dollars } from '../../shared/numbers';
+import { spent } from './usageFormat';
 
 /** Today's spend (UTC) against alfred.dailyBudgetUsd: a gauge when a cap is set, the amount otherwise. */
 export class DailySpend extends LitElement {
@@ -30,7 +31,7 @@ export class DailySpend extends LitElement {
   override render() {
     const s = this.spend;
     if (!s) return nothing;
-    const money = (n: number) => `${s.estimated ? '~' : ''}${dollars(n)}`;
+    const money = (n: number) => spent(n, s.estimated);
     if (s.capUsd === null) {
       return html`<div class="label" data-dimension="daily"><span class="name">${t('Spent today')}</span><span class="value">${money(s.spentUsd)}</span></div>
         <p class="note">${t('no daily cap set')}</p>`;

@@ -4,7 +4,7 @@ import { t } from '../../shared/l10n';
 import { usageListStyles } from './agentSessions';
 import { cost, tokens } from './usageFormat';
 
-/** The day's model calls per model, across agent sessions: calls, tokens, cost (n/a without a price). */
+/** The day's model calls per model, across agent sessions: calls, tokens, cost (the fallback price named where it was used). */
 export class ModelsToday extends LitElement {
   static override properties = { usage: { attribute: false } };
   declare usage: AgentUsageView | null;

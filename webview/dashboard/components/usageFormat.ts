@@ -1,22 +1,27 @@
 import type { UsageTotalsView } from '../../../src/protocol/dashboard';
 import { t } from '../../shared/l10n';
-import { count } from '../../shared/numbers';
+import { formatCharge } from '../../../src/protocol/dashboardFormat';
+import { count, dollars, pageLocale } from '../../shared/numbers';
 
-/** Per-request costs are small: four decimals, as `alfred usage` prints them. */
-export const usd = (n: number): string => `$${n.toFixed(4)}`;
+/** Money as every surface writes it (src/core/budget/money.ts): `$0.0007`, `$0.0564`. */
+export const usd = (n: number): string => dollars(n);
+
+/** A spend, `~` and the fallback price named when it was used. */
+export const spent = (n: number, fallback: boolean): string => formatCharge({ usd: n, fallback }, pageLocale(), t('fallback price'));
 
 export const tokens = (u: UsageTotalsView): string => t('{0} in ({1} cached), {2} out', count(u.inputTokens), count(u.cachedInputTokens), count(u.outputTokens));
 
 /**
- * Measured and estimated apart, each labelled; requests whose model has no price add no number, only
- * `n/a` and how many they were (a price Alfred does not know is never made up).
+ * Measured and estimated apart, each labelled, as `alfred usage` writes them; what the fallback
+ * price priced (a model Alfred has no price for) is marked `~` and named.
  */
 export function cost(u: UsageTotalsView): string {
   if (u.calls === 0) return t('no model calls reported');
-  if (u.priced === 0) return t('n/a: no price for the model');
-  const parts = [t('{0} measured', usd(u.measuredUsd)), t('{0} estimated', usd(u.estimatedUsd))];
-  if (u.priced < u.calls) parts.push(t('n/a for {0} of {1} (no price)', u.calls - u.priced, u.calls));
-  return parts.join(' · ');
+  const parts = [];
+  if (u.measuredUsd > 0 || (u.estimatedUsd === 0 && u.fallbackUsd === 0)) parts.push(t('{0} measured', usd(u.measuredUsd)));
+  if (u.estimatedUsd > 0) parts.push(t('{0} estimated', usd(u.estimatedUsd)));
+  if (u.fallbackUsd > 0) parts.push(spent(u.fallbackUsd, true));
+  return parts.join(' + ');
 }
 
 /** Who reported a session: the agent's name where the source says it. */

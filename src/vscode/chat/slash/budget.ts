@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { dailySpend } from '../../../core/models/usageLog';
+import { formatCharge, formatUsd } from '../../../protocol/dashboardFormat';
 import { readChatSettings } from '../chatSettings';
 import type { SlashCommand } from './command';
 
@@ -11,9 +12,10 @@ export const budgetCommand: SlashCommand = {
     stream.markdown('```text\n' + harness.budget().line + '\n```\n');
     const cap = readChatSettings().dailyBudgetUsd;
     const spend = dailySpend(harness.stateDir, cap);
-    const spent = `${spend.estimated ? '~' : ''}$${spend.usd.toFixed(2)}`;
+    const locale = vscode.env.language;
+    const spent = formatCharge({ usd: spend.usd, fallback: spend.estimated }, locale, vscode.l10n.t('fallback price'));
     stream.markdown(spend.level === 'off'
       ? vscode.l10n.t('Spent today by @alfred (UTC): {0}. No daily cap is set (alfred.dailyBudgetUsd).', spent)
-      : vscode.l10n.t('Spent today by @alfred (UTC): {0} of the daily cap {1} ({2}%).', spent, `$${spend.capUsd.toFixed(2)}`, spend.percent));
+      : vscode.l10n.t('Spent today by @alfred (UTC): {0} of the daily cap {1} ({2}%).', spent, formatUsd(spend.capUsd, locale), spend.percent));
   },
 };

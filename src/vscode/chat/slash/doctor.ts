@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Harness } from '../../../core/harness';
 import { lastHookRun } from '../../../core/hooks/lastRun';
-import { linkLabel, type ModelLink } from '../../../core/models/profiles';
+import { linkLabel, modelIdentity, type ModelLink } from '../../../core/models/profiles';
 import { readGovernanceHealth } from '../../hooks/health';
 import { providerChecks } from '../../providers/providerChecks';
 import { sandboxText } from '../../hooks/sandboxText';
@@ -10,7 +10,8 @@ import { raceCancellation } from '../cancel';
 import { readChatSettings } from '../chatSettings';
 import { activeProfile, resolveLink } from '../modelSelection';
 import { projectionFor } from '../projection';
-import { chargeRequest, countText } from '../usage';
+import { CHARGED_BY_CALLER } from '../../providers/alfredModelProvider';
+import { chargeRequest, countText, reportedUsage, type ReportedUsage } from '../usage';
 import type { SlashCommand } from './command';
 import { mcpCheck } from '../../../core/doctor/mcp';
 
@@ -22,19 +23,24 @@ interface Check {
 
 const PROBE = 'Reply with the single word: ok';
 
-/** One tiny request; its tokens are charged like any other, and it is not sent if it could pass the cost cap. */
+/** One tiny request; its tokens are charged like any other (once: here), and it is not sent if it could pass the cost cap. */
 async function probe(harness: Harness, model: vscode.LanguageModelChat, token: vscode.CancellationToken): Promise<Check['probe']> {
   const started = Date.now();
   try {
     // Its output is bounded by max_tokens: 1.
     const projection = projectionFor(harness, model, await countText(model, [PROBE], token), 1);
     if (!projection.send) return { ok: false, text: vscode.l10n.t('not sent, it could pass the cost limit of role {0}', projection.role), ms: 0 };
-    const response = await raceCancellation(model.sendRequest([vscode.LanguageModelChatMessage.User(PROBE)], { modelOptions: { max_tokens: 1 } }, token), token);
+    // Charged here, as source `doctor`: Alfred's own provider must not charge it a second time.
+    const response = await raceCancellation(model.sendRequest([vscode.LanguageModelChatMessage.User(PROBE)], { modelOptions: { max_tokens: 1, [CHARGED_BY_CALLER]: true } }, token), token);
     let text = '';
-    for await (const chunk of response.text) text += chunk;
+    let reported: ReportedUsage | undefined;
+    for await (const part of response.stream) {
+      if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+      else if (part instanceof vscode.LanguageModelDataPart) reported = reportedUsage(part) ?? reported;
+    }
     const ms = Date.now() - started;
     const [inputTokens, outputTokens] = await Promise.all([countText(model, [PROBE], token), countText(model, [text], token)]);
-    await chargeRequest(harness, model, { inputTokens, outputTokens, toolResultTokens: 0, latencyMs: ms, source: 'doctor' });
+    await chargeRequest(harness, model, { inputTokens, outputTokens, toolResultTokens: 0, latencyMs: ms, source: 'doctor', ...(reported ? { reported } : {}) });
     return { ok: true, text: text.trim().slice(0, 40), ms };
   } catch (err) {
     return { ok: false, text: (err as Error).message || String(err), ms: Date.now() - started };
@@ -76,7 +82,7 @@ export const doctorCommand: SlashCommand = {
       const probeText = c.probe!.ok
         ? vscode.l10n.t('probe answered "{0}" in {1} ms', c.probe!.text, c.probe!.ms)
         : vscode.l10n.t('probe failed: {0}', c.probe!.text);
-      stream.markdown(`- ${c.probe!.ok ? '✅' : '⚠️'} \`${c.label}\` → ${m.name} (\`${m.vendor}/${m.family}/${m.id}\`) · ${vscode.l10n.t('max input {0} tokens', m.maxInputTokens)} · ${priceText} · ${probeText}\n`);
+      stream.markdown(`- ${c.probe!.ok ? '✅' : '⚠️'} \`${c.label}\` → ${m.name} (\`${modelIdentity(m)}\`) · ${vscode.l10n.t('max input {0} tokens', m.maxInputTokens)} · ${priceText} · ${probeText}\n`);
     }
     // Alfred's own providers: reachable, key present, models listed.
     const providers = await providerChecks(userSettingsFile);

@@ -6,8 +6,9 @@ import { handoffCommand } from './handoff';
 import { packsCommand } from './packs';
 import { profileCommand } from './profile';
 import { roleCommand } from './role';
+import { toolsCommand } from './tools';
 
 /** `@alfred`'s slash commands, by name (each declared in package.json's chatParticipants commands). */
 export const SLASH_COMMANDS: ReadonlyMap<string, SlashCommand> = new Map(
-  [roleCommand, budgetCommand, packsCommand, profileCommand, doctorCommand, doneCommand, handoffCommand].map((c) => [c.name, c]),
+  [roleCommand, budgetCommand, packsCommand, profileCommand, toolsCommand, doctorCommand, doneCommand, handoffCommand].map((c) => [c.name, c]),
 );
