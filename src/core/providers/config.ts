@@ -45,7 +45,7 @@ export function parseProviders(value: unknown, where = 'settings: alfred.provide
   const providers: ProviderConfig[] = [];
   const seen = new Set<string>();
   value.forEach((raw, i) => {
-    const named = isObj(raw) && typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim().slice(0, 64) : undefined;
+    const named = isObject(raw) && typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim().slice(0, 64) : undefined;
     const reportEntry: Report = named ? (key, message) => problems.push({ path: where, key, message, provider: named }) : report;
     const p = parseProvider(raw, `[${i}]`, reportEntry);
     if (!p) return;
