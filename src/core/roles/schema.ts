@@ -5,6 +5,7 @@ import { TOOL_CATEGORIES } from '../policy/types';
 import { isServerPattern } from '../policy/mcpServer';
 import { patternProblem } from '../policy/patterns';
 import type { McpAction, McpRules, RoleLimits, RoleProblem, SandboxMode, ShellPolicy } from './types';
+import { readSandboxTable, type SandboxDefinition } from './sandboxSchema';
 
 export const ROLE_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const SHELL_POLICIES: readonly ShellPolicy[] = ['track', 'compress', 'deny'];
@@ -20,6 +21,8 @@ export interface RoleDefinition {
   shellPolicy?: ShellPolicy;
   sandbox?: SandboxMode;
   failClosed?: boolean;
+  /** `[sandbox]`: allow_write and [sandbox.network]. */
+  sandboxRules?: SandboxDefinition;
   tools: { allowed?: string[]; denied?: string[] };
   mcp?: Partial<McpRules>;
   limits: Partial<RoleLimits>;
@@ -83,7 +86,7 @@ export function validateRoleDocument(doc: unknown, file: string): ParsedRoleFile
     return { definition: def, problems, ok: false };
   }
   for (const key of Object.keys(top)) {
-    if (!['role', 'tools', 'mcp', 'limits', 'io'].includes(key)) report(key, `unknown top-level key "${key}" (expected the sections [role], [tools], [mcp], [limits])`);
+    if (!['role', 'tools', 'mcp', 'limits', 'sandbox', 'io'].includes(key)) report(key, `unknown top-level key "${key}" (expected the sections [role], [tools], [mcp], [limits], [sandbox])`);
     else if (!asTable(top[key])) report(key, `"${key}" must be a table ([${key}])`);
   }
 
@@ -144,6 +147,9 @@ export function validateRoleDocument(doc: unknown, file: string): ParsedRoleFile
     if (typeof value === 'string' && (MCP_ACTIONS as readonly string[]).includes(value)) (def.mcp ??= {})[key] = value as McpAction;
     else report(`mcp.${key}`, `must be one of ${MCP_ACTIONS.join(', ')}, got ${show(value)}`);
   }
+
+  const sandbox = asTable(top.sandbox);
+  if (sandbox) def.sandboxRules = readSandboxTable(sandbox, report);
 
   const limits = asTable(top.limits) ?? {};
   checkKeys(limits, Object.keys(LIMIT_KEYS), 'limits', report);

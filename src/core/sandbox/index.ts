@@ -7,7 +7,7 @@ import type { Role } from '../roles/types';
 import { detectSandbox, strictFailure, type AvailableSandbox, type DetectOptions, type Sandbox } from './detect';
 import { blockDevices } from './blockDevices';
 import { commandServers, liveSockets } from './commandServers';
-import { hookRunFolder, ownCopies, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
+import { closedHomes, hookRunFolder, ownCopies, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { alfredHome, planFile, workspaceId } from '../state/paths';
@@ -20,7 +20,7 @@ export { readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 export { sandboxArgv, sandboxCommandLine, sandboxExecProfile, shellQuote, type WrapInput } from './wrap';
 
 export interface PlanOptions extends MountOptions {
-  role: Pick<Role, 'name' | 'sandbox'>;
+  role: Pick<Role, 'name' | 'sandbox' | 'allowWrite'>;
   /** What detectSandbox found; injected by tests. Default: detectSandbox(env). */
   sandbox?: Sandbox;
   /** Which code plans (a plan another build saved is not used); injected by tests. Default: runningCode(). */
@@ -35,9 +35,9 @@ export type SandboxPlan =
       sandbox: AvailableSandbox;
       /** What the command may not write (absolute real paths). */
       readOnly: string[];
-      /** `sandbox = "strict"`: the only folders it may write (absolute real paths). */
+      /** The only folders it may write (absolute real paths): the workspace, temp folders holding the home, the role's allow_write. */
       writable?: string[];
-      /** `sandbox = "strict"`: the temporary folders and download caches it writes, each shown as the workspace's own (mounts.ts, ownCopies). */
+      /** The temporary folders and download caches it writes, each shown as the workspace's own (mounts.ts, ownCopies). */
       ownCopies?: OwnCopy[];
       /** argv to spawn: `/bin/sh -c command` in `cwd`, sandboxed. */
       argv(command: string, cwd: string): string[];
@@ -88,13 +88,13 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
     if (failure !== undefined) return refused(`bubblewrap cannot set up the strict sandbox here (${failure})`);
     seccomp = saved?.file;
   }
-  const planned = plannedMounts(opts, sandbox, strict);
+  const planned = plannedMounts({ ...opts, allowWrite: allowedWrites(opts.role.allowWrite ?? [], opts.home ?? os.homedir()) }, sandbox, strict);
   // Copies: the kept lists are not the caller's to change.
   const mounts = {
-    readOnly: [...planned.readOnly], ...(planned.writable ? { writable: [...planned.writable] } : {}), ...(planned.hookRun ? { hookRun: planned.hookRun } : {}),
+    readOnly: [...planned.readOnly], ...(planned.writable ? { writable: [...planned.writable] } : {}), ...(planned.closed ? { closed: [...planned.closed] } : {}), ...(planned.hookRun ? { hookRun: planned.hookRun } : {}),
     ...(planned.ownCopies ? { ownCopies: planned.ownCopies.map((c) => ({ ...c })) } : {}),
     ...(planned.hiddenFiles ? { hiddenFiles: [...planned.hiddenFiles] } : {}), ...(planned.hiddenFolders ? { hiddenFolders: [...planned.hiddenFolders] } : {}),
-    ...(seccomp ? { seccomp } : {}),
+    ...(seccomp ? { seccomp } : {}), ...(planned.hostDevices ? { hostDevices: true } : {}),
   };
   return {
     kind: 'sandboxed',
@@ -104,6 +104,11 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
     line: (command, cwd) => shortLine(opts, sandbox, planned, seccomp, command, cwd)
       ?? sandboxCommandLine(sandbox, { command, ...withLiveSockets(mounts, opts.env), ...(cwd !== undefined ? { cwd } : {}) }),
   };
+}
+
+/** A role's `allow_write` paths, absolute: `~` is the home. */
+function allowedWrites(paths: readonly string[], home: string): string[] {
+  return paths.map((p) => (p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p));
 }
 
 /** The plan's mounts with the sockets of sessions and windows as they are now (commandServers.ts). */
@@ -122,6 +127,10 @@ interface Mounts {
   /** Covered by /dev/null: the sockets and keys of servers outside that run commands (commandServers.ts), the disks its user could write raw (blockDevices.ts). */
   hiddenFiles?: string[];
   hiddenFolders?: string[];
+  /** Homes a writable temporary folder holds, read-only again (mounts.ts, closedHomes). */
+  closed?: string[];
+  /** Not strict: the machine's /dev (its disks hidden) and System V IPC, as a command had them before (wrap.ts, WrapInput.hostDevices). */
+  hostDevices?: boolean;
   /** bwrap's arguments for these mounts, once asked for (shortLine). */
   prefix?: string[];
 }
@@ -143,8 +152,8 @@ const isOwnCopy = (v: unknown): v is OwnCopy => {
 };
 const isMounts = (v: unknown): v is Mounts => {
   if (typeof v !== 'object' || v === null) return false;
-  const { readOnly, writable, ownCopies: copies, hookRun, hiddenFiles, hiddenFolders, ...rest } = v as Partial<Mounts>;
-  return Object.keys(rest).length === 0 && isPaths(readOnly) && [writable, hiddenFiles, hiddenFolders].every((p) => p === undefined || isPaths(p))
+  const { readOnly, writable, ownCopies: copies, hookRun, hiddenFiles, hiddenFolders, hostDevices, closed, ...rest } = v as Partial<Mounts>;
+  return Object.keys(rest).length === 0 && (hostDevices === undefined || hostDevices === true) && isPaths(readOnly) && [writable, hiddenFiles, hiddenFolders, closed].every((p) => p === undefined || isPaths(p))
     && (hookRun === undefined || typeof hookRun === 'string') && (copies === undefined || (Array.isArray(copies) && copies.every(isOwnCopy)));
 };
 
@@ -153,20 +162,22 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
   const env = opts.env ?? process.env;
   const key = JSON.stringify([
     opts.code ?? runningCode(), sandbox, strict, opts.workspaceFolder, opts.protectedGlobs, opts.stateDir ?? null, home, opts.installation ?? null,
-    opts.tempFolders ?? null,
+    opts.tempFolders ?? null, opts.allowWrite ?? [],
   ]);
   const file = planFile(path.join(home, '.alfred'), workspaceId(opts.workspaceFolder), 'mounts.json');
   return kept.get(`${key}\n${JSON.stringify(env)}`, () => {
     const noted = { ...opts, env: notedEnv(env) };
     const readOnly = readOnlyPaths(noted);
     const hookRun = hookRunFolder(noted);
-    const writable = strict ? writableRoots(noted) : undefined;
-    const copies = strict ? ownCopies(noted) : [];
+    // Every mode writes where work happens and nothing else (mounts.ts, writableRoots and ownCopies).
+    const writable = writableRoots(noted);
+    const copies = ownCopies(noted);
+    const closed = closedHomes(noted);
     // Where /dev is the machine's (not strict's own), the disks this user could write raw are covered too (blockDevices.ts).
     const devices = strict || sandbox.kind !== 'bwrap' ? [] : blockDevices();
-    const hidden = commandServers({ env: noted.env, home, untouched: [alfredHome(noted.env)], kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...(writable ?? []), ...copies.map((c) => c.target)] }, strict);
+    const hidden = commandServers({ env: noted.env, home, untouched: [alfredHome(noted.env)], kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...writable, ...copies.map((c) => c.target)] }, true);
     return {
-      readOnly, ...(writable ? { writable } : {}), ...(copies.length ? { ownCopies: copies } : {}), ...(hookRun ? { hookRun } : {}),
+      readOnly, writable, ...(closed.length ? { closed } : {}), ...(strict ? {} : { hostDevices: true }), ...(copies.length ? { ownCopies: copies } : {}), ...(hookRun ? { hookRun } : {}),
       ...(hidden.files.length + devices.length ? { hiddenFiles: [...hidden.files, ...devices] } : {}), ...(hidden.folders.length ? { hiddenFolders: hidden.folders } : {}),
     };
   }, { file, under: path.join(home, '.alfred'), valid: isMounts, key, env });

@@ -39,7 +39,8 @@ interface Case {
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CORPUS = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/adversarial/corpus.json'), 'utf8')) as {
-  setup: { files: Record<string, string>; hardLinks: Record<string, string> };
+  /** homeFiles: files in the home no list of Alfred's names, home-relative. */
+  setup: { files: Record<string, string>; hardLinks: Record<string, string>; homeFiles: Record<string, string> };
   cases: Case[];
 };
 const env = isolateEnv();
@@ -156,6 +157,10 @@ before(async () => {
   fs.mkdirSync(path.join(process.env.HOME!, '.cargo'));
   fs.writeFileSync(path.join(process.env.HOME!, '.cargo', 'config.toml'), '[net]\nretry = 2\n');
   fs.mkdirSync(path.join(process.env.HOME!, '.bashrc.d'));
+  for (const [rel, text] of Object.entries(CORPUS.setup.homeFiles)) {
+    fs.mkdirSync(path.dirname(path.join(process.env.HOME!, rel)), { recursive: true });
+    fs.writeFileSync(path.join(process.env.HOME!, rel), text);
+  }
   // A global hooks folder and a local include, as many set up: neither exists yet.
   fs.writeFileSync(path.join(process.env.HOME!, '.gitconfig'), '[user]\n\tname = Ana\n[include]\n\tpath = ~/.gitconfig.local\n[core]\n\thooksPath = ~/.githooks\n');
   fs.writeFileSync(path.join(process.env.HOME!, '.npmrc'), 'fund=false\n');
