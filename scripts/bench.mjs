@@ -9,6 +9,8 @@ const BENCHES = {
   gate: { file: 'bench/gate.bench.ts', flags: [] },
   usage: { file: 'bench/usage.bench.ts', flags: [] },
   sandbox: { file: 'bench/sandbox.bench.ts', flags: [] },
+  // Sandbox start-up behind the network proxy, and 100 MB through it against direct.
+  network: { file: 'bench/network.bench.ts', flags: [] },
   hook: { file: 'bench/hook.bench.ts', flags: [] },
   // Starts a private PostgreSQL (Debian's postgresql) on loopback for its run.
   team: { file: 'bench/teamLedger.bench.ts', flags: [] },

@@ -62,6 +62,21 @@ export function hookRunFolder(opts: MountOptions): string | undefined {
 }
 
 /**
+ * Where the network proxies of sandboxed commands keep their sockets, a folder each (netRun.ts), as
+ * its real path, made when missing: every plan shows it empty (so no command finds another's proxy,
+ * one whose role allows more), and a run binds its own folder back. Undefined when it cannot be made.
+ */
+export function netFolder(opts: MountOptions): string | undefined {
+  const dir = path.join(alfredHome(opts.env ?? process.env), 'net');
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // as it is: read below
+  }
+  return exists(dir) ? new RealPaths().of(dir) : undefined;
+}
+
+/**
  * What a command writes as it is, as absolute real paths, outermost only: the workspace, a temporary
  * folder that holds the home or Alfred's home (a copy of it would hide them), and the role's
  * `allow_write` paths that exist. The read-only paths within them stay read-only (wrap.ts). The other temporary folders and

@@ -53,6 +53,13 @@ export interface WrapInput {
    * writable folders within them (the workspace in that home). mounts.ts, closedHomes.
    */
   closed?: readonly string[];
+  /**
+   * The words that run the network runner before bwrap (netRun.ts: node, its file, `--net`, the
+   * config, `--`): it adds the network namespace, the proxy's folder and the bridge.
+   */
+  netRunner?: readonly string[];
+  /** A network namespace with no way out at all (`--unshare-net`): the role restricts names and there is no runner. */
+  noNetwork?: boolean;
   /** The shell that runs `command`. Default: /bin/sh for argv, the user's `$SHELL` for the line. */
   shell?: string;
 }
@@ -108,7 +115,7 @@ const USER_SHELL = '"${SHELL:-/bin/sh}"';
 export function sandboxArgv(sandbox: AvailableSandbox, input: WrapInput): string[] {
   const shell = input.shell ?? '/bin/sh';
   if (sandbox.kind === 'bwrap') {
-    const run = [sandbox.path, ...bwrapMounts(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
+    const run = [...(input.netRunner ?? []), sandbox.path, ...bwrapMounts(input), ...netFlags(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
     // A tiny sh opens the filter on its descriptor, then becomes bwrap.
     return input.seccomp ? ['/bin/sh', '-c', `exec "$@" ${SECCOMP_FD}< "$0"`, input.seccomp, ...run] : run;
   }
@@ -127,13 +134,15 @@ export function sandboxCommandLine(sandbox: AvailableSandbox, input: WrapInput):
   const shell = input.shell === undefined ? USER_SHELL : shellQuote(input.shell);
   const tail = `${shell} -c ${quoteAlways(input.command)}`;
   if (sandbox.kind === 'bwrap') {
-    const args = [sandbox.path, ...bwrapMounts(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
+    const args = [...(input.netRunner ?? []), sandbox.path, ...bwrapMounts(input), ...netFlags(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
     return `${args.map(shellQuote).join(' ')} ${tail}${input.seccomp ? ` ${SECCOMP_FD}< ${shellQuote(input.seccomp)}` : ''}`;
   }
   const run = `${shellQuote(sandbox.path)} -p ${quoteAlways(sandboxExecProfile(input.readOnly, execWritable(input)))} ${tail}`;
   // A subshell, so the `cd` stays out of the terminal.
   return input.cwd ? `(cd ${shellQuote(input.cwd)} && exec ${run})` : run;
 }
+
+const netFlags = (input: WrapInput): string[] => (input.noNetwork && !input.netRunner ? ['--unshare-net'] : []);
 
 /** bwrap with its mount arguments, everything before `--`: what the short line's plan file holds. */
 export function bwrapPrefix(sandbox: AvailableSandbox, mounts: MountInput): string[] {
