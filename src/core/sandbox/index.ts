@@ -10,7 +10,7 @@ import { commandServers, liveSockets } from './commandServers';
 import { closedHomes, hookRunFolder, netFolder, ownCopies, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { alfredHome, planFile, workspaceId } from '../state/paths';
+import { alfredHome, planFile, SANDBOXED_PORT_FILE, workspaceId } from '../state/paths';
 import { savePlan, saveSandboxFilter } from './launcher';
 import { KeptValues, notedEnv, runningCode } from '../fs/keptReads';
 import * as fs from 'node:fs';
@@ -132,6 +132,7 @@ function networkPlan(opts: PlanOptions, sandbox: AvailableSandbox, mounts: Mount
   const config: NetConfig = {
     allow: [...rules.allow], deny: [...rules.deny], role: opts.role.name, netDir: mounts.netDir,
     ...(opts.stateDir ? { stateDir: opts.stateDir } : {}), ...(opts.netHosts ? { hosts: opts.netHosts } : {}),
+    ...(mounts.hookRun ? { hookPortFile: path.join(mounts.hookRun, SANDBOXED_PORT_FILE) } : {}),
   };
   return { summary: { kind: 'filtered', allow: [...config.allow], deny: [...config.deny] }, runner: netRunnerWords(runner, config) };
 }

@@ -9,6 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readLedger } from '../state/ledgerFormat';
@@ -26,13 +27,15 @@ export interface NetConfig extends NetworkRules {
   stateDir?: string;
   /** Names served elsewhere (tests: on loopback). */
   hosts?: Record<string, string>;
+  /** The hook server's sandboxed port file (`<port> <token> <proof>`): that loopback port is carried into the namespace. */
+  hookPortFile?: string;
 }
 
 export function isNetConfig(v: unknown): v is NetConfig {
   const c = v as Partial<NetConfig> | null;
   const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === 'string');
   return typeof c === 'object' && c !== null && strings(c.allow) && strings(c.deny) && typeof c.role === 'string' && typeof c.netDir === 'string'
-    && (c.stateDir === undefined || typeof c.stateDir === 'string')
+    && (c.stateDir === undefined || typeof c.stateDir === 'string') && (c.hookPortFile === undefined || typeof c.hookPortFile === 'string')
     && (c.hosts === undefined || (typeof c.hosts === 'object' && c.hosts !== null && Object.values(c.hosts).every((h) => typeof h === 'string')));
 }
 
@@ -65,7 +68,9 @@ export async function runNet(args: readonly string[], stderr: NodeJS.WritableStr
     if (config.stateDir) pending.push(record(config, r, bwrap.at(-1) ?? '').catch(() => undefined));
   };
   const proxy = await startNetProxy(socket, { rules: config, role: config.role, onRefused, ...(config.hosts ? { hosts: config.hosts } : {}) });
-  const argv = [...bwrap.slice(0, inner), '--unshare-net', '--ro-bind', dir, dir, '--', process.execPath, '-e', BRIDGE, socket, ...bwrap.slice(inner + 1)];
+  const hook = await hookCarrier(config.hookPortFile, path.join(dir, 'hook.sock'));
+  const argv = [...bwrap.slice(0, inner), '--unshare-net', '--ro-bind', dir, dir, '--', process.execPath, '-e', BRIDGE, socket,
+    hook ? hook.socket : '-', hook ? String(hook.port) : '-', ...bwrap.slice(inner + 1)];
   // A strict plan's seccomp filter is open on a descriptor of its own (wrap.ts): bwrap gets it too.
   const seccomp = argv.indexOf('--seccomp');
   const fds = seccomp > 0 && seccomp < inner ? Number(argv[seccomp + 1]) : 2;
@@ -82,10 +87,31 @@ export async function runNet(args: readonly string[], stderr: NodeJS.WritableStr
       child.on('exit', (code, signal) => resolve(code ?? 128 + (signal ? (osSignal(signal) ?? 0) : 0)));
     });
   } finally {
+    hook?.server.close();
     await proxy.close();
     await Promise.all(pending);
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A Unix socket that carries each connection to the hook server's loopback port, when its sandboxed port file names one. */
+async function hookCarrier(portFile: string | undefined, socket: string): Promise<{ socket: string; port: number; server: net.Server } | undefined> {
+  let port: number;
+  try {
+    port = Number((portFile ? fs.readFileSync(portFile, 'utf8') : '').split(' ')[0]);
+  } catch {
+    return undefined;
+  }
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) return undefined;
+  const server = net.createServer({ allowHalfOpen: true }, (c) => {
+    const u = net.connect(port, '127.0.0.1');
+    c.pipe(u);
+    u.pipe(c);
+    c.on('error', () => u.destroy());
+    u.on('error', () => c.destroy());
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
+  return { socket, port, server };
 }
 
 const osSignal = (s: NodeJS.Signals): number | undefined => os.constants.signals[s];
