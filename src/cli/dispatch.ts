@@ -28,6 +28,7 @@ export async function runCli(argv: string[], io: CliIo, commands: readonly Comma
         suite: { type: 'string' },
         condition: { type: 'string' },
         history: { type: 'boolean', default: false },
+        verify: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -61,6 +62,7 @@ export async function runCli(argv: string[], io: CliIo, commands: readonly Comma
       ...(parsed.values.suite !== undefined ? { suite: parsed.values.suite } : {}),
       ...(parsed.values.condition !== undefined ? { condition: parsed.values.condition } : {}),
       ...(parsed.values.history ? { history: true } : {}),
+      ...(parsed.values.verify ? { verify: true } : {}),
     }, io);
   } catch (err) {
     io.err(err instanceof UsageError ? err.message : `alfred ${name}: ${(err as Error).message}`);

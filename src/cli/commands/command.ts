@@ -15,6 +15,8 @@ export interface CliArgs {
   condition?: string;
   /** `alfred compare --history`: fingerprints of recorded work instead of a suite's conditions. */
   history?: boolean;
+  /** `alfred events --verify`: check the log's hash chain. */
+  verify?: boolean;
 }
 
 export interface CliCommand {
