@@ -1,5 +1,6 @@
 import { verifyChain } from '../../core/events/chain';
 import { summarizeEvent } from '../../core/events/summary';
+import { ledgerBackendOf } from '../../core/state/ledgerBackend';
 import { openHarness } from '../context';
 import type { CliCommand } from './command';
 
@@ -20,7 +21,13 @@ export const eventsCommand: CliCommand = {
           : verdict.anchored === 'unchained' ? 'from the last line written before the chain existed' : 'empty';
         io.out(`The event log's chain holds: ${verdict.lines} lines in ${verdict.files.length} file(s), linked ${start}${verdict.unchained ? `; ${verdict.unchained} older lines were written before the chain` : ''}.`);
       } else io.out(`The event log's chain breaks at ${verdict.file}:${verdict.line}: ${verdict.problem}.`);
-      return verdict.ok ? 0 : 1;
+      // The PostgreSQL trail, where the ledger is kept there (core/state/pgLedger/pgChain.ts).
+      const backend = ledgerBackendOf(harness.stateDir);
+      const db = backend?.verifyChain ? await backend.verifyChain().catch((err: Error) => ({ ok: false as const, seq: 0, rows: 0, problem: `cannot be read: ${err.message}` })) : undefined;
+      if (db && args.json) io.out(JSON.stringify({ database: db }));
+      else if (db) io.out(db.ok ? `The ${backend!.where} trail's chain holds: ${db.rows} rows${db.unchained ? ` (${db.unchained} written before the chain)` : ''}.`
+        : `The ${backend!.where} trail's chain breaks at seq ${db.seq}: ${db.problem}.`);
+      return verdict.ok && (db?.ok ?? true) ? 0 : 1;
     }
     const { events, corrupt } = harness.events({ tail: args.tail ?? 20 });
     for (const e of events) io.out(args.json ? JSON.stringify(e) : `${e.ts}  ${e.type.padEnd(16)} ${e.role.padEnd(12)} ${summarizeEvent(e)}`);
