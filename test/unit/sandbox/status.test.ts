@@ -22,3 +22,12 @@ test('kernel where there is one; parsing, refusal or off where there is not or t
   assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, { kind: 'sandbox-exec', path: '/usr/bin/sandbox-exec' }, 'arm64'), { mode: 'strict', role: 'locked', state: 'kernel', kind: 'sandbox-exec' });
   assert.deepEqual(sandboxStatus({ name: 'locked', sandbox: 'strict' }, none), { mode: 'strict', role: 'locked', state: 'refused', why: 'bwrap is not installed' });
 });
+
+test('what the role writes besides the workspace and what it reaches, where the role says', () => {
+  const network = { allow: ['registry.npmjs.org'], deny: [] };
+  assert.deepEqual(sandboxStatus({ name: 'coder', sandbox: 'auto', allowWrite: ['~/notes'], network }, bwrap), {
+    mode: 'auto', role: 'coder', state: 'kernel', kind: 'bwrap', allowWrite: ['~/notes'], network: { kind: 'filtered', rules: network },
+  });
+  assert.deepEqual(sandboxStatus({ name: 'admin', sandbox: 'auto', network: { allow: ['*'], deny: [] } }, bwrap).network, { kind: 'open', why: 'every name allowed' });
+  assert.deepEqual(sandboxStatus({ name: 'coder', sandbox: 'auto', network }, { kind: 'sandbox-exec', path: '/usr/bin/sandbox-exec' }).network, { kind: 'open', why: 'sandbox-exec has no network namespace' });
+});
