@@ -5,10 +5,11 @@
  * HTTP requests with an absolute URL. A refused connection gets a 403 whose body says why, and is
  * reported to `onRefused`.
  */
+import * as dns from 'node:dns';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { NetworkRules } from '../roles/types';
-import { hostDecision, normalHost, refusalReason } from './netRules';
+import { hostDecision, localAddressProblem, normalHost, refusalReason } from './netRules';
 
 export interface Refusal {
   host: string;
@@ -34,7 +35,26 @@ export interface NetProxy {
 const HOP_BY_HOP = ['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade'];
 
 export function startNetProxy(socketPath: string, opts: NetProxyOptions): Promise<NetProxy> {
-  const address = (host: string) => opts.hosts?.[normalHost(host)] ?? host;
+  /**
+   * Where an allowed name is dialled: resolved once here and dialled by address (no second lookup to
+   * rebind), refused when it leads to a local address (netRules.ts, localAddressProblem). The test map's names are taken as given.
+   */
+  const address = async (rawHost: string, port: number, method: string): Promise<{ address: string } | { refused: string }> => {
+    const host = normalHost(rawHost);
+    const mapped = opts.hosts?.[host];
+    if (mapped) return { address: mapped };
+    let found: string;
+    try {
+      found = net.isIP(host) ? host : (await dns.promises.lookup(host)).address;
+    } catch (e) {
+      return { refused: `Alfred: ${host} could not be resolved (${(e as Error).message})` };
+    }
+    const local = localAddressProblem(found, opts.rules.allow);
+    if (!local) return { address: found };
+    const reason = refusalReason(opts.role, host, `it resolves to ${found}, ${local}, which the allow list does not name`);
+    opts.onRefused({ host, port, method, reason });
+    return { refused: reason };
+  };
   const refused = (host: string, port: number, method: string): string | undefined => {
     const decision = hostDecision(opts.rules, host);
     if (decision.allowed) return undefined;
@@ -59,15 +79,23 @@ export function startNetProxy(socketPath: string, opts: NetProxyOptions): Promis
     }
     const headers = { ...req.headers };
     for (const h of HOP_BY_HOP) delete headers[h];
-    const upstream = http.request({ host: address(url.hostname), port, method: req.method, path: `${url.pathname}${url.search}`, headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
+    req.pause();
+    void address(url.hostname, port, req.method ?? 'GET').then((to) => {
+      if ('refused' in to) {
+        res.writeHead(403, { 'content-type': 'text/plain', 'x-alfred-refused': normalHost(url.hostname) }).end(`${to.refused}\n`);
+        return;
+      }
+      const upstream = http.request({ host: to.address, port, method: req.method, path: `${url.pathname}${url.search}`, headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      upstream.on('error', (e) => {
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(`Alfred: could not reach ${url.hostname}: ${e.message}\n`);
+      });
+      req.pipe(upstream);
+      req.resume();
     });
-    upstream.on('error', (e) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`Alfred: could not reach ${url.hostname}: ${e.message}\n`);
-    });
-    req.pipe(upstream);
   });
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     const target = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? '');
@@ -83,16 +111,24 @@ export function startNetProxy(socketPath: string, opts: NetProxyOptions): Promis
       client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nX-Alfred-Refused: ${normalHost(host)}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       return;
     }
-    const upstream = net.connect(port, address(normalHost(host)), () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
+    client.on('error', () => undefined);
+    void address(host, port, 'CONNECT').then((to) => {
+      if ('refused' in to) {
+        const body = `${to.refused}\n`;
+        client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nX-Alfred-Refused: ${normalHost(host)}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        return;
+      }
+      const upstream = net.connect(port, to.address, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (head.length) upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      sockets.add(upstream);
+      upstream.on('close', () => sockets.delete(upstream));
+      upstream.on('error', (e) => client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nAlfred: could not reach ${host}: ${e.message}\n`));
+      client.on('error', () => upstream.destroy());
     });
-    sockets.add(upstream);
-    upstream.on('close', () => sockets.delete(upstream));
-    upstream.on('error', (e) => client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nAlfred: could not reach ${host}: ${e.message}\n`));
-    client.on('error', () => upstream.destroy());
   });
   server.on('connection', (s: net.Socket) => {
     sockets.add(s);

@@ -36,3 +36,29 @@ export function refusalReason(role: string, host: string, why: string): string {
   return `Alfred (role ${role}): the sandbox refused a connection to ${normalHost(host)}: ${why}. `
     + `If the task needs ${normalHost(host)}, ask the user to add it to the role's [sandbox.network] allow list, or to switch to a role that allows it.`;
 }
+
+/**
+ * Why dialling `address` (where an allowed name resolved) is refused, or undefined: a name must not
+ * lead to this machine or its networks (loopback, link-local with the clouds' metadata service,
+ * private ranges, unspecified), unless the allow list names that address itself. Without this, a
+ * name an attacker controls in DNS (or an allowed one rebound) reaches Alfred's hook server or a
+ * local service.
+ */
+export function localAddressProblem(address: string, allow: readonly string[]): string | undefined {
+  if (allow.includes(address)) return undefined;
+  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    if (a === 127) return 'a loopback address';
+    if (a === 0) return 'an unspecified address';
+    if (a === 169 && b === 254) return 'a link-local address';
+    if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return 'a private address';
+    return undefined;
+  }
+  const v6 = address.toLowerCase();
+  if (v6 === '::1') return 'a loopback address';
+  if (v6 === '::') return 'an unspecified address';
+  if (/^fe[89ab]/.test(v6)) return 'a link-local address';
+  if (/^f[cd]/.test(v6)) return 'a private address';
+  return undefined;
+}

@@ -125,3 +125,11 @@ test('every name allowed and none denied: the network is left as it is, with no 
   const r = await f.run(`curl -sS --noproxy '*' http://127.0.0.1:${port}/`);
   assert.equal(r.stdout, `hello from 127.0.0.1:${port}\n`);
 });
+
+test('an allowed name that resolves to this machine is refused; the address itself, when the list names it, is reached', { skip }, async () => {
+  const byName = await setup({ allow: ['localhost'], deny: [] }).run(`curl -sS -f --noproxy '' http://localhost:${port}/`);
+  assert.equal(byName.status, 22);
+  assert.match(byName.stderr, /refused a connection to localhost: it resolves to (127\.0\.0\.1|::1), a loopback address, which the allow list does not name/);
+  const literal = await setup({ allow: ['127.0.0.1'], deny: [] }).run(`curl -sS --noproxy '' http://127.0.0.1:${port}/`);
+  assert.equal(literal.stdout, `hello from 127.0.0.1:${port}\n`);
+});
