@@ -236,7 +236,10 @@ function merge(entry: Entry, parent: Role | undefined, baseLimits: RoleLimits, b
     sandbox: def.sandbox ?? parent?.sandbox ?? 'auto',
     allowWrite: [...allowWrite],
     network: { allow: [...(def.sandboxRules?.network?.allow ?? network.allow)], deny: [...(def.sandboxRules?.network?.deny ?? network.deny)] },
-    tools: { ...(allowed !== undefined ? { allowed: [...allowed] } : {}), denied: [...(def.tools.denied ?? parent?.tools.denied ?? [])] },
+    tools: {
+      ...(allowed !== undefined ? { allowed: [...allowed] } : {}), denied: [...(def.tools.denied ?? parent?.tools.denied ?? [])],
+      ...(def.tools.ask ?? parent?.tools.ask ? { ask: [...(def.tools.ask ?? parent?.tools.ask ?? [])] } : {}),
+    },
     // Only a chain that writes [mcp] carries it: absent reads as allow for both.
     ...(def.mcp || parent?.mcp ? {
       mcp: { unaudited: def.mcp?.unaudited ?? parent?.mcp?.unaudited ?? 'allow', dead: def.mcp?.dead ?? parent?.mcp?.dead ?? 'allow' },

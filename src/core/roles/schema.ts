@@ -4,6 +4,7 @@ import { parse, TomlError } from 'smol-toml';
 import { TOOL_CATEGORIES } from '../policy/types';
 import { isServerPattern } from '../policy/mcpServer';
 import { patternProblem } from '../policy/patterns';
+import { EXEC_PREFIX, execPatternProblem } from '../policy/askPatterns';
 import type { McpAction, McpRules, RoleLimits, RoleProblem, SandboxMode, ShellPolicy } from './types';
 import { readSandboxTable, type SandboxDefinition } from './sandboxSchema';
 
@@ -23,7 +24,7 @@ export interface RoleDefinition {
   failClosed?: boolean;
   /** `[sandbox]`: allow_write and [sandbox.network]. */
   sandboxRules?: SandboxDefinition;
-  tools: { allowed?: string[]; denied?: string[] };
+  tools: { allowed?: string[]; denied?: string[]; ask?: string[] };
   mcp?: Partial<McpRules>;
   limits: Partial<RoleLimits>;
 }
@@ -48,7 +49,7 @@ export const LIMIT_KEYS: Readonly<Record<string, readonly [keyof RoleLimits, Lim
   max_subagents: ['maxSubagents', 'count'],
 };
 const ROLE_KEYS = ['name', 'inherits', 'description', 'shell_policy', 'sandbox', 'fail_closed'];
-const TOOL_KEYS = ['allowed', 'denied'];
+const TOOL_KEYS = ['allowed', 'denied', 'ask'];
 const MAX_PERCENT = 1000;
 
 /** The role name a file defines: its file name without `.toml`. */
@@ -131,8 +132,8 @@ export function validateRoleDocument(doc: unknown, file: string): ParsedRoleFile
 
   const tools = asTable(top.tools) ?? {};
   checkKeys(tools, TOOL_KEYS, 'tools', report);
-  for (const key of TOOL_KEYS as ('allowed' | 'denied')[]) {
-    const list = readPatterns(tools[key], `tools.${key}`, report);
+  for (const key of TOOL_KEYS as ('allowed' | 'denied' | 'ask')[]) {
+    const list = readPatterns(tools[key], `tools.${key}`, report, key === 'ask');
     if (list) def.tools[key] = list;
   }
   if (def.tools.allowed?.length === 0) {
@@ -179,7 +180,7 @@ function checkKeys(table: Record<string, unknown>, known: readonly string[], sec
   }
 }
 
-function readPatterns(value: unknown, key: string, report: Report): string[] | undefined {
+function readPatterns(value: unknown, key: string, report: Report, commands = false): string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value)) {
     report(key, `must be an array of tool-name patterns, got ${typeName(value)}`);
@@ -194,6 +195,12 @@ function readPatterns(value: unknown, key: string, report: Report): string[] | u
     } else if (item.length === 0) {
       report(at, 'a tool pattern must not be empty');
       ok = false;
+    } else if (commands && item.startsWith(EXEC_PREFIX)) {
+      const why = execPatternProblem(item);
+      if (why) {
+        report(at, why);
+        ok = false;
+      }
     } else if (item.startsWith('@') && !(TOOL_CATEGORIES as readonly string[]).includes(item.slice(1))) {
       // `@mcp:SERVER` is the one other `@` form (policy/mcpServer.ts).
       if (!isServerPattern(item)) {

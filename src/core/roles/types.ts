@@ -51,6 +51,8 @@ export interface ToolRules {
   /** Absent means every tool; an empty list means none (only ctx_session stays callable). */
   allowed?: readonly string[];
   denied: readonly string[];
+  /** Calls that run only with the user's yes (policy/askPatterns.ts); absent: none. */
+  ask?: readonly string[];
 }
 
 /** A fully resolved role: inheritance applied, every field present. */
