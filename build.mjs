@@ -117,7 +117,7 @@ const builds = [
   {
     ...cli,
     // alfred-hook: `alfred hook` alone, half the size, for hook calls no hook server answers.
-    entryPoints: { 'alfred-main': 'src/cli/main.ts', 'alfred-hook': 'src/cli/hookMain.ts' },
+    entryPoints: { 'alfred-main': 'src/cli/main.ts', 'alfred-hook': 'src/cli/hookMain.ts', 'alfred-net': 'src/cli/netMain.ts' },
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     plugins: [cliImports, tokenizerFrom('dist/cli'), pgFrom('dist/cli')],

@@ -11,6 +11,8 @@ const BENCHES = {
   // The input tokens of @alfred's "hello" request under coder: persona, pack, prompt and the tools offered.
   hello: { file: 'bench/helloRequest.bench.ts', flags: [] },
   sandbox: { file: 'bench/sandbox.bench.ts', flags: [] },
+  // Sandbox start-up behind the network proxy, and 100 MB through it against direct.
+  network: { file: 'bench/network.bench.ts', flags: [] },
   hook: { file: 'bench/hook.bench.ts', flags: [] },
   // An agent's session without an editor: the first call starts the hook server the others use.
   hookSession: { file: 'bench/hookSession.bench.ts', flags: [] },

@@ -30,6 +30,7 @@ export async function runCli(argv: string[], io: CliIo, commands: readonly Comma
         history: { type: 'boolean', default: false },
         'on-demand': { type: 'boolean', default: false },
         'idle-exit': { type: 'string' },
+        verify: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -65,6 +66,7 @@ export async function runCli(argv: string[], io: CliIo, commands: readonly Comma
       ...(parsed.values.history ? { history: true } : {}),
       ...(parsed.values['on-demand'] ? { onDemand: true } : {}),
       ...(parsed.values['idle-exit'] !== undefined ? { idleExit: parsed.values['idle-exit'] } : {}),
+      ...(parsed.values.verify ? { verify: true } : {}),
     }, io);
   } catch (err) {
     io.err(err instanceof UsageError ? err.message : `alfred ${name}: ${(err as Error).message}`);

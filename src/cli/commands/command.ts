@@ -19,6 +19,8 @@ export interface CliArgs {
   onDemand?: boolean;
   /** `alfred serve --idle-exit SECONDS`. */
   idleExit?: string;
+  /** `alfred events --verify`: check the log's hash chain. */
+  verify?: boolean;
 }
 
 export interface CliCommand {

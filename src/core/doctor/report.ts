@@ -123,13 +123,24 @@ export async function teamCheck(team: TeamLedger | undefined, misconfigured: str
     : { name: 'team ledger', state: 'warn', detail: `team ${team.team}: cannot be reached (${problem}); ${applies}` };
 }
 
+/** What the sandbox's network is, for the sandbox check: reachable names through Alfred's proxy, or as it is. */
+function networkText(network: SandboxStatus['network']): string {
+  if (!network) return '';
+  if (network.kind === 'open') return `; network as it is (${network.why})`;
+  const { allow, deny } = network.rules;
+  const reach = allow.length === 0 ? 'no network name' : allow.includes('*') ? 'every name' : allow.join(', ');
+  return `; network only through Alfred's proxy: ${reach}${deny.length ? `, never ${deny.join(', ')}` : ''}`;
+}
+
 export function sandboxCheck(sandbox: SandboxStatus): DoctorCheck {
   switch (sandbox.state) {
     case 'kernel': return {
       name: 'sandbox', state: 'ok',
-      detail: `shell commands run in ${sandbox.kind ?? 'the kernel sandbox'}${sandbox.mode !== 'strict' ? '' : sandbox.kind === 'bwrap'
-        ? `, strict: they write only the workspace and their own copies of the temporary folders and the download caches${sandbox.noUnixSockets ? ', and open no Unix socket' : ''}`
-        : ', strict: they write only the workspace, the temporary folders and the download caches'}`,
+      detail: `shell commands run in ${sandbox.kind ?? 'the kernel sandbox'}${sandbox.kind === 'bwrap'
+        ? `: they write only the workspace and their own copies of the temporary folders and the download caches${sandbox.allowWrite?.length ? `, and ${sandbox.allowWrite.join(', ')}` : ''}`
+          + `${sandbox.mode === 'strict' ? `; strict${sandbox.noUnixSockets ? ': they open no Unix socket' : ''}` : ''}`
+        : `: they write only the workspace, the temporary folders and the download caches${sandbox.allowWrite?.length ? `, and ${sandbox.allowWrite.join(', ')}` : ''}`}`
+        + `${networkText(sandbox.network)}`,
     };
     case 'off': return { name: 'sandbox', state: 'warn', detail: `off for role ${sandbox.role}` };
     case 'refused': return { name: 'sandbox', state: 'fail', detail: `${sandbox.kind ? 'not usable' : 'none'} here (${sandbox.why ?? 'unknown'}): shell calls are refused` };

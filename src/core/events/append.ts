@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { renameRetrying } from '../fs/atomicWrite';
 import { appendJsonLines, type AppendedBytes } from '../fs/jsonLines';
+import { chainHead, linkEvents } from './chain';
 import { EVENTS_FILE, KEEP_ROTATED, MAX_LINES, rotatedFile } from './format';
 import type { AlfredEvent } from './types';
 
@@ -45,7 +46,7 @@ export interface AppendedEvents {
 }
 
 /**
- * Appends a batch in one write; call it under the state lock. `currentLines` is the line count of
+ * Appends a batch in one write, each event linked to the one before it (chain.ts); call it under the state lock. `currentLines` is the line count of
  * events.jsonl as the ledger tracks it (counted from the file when not given). Rotates first when
  * the batch would take the file past MAX_LINES.
  */
@@ -59,6 +60,7 @@ export function appendEvents(dir: string, events: readonly AlfredEvent[], curren
     lines = 0;
     rotated = true;
   }
-  const write = appendJsonLines(file, events);
+  // Each event names the line before it (chain.ts): read here, under the lock every appender holds.
+  const write = appendJsonLines(file, linkEvents(events, chainHead(dir)));
   return { lines: lines + events.length, write, rotated };
 }

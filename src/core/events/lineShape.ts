@@ -1,7 +1,8 @@
 /**
  * The lines Alfred writes to the event log, read without JSON.parse. `complete()` (state/ledgerStore.ts)
  * and `appendEvents` write every event through JSON.stringify as `{"id","ts","type","session","role",
- * ...payload}`, and every event that charges has its `charge` last. One regular expression checks
+ * "prev",...payload}` (`prev`: the hash chain, events/chain.ts; absent in lines written before it), and
+ * every event that charges has its `charge` last. One regular expression checks
  * that a run of such lines is valid JSON, one object a line, each of that shape, all of one session
  * and none of the types that open a session or set a signal — V8 compiles it to machine code, which
  * does this several times faster than building the objects — and each line's final `charge` is then
@@ -37,7 +38,7 @@ const CHARGE = String.raw`\{(?:${FLAT}:(?:${NUMBER}|${LITERAL}|${FLAT})(?:,(?=")
  * A line from its session value on. Payload keys have no escapes and are none of the header keys
  * nor `charge`, so the header and the final charge are the only ones (JSON.parse keeps the last).
  */
-const REST = String.raw`","role":"${HEADER}*"(?:,(?!"(?:id|ts|type|session|role|charge)")"${CHAR}*":(?:${VALUE}))*(?:,"charge":${CHARGE})?\}\n`;
+const REST = String.raw`","role":"${HEADER}*"(?:,"prev":"[0-9a-f]{64}")?(?:,(?!"(?:id|ts|type|session|role|prev|charge)")"${CHAR}*":(?:${VALUE}))*(?:,"charge":${CHARGE})?\}\n`;
 const HEAD = String.raw`\{"id":"${HEADER}+","ts":"${HEADER}+","type":"${TYPE}","session":"`;
 /** Lines in one run at most: the regular expression engine's stack grows with a run's length. */
 export const MAX_RUN = 1000;

@@ -66,6 +66,7 @@ export const SUMMARY_TEMPLATES = {
   subagentStarted: 'Sub-agent {0} started in session {1}',
   subagentStopped: 'Sub-agent {0} stopped in session {1}',
   compacted: 'Context compacted in session {0}',
+  networkRefused: 'Sandbox refused a connection to {0} (role {1}): {2}',
   other: '{0}',
 } as const;
 
@@ -181,6 +182,7 @@ const SUMMARIES: Record<AlfredEvent['type'], (e: AlfredEvent) => EventSummary> =
   SubagentStarted: (e) => s('subagentStarted', text(e.agentType ?? e.agentId) || '?', session(e.agentSession)),
   SubagentStopped: (e) => s('subagentStopped', text(e.agentType ?? e.agentId) || '?', session(e.agentSession)),
   Compacted: (e) => s('compacted', session(e.agentSession)),
+  NetworkRefused: (e) => s('networkRefused', text(e.host), text(e.commandRole ?? e.role), path(e.command)),
 };
 
 /** The sentence of an event; an unknown type (a newer writer's log) shows its payload, shortened. */

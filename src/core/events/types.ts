@@ -5,7 +5,7 @@ export const EVENT_TYPES = [
   'ModelFailover', 'PackSelected', 'ConfigWritten', 'CheckRun', 'CompletionRecorded', 'SpendWarning',
   'ShellExecution', 'HookError', 'ModelUsage',
   'OperationUnknown', 'OperationReconciled', 'AgentSession', 'PromptSubmitted', 'StopChecked',
-  'AuthorityRequested', 'AuthorityDeclined', 'SubagentStarted', 'SubagentStopped', 'Compacted',
+  'AuthorityRequested', 'AuthorityDeclined', 'SubagentStarted', 'SubagentStopped', 'Compacted', 'NetworkRefused',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -21,14 +21,17 @@ export function denyAnswer(format: HookFormat, event: string, reason: string, ag
 }
 
 /**
- * A call the role lets run only with the user's word ([mcp] ... = "ask"): VS Code and Claude Code ask
- * the user themselves. The Copilot CLI's hooks cannot ask, nor (as far as its released hooks go) can
- * Codex's, so there it is refused, saying why: an "ask" an agent ignored would be a silent allow.
+ * A call the role lets run only with the user's word ([mcp] ... = "ask", [tools] ask): VS Code and
+ * Claude Code ask the user themselves. The Copilot CLI's hooks cannot ask, nor (as far as its released
+ * hooks go) can Codex's, so there it is refused, saying why: an "ask" an agent ignored would be a
+ * silent allow. `updatedInput`: a terminal command rewritten into the kernel sandbox, which a yes
+ * must not take out of it.
  */
-export function askAnswer(format: HookFormat, event: string, reason: string, agent?: HookAgent): HookAnswer {
+export function askAnswer(format: HookFormat, event: string, reason: string, agent?: HookAgent, updatedInput?: Record<string, unknown>): HookAnswer {
   if (format === 'copilot-cli' || agent === 'codex') return denyAnswer(format, event, `${reason} This agent's hooks cannot ask the user, so Alfred refuses it.`);
-  if (agent === 'gemini') return { stdout: JSON.stringify({ decision: 'ask', reason, systemMessage: reason }), exitCode: 0 };
-  return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: event, permissionDecision: 'ask', permissionDecisionReason: reason } }), exitCode: 0 };
+  // Gemini CLI reads a rewritten input as hookSpecificOutput.tool_input (passAnswer).
+  if (agent === 'gemini') return { stdout: JSON.stringify({ decision: 'ask', reason, systemMessage: reason, ...(updatedInput ? { hookSpecificOutput: { tool_input: updatedInput } } : {}) }), exitCode: 0 };
+  return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: event, permissionDecision: 'ask', permissionDecisionReason: reason, ...(updatedInput ? { updatedInput } : {}) } }), exitCode: 0 };
 }
 
 /**

@@ -3,6 +3,7 @@
  * `@alfred` loop, agent hooks), so a rule means the same thing everywhere.
  */
 import { formatLimitUsd, formatUsd } from '../budget/money';
+import { askMatch } from './askPatterns';
 import type { BudgetStatus, Dimension, DimensionStatus } from '../budget/types';
 import { DIMENSIONS } from '../budget/types';
 import type { Role } from '../roles/types';
@@ -97,6 +98,12 @@ export function decide(input: GateInput): GateDecision {
     // Best effort (shellWrites.ts): redirections and rm/mv/cp/tee/sed -i targets the line shows.
     const shot = subject.command === undefined ? undefined : firstProtectedShellWrite(subject.command, input.protectedPaths, subject.cwd);
     if (shot) return refuse('protected-path', `${protectedReason(subject.name, shot.hit, input.protectedPaths.workspaceFolder)} (the command writes it through ${shot.write.via})`);
+  }
+  // Last: a call every rule above lets through may still need the user's yes.
+  const ask = askMatch(role.tools.ask, subject, context);
+  if (ask !== undefined) {
+    const what = category === 'shell' && subject.command !== undefined ? `${subject.name} running "${subject.command.slice(0, 200)}"` : subject.name;
+    return { allowed: true, category, shellCharge: subject.newShell ? 1 : 0, confirm: `role ${role.name} asks the user before ${what} (the [tools] ask pattern "${ask}").` };
   }
   return { allowed: true, category, shellCharge: subject.newShell ? 1 : 0 };
 }

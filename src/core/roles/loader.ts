@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { parseRoleFile, roleNameFromPath, type RoleDefinition } from './schema';
 import {
   DEFAULT_BLOCK_AT_PERCENT, DEFAULT_ROLE, DEFAULT_WARN_AT_PERCENT,
-  type LoadedRoles, type Role, type RoleLimits, type RoleProblem, type RoleSource,
+  type LoadedRoles, type NetworkRules, type Role, type RoleLimits, type RoleProblem, type RoleSource,
 } from './types';
 
 export interface LoadRolesOptions {
@@ -30,6 +30,12 @@ const FALLBACK_LIMITS: RoleLimits = {
   maxContextTokens: 200_000, maxShellInvocations: 100, maxCostUsd: 5,
   warnAtPercent: DEFAULT_WARN_AT_PERCENT, blockAtPercent: DEFAULT_BLOCK_AT_PERCENT,
 };
+
+/**
+ * Used only when the built-in coder itself cannot be loaded: no network name at all (the safe side;
+ * roles/coder.toml lists the package registries and source hosts a build needs).
+ */
+const FALLBACK_NETWORK: NetworkRules = { allow: [], deny: [] };
 
 const isProject = (source: RoleSource): boolean => source === 'project' || source === 'project-lean-ctx';
 
@@ -156,6 +162,7 @@ function resolveInheritance(
   const broken = new Set<string>();
   const stack: string[] = [];
   let baseLimits = FALLBACK_LIMITS;
+  let baseNetwork = FALLBACK_NETWORK;
   const fail = (name: string, key: string, message: string): void => {
     broken.add(name);
     const entry = entries.get(name);
@@ -190,7 +197,7 @@ function resolveInheritance(
         return undefined;
       }
     }
-    const role = merge(entry, parent, baseLimits);
+    const role = merge(entry, parent, baseLimits, baseNetwork);
     if (role.limits.warnAtPercent > role.limits.blockAtPercent) {
       fail(name, 'limits.warn_at_percent', `with inheritance, warn_at_percent (${role.limits.warnAtPercent}) is above block_at_percent (${role.limits.blockAtPercent})`);
       return undefined;
@@ -200,18 +207,25 @@ function resolveInheritance(
   };
 
   // The coder goes first: its limits are the base for every role without a parent.
-  if (entries.has(DEFAULT_ROLE)) baseLimits = visit(DEFAULT_ROLE)?.limits ?? FALLBACK_LIMITS;
+  if (entries.has(DEFAULT_ROLE)) {
+    const coder = visit(DEFAULT_ROLE);
+    baseLimits = coder?.limits ?? FALLBACK_LIMITS;
+    baseNetwork = coder?.network ?? FALLBACK_NETWORK;
+  }
   for (const name of entries.keys()) visit(name);
   return done;
 }
 
-function merge(entry: Entry, parent: Role | undefined, baseLimits: RoleLimits): Role {
+function merge(entry: Entry, parent: Role | undefined, baseLimits: RoleLimits, baseNetwork: NetworkRules): Role {
   const { def } = entry;
   const limits = { ...(parent ? parent.limits : baseLimits) };
   for (const [key, value] of Object.entries(def.limits) as [keyof RoleLimits, number | undefined][]) {
     if (value !== undefined) limits[key] = value;
   }
   const allowed = 'allowed' in def.tools ? def.tools.allowed : parent?.tools.allowed;
+  // Like [tools]: a list the role sets replaces its parent's; a role without a parent starts from the coder's network.
+  const network = parent ? parent.network ?? FALLBACK_NETWORK : baseNetwork;
+  const allowWrite = def.sandboxRules?.allowWrite ?? parent?.allowWrite ?? [];
   return {
     name: def.name,
     source: entry.source,
@@ -220,7 +234,12 @@ function merge(entry: Entry, parent: Role | undefined, baseLimits: RoleLimits): 
     description: def.description ?? parent?.description ?? '',
     shellPolicy: def.shellPolicy ?? parent?.shellPolicy ?? 'track',
     sandbox: def.sandbox ?? parent?.sandbox ?? 'auto',
-    tools: { ...(allowed !== undefined ? { allowed: [...allowed] } : {}), denied: [...(def.tools.denied ?? parent?.tools.denied ?? [])] },
+    allowWrite: [...allowWrite],
+    network: { allow: [...(def.sandboxRules?.network?.allow ?? network.allow)], deny: [...(def.sandboxRules?.network?.deny ?? network.deny)] },
+    tools: {
+      ...(allowed !== undefined ? { allowed: [...allowed] } : {}), denied: [...(def.tools.denied ?? parent?.tools.denied ?? [])],
+      ...(def.tools.ask ?? parent?.tools.ask ? { ask: [...(def.tools.ask ?? parent?.tools.ask ?? [])] } : {}),
+    },
     // Only a chain that writes [mcp] carries it: absent reads as allow for both.
     ...(def.mcp || parent?.mcp ? {
       mcp: { unaudited: def.mcp?.unaudited ?? parent?.mcp?.unaudited ?? 'allow', dead: def.mcp?.dead ?? parent?.mcp?.dead ?? 'allow' },

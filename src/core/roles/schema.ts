@@ -5,7 +5,9 @@ import { isObject } from '../isObject';
 import { TOOL_CATEGORIES } from '../policy/types';
 import { isServerPattern } from '../policy/mcpServer';
 import { patternProblem } from '../policy/patterns';
+import { EXEC_PREFIX, execPatternProblem } from './askEntries';
 import type { McpAction, McpRules, RoleLimits, RoleProblem, SandboxMode, ShellPolicy } from './types';
+import { readSandboxTable, type SandboxDefinition } from './sandboxSchema';
 
 export const ROLE_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const SHELL_POLICIES: readonly ShellPolicy[] = ['track', 'compress', 'deny'];
@@ -21,7 +23,9 @@ export interface RoleDefinition {
   shellPolicy?: ShellPolicy;
   sandbox?: SandboxMode;
   failClosed?: boolean;
-  tools: { allowed?: string[]; denied?: string[] };
+  /** `[sandbox]`: allow_write and [sandbox.network]. */
+  sandboxRules?: SandboxDefinition;
+  tools: { allowed?: string[]; denied?: string[]; ask?: string[] };
   mcp?: Partial<McpRules>;
   limits: Partial<RoleLimits>;
 }
@@ -46,7 +50,7 @@ export const LIMIT_KEYS: Readonly<Record<string, readonly [keyof RoleLimits, Lim
   max_subagents: ['maxSubagents', 'count'],
 };
 const ROLE_KEYS = ['name', 'inherits', 'description', 'shell_policy', 'sandbox', 'fail_closed'];
-const TOOL_KEYS = ['allowed', 'denied'];
+const TOOL_KEYS = ['allowed', 'denied', 'ask'];
 const MAX_PERCENT = 1000;
 
 /** The role name a file defines: its file name without `.toml`. */
@@ -84,7 +88,7 @@ export function validateRoleDocument(doc: unknown, file: string): ParsedRoleFile
     return { definition: def, problems, ok: false };
   }
   for (const key of Object.keys(top)) {
-    if (!['role', 'tools', 'mcp', 'limits', 'io'].includes(key)) report(key, `unknown top-level key "${key}" (expected the sections [role], [tools], [mcp], [limits])`);
+    if (!['role', 'tools', 'mcp', 'limits', 'sandbox', 'io'].includes(key)) report(key, `unknown top-level key "${key}" (expected the sections [role], [tools], [mcp], [limits], [sandbox])`);
     else if (!asTable(top[key])) report(key, `"${key}" must be a table ([${key}])`);
   }
 
@@ -129,8 +133,8 @@ export function validateRoleDocument(doc: unknown, file: string): ParsedRoleFile
 
   const tools = asTable(top.tools) ?? {};
   checkKeys(tools, TOOL_KEYS, 'tools', report);
-  for (const key of TOOL_KEYS as ('allowed' | 'denied')[]) {
-    const list = readPatterns(tools[key], `tools.${key}`, report);
+  for (const key of TOOL_KEYS as ('allowed' | 'denied' | 'ask')[]) {
+    const list = readPatterns(tools[key], `tools.${key}`, report, key === 'ask');
     if (list) def.tools[key] = list;
   }
   if (def.tools.allowed?.length === 0) {
@@ -145,6 +149,9 @@ export function validateRoleDocument(doc: unknown, file: string): ParsedRoleFile
     if (typeof value === 'string' && (MCP_ACTIONS as readonly string[]).includes(value)) (def.mcp ??= {})[key] = value as McpAction;
     else report(`mcp.${key}`, `must be one of ${MCP_ACTIONS.join(', ')}, got ${show(value)}`);
   }
+
+  const sandbox = asTable(top.sandbox);
+  if (sandbox) def.sandboxRules = readSandboxTable(sandbox, report);
 
   const limits = asTable(top.limits) ?? {};
   checkKeys(limits, Object.keys(LIMIT_KEYS), 'limits', report);
@@ -174,7 +181,7 @@ function checkKeys(table: Record<string, unknown>, known: readonly string[], sec
   }
 }
 
-function readPatterns(value: unknown, key: string, report: Report): string[] | undefined {
+function readPatterns(value: unknown, key: string, report: Report, commands = false): string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value)) {
     report(key, `must be an array of tool-name patterns, got ${typeName(value)}`);
@@ -189,6 +196,12 @@ function readPatterns(value: unknown, key: string, report: Report): string[] | u
     } else if (item.length === 0) {
       report(at, 'a tool pattern must not be empty');
       ok = false;
+    } else if (commands && item.startsWith(EXEC_PREFIX)) {
+      const why = execPatternProblem(item);
+      if (why) {
+        report(at, why);
+        ok = false;
+      }
     } else if (item.startsWith('@') && !(TOOL_CATEGORIES as readonly string[]).includes(item.slice(1))) {
       // `@mcp:SERVER` is the one other `@` form (policy/mcpServer.ts).
       if (!isServerPattern(item)) {

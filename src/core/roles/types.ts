@@ -3,14 +3,25 @@
 export type ShellPolicy = 'track' | 'compress' | 'deny';
 
 /**
- * Whether shell commands run in a kernel sandbox with protected paths read-only (ARCHITECTURE.md, Protected
- * paths hold against any command): `required` refuses shell where there is none, `auto` falls back
- * to best-effort parsing and says so, `off` never sandboxes. `strict` is `required` where commands
- * also write nowhere but the workspace and their own copies of the temporary folders and the
- * download caches (sandbox/mounts.ts, writableRoots and ownCopies): the rest of the machine is
- * read-only to them.
+ * Whether shell commands run in a kernel sandbox (ARCHITECTURE.md, Protected paths hold against any
+ * command). Sandboxed, a command writes the workspace (minus its governance files and protected
+ * globs), its own copies of the temporary folders and download caches, and the role's `allow_write`
+ * paths; nothing else, whatever a file is called (sandbox/mounts.ts, writableRoots and ownCopies).
+ * `required` refuses shell where there is no sandbox, `auto` falls back to best-effort parsing and
+ * says so, `off` never sandboxes. `strict` is `required` with a /dev and System V IPC of the
+ * command's own and no new Unix socket (seccomp).
  */
 export type SandboxMode = 'strict' | 'required' | 'auto' | 'off';
+
+/**
+ * `[sandbox.network]`: the names a sandboxed command may connect to (through Alfred's proxy; the
+ * command has no other way out). `deny` wins over `allow`; `*.name` matches the name's subdomains,
+ * `*` every name. Empty `allow`: no network at all.
+ */
+export interface NetworkRules {
+  allow: readonly string[];
+  deny: readonly string[];
+}
 
 /** Where a role came from, in lookup order. */
 export type RoleSource = 'project' | 'project-lean-ctx' | 'user' | 'user-lean-ctx' | 'builtin';
@@ -40,6 +51,8 @@ export interface ToolRules {
   /** Absent means every tool; an empty list means none (only ctx_session stays callable). */
   allowed?: readonly string[];
   denied: readonly string[];
+  /** Calls that run only with the user's yes (policy/askPatterns.ts); absent: none. */
+  ask?: readonly string[];
 }
 
 /** A fully resolved role: inheritance applied, every field present. */
@@ -52,6 +65,10 @@ export interface Role {
   description: string;
   shellPolicy: ShellPolicy;
   sandbox: SandboxMode;
+  /** `[sandbox] allow_write`: paths (absolute or `~/…`) a sandboxed command may write besides the workspace, temp and caches. Absent: none. */
+  allowWrite?: readonly string[];
+  /** `[sandbox.network]`. Absent: the network is left as it is (a role built without the loader). */
+  network?: NetworkRules;
   tools: ToolRules;
   /** Absent: `allow` for both (advisory, as the audit is by default). */
   mcp?: McpRules;

@@ -8,12 +8,15 @@ import { detectSandbox, strictFailure, type DetectOptions } from './detect';
 import type { AvailableSandbox, Sandbox } from './types';
 import { blockDevices } from './blockDevices';
 import { commandServers, liveSockets } from './commandServers';
-import { hookRunFolder, ownCopies, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
+import { closedHomes, hookRunFolder, netFolder, ownCopies, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { alfredHome, planFile, workspaceId } from '../state/paths';
+import { alfredHome, planFile, SANDBOXED_PORT_FILE, workspaceId } from '../state/paths';
 import { savePlan, saveSandboxFilter } from './launcher';
 import { KeptValues, notedEnv, runningCode } from '../fs/keptReads';
+import * as fs from 'node:fs';
+import { netRunnerWords, type NetConfig } from './netRun';
+import { unrestricted } from './netRules';
 import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote, type OwnCopy } from './wrap';
 
 export { detectSandbox, resetSandboxDetection } from './detect';
@@ -22,7 +25,11 @@ export { readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 export { sandboxArgv, sandboxCommandLine, sandboxExecProfile, shellQuote, type WrapInput } from './wrap';
 
 export interface PlanOptions extends MountOptions {
-  role: Pick<Role, 'name' | 'sandbox'>;
+  role: Pick<Role, 'name' | 'sandbox' | 'allowWrite' | 'network'>;
+  /** What runs the network runner (netRun.ts): node and its file; injected by tests. Default: `<installation>/dist/cli/alfred-net.cjs` with this Node. */
+  netRunner?: readonly string[];
+  /** Names the proxy connects elsewhere (tests: servers on loopback). */
+  netHosts?: Record<string, string>;
   /** What detectSandbox found; injected by tests. Default: detectSandbox(env). */
   sandbox?: Sandbox;
   /** Which code plans (a plan another build saved is not used); injected by tests. Default: runningCode(). */
@@ -37,10 +44,12 @@ export type SandboxPlan =
       sandbox: AvailableSandbox;
       /** What the command may not write (absolute real paths). */
       readOnly: string[];
-      /** `sandbox = "strict"`: the only folders it may write (absolute real paths). */
+      /** The only folders it may write (absolute real paths): the workspace, temp folders holding the home, the role's allow_write. */
       writable?: string[];
-      /** `sandbox = "strict"`: the temporary folders and download caches it writes, each shown as the workspace's own (mounts.ts, ownCopies). */
+      /** The temporary folders and download caches it writes, each shown as the workspace's own (mounts.ts, ownCopies). */
       ownCopies?: OwnCopy[];
+      /** Where its commands' network goes (networkPlan). */
+      network: NetworkSummary;
       /** argv to spawn: `/bin/sh -c command` in `cwd`, sandboxed. */
       argv(command: string, cwd: string): string[];
       /** One POSIX shell line running `command` in the user's `$SHELL`, sandboxed; without `cwd`, in the terminal's folder. */
@@ -90,22 +99,60 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
     if (failure !== undefined) return refused(`bubblewrap cannot set up the strict sandbox here (${failure})`);
     seccomp = saved?.file;
   }
-  const planned = plannedMounts(opts, sandbox, strict);
+  const planned = plannedMounts({ ...opts, allowWrite: allowedWrites(opts.role.allowWrite ?? [], opts.home ?? os.homedir()) }, sandbox, strict);
   // Copies: the kept lists are not the caller's to change.
   const mounts = {
-    readOnly: [...planned.readOnly], ...(planned.writable ? { writable: [...planned.writable] } : {}), ...(planned.hookRun ? { hookRun: planned.hookRun } : {}),
+    readOnly: [...planned.readOnly], ...(planned.writable ? { writable: [...planned.writable] } : {}), ...(planned.closed ? { closed: [...planned.closed] } : {}), ...(planned.hookRun ? { hookRun: planned.hookRun } : {}),
     ...(planned.ownCopies ? { ownCopies: planned.ownCopies.map((c) => ({ ...c })) } : {}),
     ...(planned.hiddenFiles ? { hiddenFiles: [...planned.hiddenFiles] } : {}), ...(planned.hiddenFolders ? { hiddenFolders: [...planned.hiddenFolders] } : {}),
-    ...(seccomp ? { seccomp } : {}),
+    ...(seccomp ? { seccomp } : {}), ...(planned.hostDevices ? { hostDevices: true } : {}),
   };
+  const net = networkPlan(opts, sandbox, planned);
+  const netInput = net.runner ? { netRunner: net.runner } : net.isolated ? { noNetwork: true } : {};
   return {
     kind: 'sandboxed',
     sandbox,
     ...mounts,
-    argv: (command, cwd) => sandboxArgv(sandbox, { command, cwd, ...withLiveSockets(mounts, opts.env) }),
-    line: (command, cwd) => shortLine(opts, sandbox, planned, seccomp, command, cwd)
-      ?? sandboxCommandLine(sandbox, { command, ...withLiveSockets(mounts, opts.env), ...(cwd !== undefined ? { cwd } : {}) }),
+    network: net.summary,
+    argv: (command, cwd) => sandboxArgv(sandbox, { command, cwd, ...withLiveSockets(mounts, opts.env), ...netInput }),
+    line: (command, cwd) => shortLine(opts, sandbox, planned, seccomp, net.runner ?? (net.isolated ? undefined : []), command, cwd)
+      ?? sandboxCommandLine(sandbox, { command, ...withLiveSockets(mounts, opts.env), ...netInput, ...(cwd !== undefined ? { cwd } : {}) }),
   };
+}
+
+/**
+ * How the role's commands reach the network (roles/types.ts, NetworkRules): as they are where every
+ * name is allowed (or sandbox-exec, which has no network namespace); else in a namespace of their own
+ * whose only way out is the proxy the runner starts (netRun.ts); with no runner to start, no way out.
+ */
+function networkPlan(opts: PlanOptions, sandbox: AvailableSandbox, mounts: Mounts): { summary: NetworkSummary; runner?: string[]; isolated?: true } {
+  const rules = opts.role.network;
+  if (unrestricted(rules) || !rules) return { summary: { kind: 'open', why: rules ? 'every name allowed' : 'no network rules' } };
+  if (sandbox.kind !== 'bwrap') return { summary: { kind: 'open', why: 'sandbox-exec has no network namespace: [sandbox.network] is not enforced here' } };
+  const runner = opts.netRunner ?? defaultRunner(opts.installation);
+  if (!runner || !mounts.netDir) return { summary: { kind: 'none', why: 'Alfred\'s network runner is missing: no network at all' }, isolated: true };
+  const config: NetConfig = {
+    allow: [...rules.allow], deny: [...rules.deny], role: opts.role.name, netDir: mounts.netDir,
+    ...(opts.stateDir ? { stateDir: opts.stateDir } : {}), ...(opts.netHosts ? { hosts: opts.netHosts } : {}),
+    ...(mounts.hookRun ? { hookPortFile: path.join(mounts.hookRun, SANDBOXED_PORT_FILE) } : {}),
+  };
+  return { summary: { kind: 'filtered', allow: [...config.allow], deny: [...config.deny] }, runner: netRunnerWords(runner, config) };
+}
+
+/** Where a command's network goes: as it is, through the proxy with these names, or nowhere. */
+export type NetworkSummary = { kind: 'open'; why: string } | { kind: 'filtered'; allow: string[]; deny: string[] } | { kind: 'none'; why: string };
+
+/** This Node (Electron's run as Node) and the runner's bundle in Alfred's installation, when it is there. */
+function defaultRunner(installation: string | undefined): string[] | undefined {
+  if (!installation) return undefined;
+  const file = path.join(installation, 'dist', 'cli', 'alfred-net.cjs');
+  if (!fs.existsSync(file)) return undefined;
+  return process.versions.electron ? ['/usr/bin/env', 'ELECTRON_RUN_AS_NODE=1', process.execPath, file] : [process.execPath, file];
+}
+
+/** A role's `allow_write` paths, absolute: `~` is the home. */
+function allowedWrites(paths: readonly string[], home: string): string[] {
+  return paths.map((p) => (p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p));
 }
 
 /** The plan's mounts with the sockets of sessions and windows as they are now (commandServers.ts). */
@@ -124,6 +171,12 @@ interface Mounts {
   /** Covered by /dev/null: the sockets and keys of servers outside that run commands (commandServers.ts), the disks its user could write raw (blockDevices.ts). */
   hiddenFiles?: string[];
   hiddenFolders?: string[];
+  /** The folder of the network proxies' sockets, shown empty (mounts.ts, netFolder). */
+  netDir?: string;
+  /** Homes a writable temporary folder holds, read-only again (mounts.ts, closedHomes). */
+  closed?: string[];
+  /** Not strict: the machine's /dev (its disks hidden) and System V IPC, as a command had them before (wrap.ts, WrapInput.hostDevices). */
+  hostDevices?: boolean;
   /** bwrap's arguments for these mounts, once asked for (shortLine). */
   prefix?: string[];
 }
@@ -145,8 +198,8 @@ const isOwnCopy = (v: unknown): v is OwnCopy => {
 };
 const isMounts = (v: unknown): v is Mounts => {
   if (typeof v !== 'object' || v === null) return false;
-  const { readOnly, writable, ownCopies: copies, hookRun, hiddenFiles, hiddenFolders, ...rest } = v as Partial<Mounts>;
-  return Object.keys(rest).length === 0 && isPaths(readOnly) && [writable, hiddenFiles, hiddenFolders].every((p) => p === undefined || isPaths(p))
+  const { readOnly, writable, ownCopies: copies, hookRun, hiddenFiles, hiddenFolders, hostDevices, closed, netDir, ...rest } = v as Partial<Mounts>;
+  return Object.keys(rest).length === 0 && (netDir === undefined || typeof netDir === 'string') && (hostDevices === undefined || hostDevices === true) && isPaths(readOnly) && [writable, hiddenFiles, hiddenFolders, closed].every((p) => p === undefined || isPaths(p))
     && (hookRun === undefined || typeof hookRun === 'string') && (copies === undefined || (Array.isArray(copies) && copies.every(isOwnCopy)));
 };
 
@@ -155,33 +208,38 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
   const env = opts.env ?? process.env;
   const key = JSON.stringify([
     opts.code ?? runningCode(), sandbox, strict, opts.workspaceFolder, opts.protectedGlobs, opts.stateDir ?? null, home, opts.installation ?? null,
-    opts.tempFolders ?? null,
+    opts.tempFolders ?? null, opts.allowWrite ?? [],
   ]);
   const file = planFile(path.join(home, '.alfred'), workspaceId(opts.workspaceFolder), 'mounts.json');
   return kept.get(`${key}\n${JSON.stringify(env)}`, () => {
     const noted = { ...opts, env: notedEnv(env) };
     const readOnly = readOnlyPaths(noted);
     const hookRun = hookRunFolder(noted);
-    const writable = strict ? writableRoots(noted) : undefined;
-    const copies = strict ? ownCopies(noted) : [];
+    // Every mode writes where work happens and nothing else (mounts.ts, writableRoots and ownCopies).
+    const writable = writableRoots(noted);
+    const copies = ownCopies(noted);
+    const closed = closedHomes(noted);
+    const netDir = netFolder(noted);
     // Where /dev is the machine's (not strict's own), the disks this user could write raw are covered too (blockDevices.ts).
     const devices = strict || sandbox.kind !== 'bwrap' ? [] : blockDevices();
-    const hidden = commandServers({ env: noted.env, home, untouched: [alfredHome(noted.env)], kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...(writable ?? []), ...copies.map((c) => c.target)] }, strict);
+    const hidden = commandServers({ env: noted.env, home, untouched: [alfredHome(noted.env)], kept: [opts.workspaceFolder, home, alfredHome(noted.env), ...writable, ...copies.map((c) => c.target)] }, true);
     return {
-      readOnly, ...(writable ? { writable } : {}), ...(copies.length ? { ownCopies: copies } : {}), ...(hookRun ? { hookRun } : {}),
-      ...(hidden.files.length + devices.length ? { hiddenFiles: [...hidden.files, ...devices] } : {}), ...(hidden.folders.length ? { hiddenFolders: hidden.folders } : {}),
+      readOnly, writable, ...(closed.length ? { closed } : {}), ...(strict ? {} : { hostDevices: true }), ...(copies.length ? { ownCopies: copies } : {}), ...(hookRun ? { hookRun } : {}),
+      ...(hidden.files.length + devices.length ? { hiddenFiles: [...hidden.files, ...devices] } : {}), ...(hidden.folders.length + (netDir ? 1 : 0) ? { hiddenFolders: [...hidden.folders, ...(netDir ? [netDir] : [])] } : {}),
+      ...(netDir ? { netDir } : {}),
     };
   }, { file, under: path.join(home, '.alfred'), valid: isMounts, key, env });
 }
 
 /** `~/.alfred/bin/alfred-sandbox <id> '<command>'` (launcher.ts), where the plan can be saved; else undefined. */
-function shortLine(opts: PlanOptions, sandbox: AvailableSandbox, mounts: Mounts, seccomp: string | undefined, command: string, cwd: string | undefined): string | undefined {
-  if (sandbox.kind !== 'bwrap' || cwd !== undefined) return undefined;
+function shortLine(opts: PlanOptions, sandbox: AvailableSandbox, mounts: Mounts, seccomp: string | undefined, runner: readonly string[] | undefined, command: string, cwd: string | undefined): string | undefined {
+  // No runner words (undefined): a namespace with no network at all, which the full line says.
+  if (sandbox.kind !== 'bwrap' || cwd !== undefined || runner === undefined) return undefined;
   try {
     const id = workspaceId(opts.workspaceFolder);
     // The filter's file is the script's neighbour: the plan only asks for its descriptor.
     mounts.prefix ??= bwrapPrefix(sandbox, { ...mounts, ...(seccomp ? { seccomp } : {}) });
-    const script = savePlan(path.join(opts.home ?? os.homedir(), '.alfred'), id, mounts.prefix);
+    const script = savePlan(path.join(opts.home ?? os.homedir(), '.alfred'), id, [...runner, ...mounts.prefix]);
     return script ? `${shellQuote(script)} ${id} ${quoteAlways(command)}` : undefined;
   } catch {
     return undefined; // Alfred's home not writable: the full line still works

@@ -34,6 +34,8 @@ export interface MountOptions {
   home?: string;
   /** The folder Alfred runs from (governance/agents.ts installationPaths). */
   installation?: string;
+  /** A role's `allow_write` paths, absolute (sandbox/index.ts resolves `~`); missing ones are left out. */
+  allowWrite?: readonly string[];
   /** The temporary folders (default: the system's, `/tmp`, `/var/tmp`, `$TMPDIR`); for tests whose home lies in one. */
   tempFolders?: readonly string[];
 }
@@ -60,18 +62,53 @@ export function hookRunFolder(opts: MountOptions): string | undefined {
 }
 
 /**
- * What a command writes as it is under `sandbox = "strict"`, as absolute real paths, outermost only:
- * the workspace, and a temporary folder that holds the home or Alfred's home (a copy of it would hide
- * them). The read-only paths within them stay read-only (wrap.ts). The other temporary folders and
+ * Where the network proxies of sandboxed commands keep their sockets, a folder each (netRun.ts), as
+ * its real path, made when missing: every plan shows it empty (so no command finds another's proxy,
+ * one whose role allows more), and a run binds its own folder back. Undefined when it cannot be made.
+ */
+export function netFolder(opts: MountOptions): string | undefined {
+  const dir = path.join(alfredHome(opts.env ?? process.env), 'net');
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // as it is: read below
+  }
+  return exists(dir) ? new RealPaths().of(dir) : undefined;
+}
+
+/**
+ * What a command writes as it is, as absolute real paths, outermost only: the workspace, a temporary
+ * folder that holds the home or Alfred's home (a copy of it would hide them), and the role's
+ * `allow_write` paths that exist. The read-only paths within them stay read-only (wrap.ts). The other temporary folders and
  * the download caches it writes as copies of its own (ownCopies).
  */
 export function writableRoots(opts: MountOptions): string[] {
   const real = new RealPaths();
-  return outermost([real.of(opts.workspaceFolder) ?? path.resolve(opts.workspaceFolder), ...strictTemps(opts, real).kept]);
+  const allowed = (opts.allowWrite ?? []).map((p) => real.of(p)).filter((p): p is string => p !== undefined);
+  const all = [real.of(opts.workspaceFolder) ?? path.resolve(opts.workspaceFolder), ...strictTemps(opts, real).kept, ...allowed];
+  const roots = outermost(all);
+  // Those within a home that a writable temporary folder holds: that home is read-only again (closedHomes), they are not.
+  const closed = new Set(closedHomes(opts));
+  const inner = all.filter((p) => !roots.includes(p) && coveredBy(p, closed) && !closed.has(p));
+  return byDepth([...new Set([...roots, ...inner])]);
 }
 
 /**
- * Under `sandbox = "strict"`, the temporary folders (but those writableRoots keeps) and the download
+ * The home and Alfred's home, as real paths, where a writable temporary folder holds them (a home in
+ * /tmp, as CI machines and containers have): read-only again inside it, all but what is writable
+ * within them (wrap.ts, WrapInput.closed). Elsewhere the home is read-only with the rest of the tree.
+ */
+export function closedHomes(opts: MountOptions): string[] {
+  const real = new RealPaths();
+  const env = opts.env ?? process.env;
+  const home = opts.home ?? os.homedir();
+  const kept = new Set(strictTemps(opts, real).kept);
+  const homes = [home, alfredFolder(env, home)].map((p) => real.of(p) ?? path.resolve(p));
+  return outermost(homes.filter((h) => coveredBy(h, kept) && !kept.has(h)));
+}
+
+/**
+ * The temporary folders (but those writableRoots keeps) and the download
  * caches that exist (`~/.npm`, `~/.cache`, `~/.cargo/registry`…), each shown as a folder of the
  * workspace's own, `~/.alfred/sandbox-copies/<workspace id>/<real path>` (made here), kept from one
  * command to the next; shallowest first. What a program outside takes from them it runs without

@@ -1,10 +1,11 @@
 /** What the kernel sandbox does for the active role, for the dashboard and `/doctor` (no side effects). */
-import type { SandboxMode } from '../roles/types';
+import type { NetworkRules, SandboxMode } from '../roles/types';
+import { unrestricted } from './netRules';
 import type { Sandbox } from './types';
 import { sandboxFilter } from './seccomp';
 
 export type SandboxState =
-  /** Shell commands run with protected paths, governance files and Alfred's home read-only. */
+  /** Shell commands run in the kernel sandbox: they write only where work happens (mounts.ts), protected paths read-only there. */
   | 'kernel'
   /** `auto` without a sandbox: best-effort parsing only. */
   | 'parsing'
@@ -23,13 +24,17 @@ export interface SandboxStatus {
   why?: string;
   /** Strict with bubblewrap where Alfred has a seccomp filter (seccomp.ts): commands open no Unix socket. */
   noUnixSockets?: true;
+  /** The role's `allow_write` paths, written besides the workspace, temp and caches (kernel only). */
+  allowWrite?: readonly string[];
+  /** Where its commands' network goes (kernel only): through the proxy with these rules, or as it is (and why). */
+  network?: { kind: 'filtered'; rules: NetworkRules } | { kind: 'open'; why: string };
 }
 
 /**
  * `strictFailure`: why bwrap could not set up the strict sandbox, when a strict plan's probe found so
  * (detect.ts, strictProbeFailure): strict then refuses shell as it does without a sandbox.
  */
-export function sandboxStatus(role: { name: string; sandbox: SandboxMode }, detected: Sandbox, arch: string = process.arch, strictFailure?: string): SandboxStatus {
+export function sandboxStatus(role: { name: string; sandbox: SandboxMode; allowWrite?: readonly string[]; network?: NetworkRules }, detected: Sandbox, arch: string = process.arch, strictFailure?: string): SandboxStatus {
   const base = { mode: role.sandbox, role: role.name };
   if (role.sandbox === 'off') return { ...base, state: 'off' };
   if (detected.kind === 'none') return { ...base, state: role.sandbox === 'required' || role.sandbox === 'strict' ? 'refused' : 'parsing', why: detected.why };
@@ -37,5 +42,12 @@ export function sandboxStatus(role: { name: string; sandbox: SandboxMode }, dete
     return { ...base, state: 'refused', kind: detected.kind, why: `bubblewrap cannot set up the strict sandbox here: ${strictFailure}` };
   }
   const noUnixSockets = role.sandbox === 'strict' && detected.kind === 'bwrap' && sandboxFilter(arch) !== undefined;
-  return { ...base, state: 'kernel', kind: detected.kind, ...(noUnixSockets ? { noUnixSockets } : {}) };
+  // Said where the role has them (a role built without the loader has neither).
+  const network: SandboxStatus['network'] | undefined = !role.network ? undefined : !unrestricted(role.network)
+    ? (detected.kind === 'bwrap' ? { kind: 'filtered', rules: role.network } : { kind: 'open', why: 'sandbox-exec has no network namespace' })
+    : { kind: 'open', why: 'every name allowed' };
+  return {
+    ...base, state: 'kernel', kind: detected.kind, ...(noUnixSockets ? { noUnixSockets } : {}),
+    ...(role.allowWrite?.length ? { allowWrite: role.allowWrite } : {}), ...(network ? { network } : {}),
+  };
 }

@@ -1,10 +1,9 @@
 /**
  * A shell command wrapped in the kernel sandbox: as an argv to spawn (Alfred's own ctx_shell) or as
- * one POSIX shell line (an agent's terminal command, rewritten by its hook). Everything stays as it
- * was — the workspace writable, the network, the environment, the user — except that the given
- * paths are read-only; or, with `writable` (`sandbox = "strict"`), everything is read-only but those
- * folders and the copies of its own in place of the temporary folders and download caches
- * (`ownCopies`), and the read-only paths within them stay so. Pure: no file-system access.
+ * one POSIX shell line (an agent's terminal command, rewritten by its hook). The tree is read-only
+ * but the `writable` folders and the copies of its own in place of the temporary folders and download
+ * caches (`ownCopies`); the read-only paths within them stay so. Without `writable` (a caller that
+ * plans no allowlist), everything stays writable but the given paths. Pure: no file-system access.
  */
 import * as path from 'node:path';
 import type { AvailableSandbox } from './types';
@@ -44,6 +43,23 @@ export interface WrapInput {
    * command from opening a Unix socket, read by bwrap from SECCOMP_FD, which the line and the argv open on it.
    */
   seccomp?: string;
+  /**
+   * With `writable`, not strict: the machine's /dev (the disks hidden: hiddenFiles) and System V IPC,
+   * as commands had them before writes were allowlisted; strict gives the command its own.
+   */
+  hostDevices?: boolean;
+  /**
+   * With `writable`: folders within a writable one (a home in /tmp) read-only again, but for the
+   * writable folders within them (the workspace in that home). mounts.ts, closedHomes.
+   */
+  closed?: readonly string[];
+  /**
+   * The words that run the network runner before bwrap (netRun.ts: node, its file, `--net`, the
+   * config, `--`): it adds the network namespace, the proxy's folder and the bridge.
+   */
+  netRunner?: readonly string[];
+  /** A network namespace with no way out at all (`--unshare-net`): the role restricts names and there is no runner. */
+  noNetwork?: boolean;
   /** The shell that runs `command`. Default: /bin/sh for argv, the user's `$SHELL` for the line. */
   shell?: string;
 }
@@ -84,6 +100,14 @@ export const BWRAP_FLAGS: readonly string[] = [
  */
 export const STRICT_BWRAP_FLAGS: readonly string[] = ['--ro-bind', '/', '/', '--dev', '/dev', ...BWRAP_FLAGS.slice(3), '--unshare-ipc'];
 
+/**
+ * Writes allowlisted, not strict: the whole tree read-only as strict has it, but the machine's /dev
+ * (a command may need a GPU, KVM, a serial port; the disks its user could write raw are hidden
+ * apart, blockDevices.ts) and System V IPC shared. `--dev-bind` keeps the devices usable: a plain
+ * bind of / marks them nodev.
+ */
+export const ALLOWLIST_BWRAP_FLAGS: readonly string[] = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', ...BWRAP_FLAGS.slice(3)];
+
 /** What the line form runs when no shell is named: the user's, as the terminal would (expanded there, not quoted). */
 const USER_SHELL = '"${SHELL:-/bin/sh}"';
 
@@ -91,7 +115,7 @@ const USER_SHELL = '"${SHELL:-/bin/sh}"';
 export function sandboxArgv(sandbox: AvailableSandbox, input: WrapInput): string[] {
   const shell = input.shell ?? '/bin/sh';
   if (sandbox.kind === 'bwrap') {
-    const run = [sandbox.path, ...bwrapMounts(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
+    const run = [...(input.netRunner ?? []), sandbox.path, ...bwrapMounts(input), ...netFlags(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--', shell, '-c', input.command];
     // A tiny sh opens the filter on its descriptor, then becomes bwrap.
     return input.seccomp ? ['/bin/sh', '-c', `exec "$@" ${SECCOMP_FD}< "$0"`, input.seccomp, ...run] : run;
   }
@@ -110,7 +134,7 @@ export function sandboxCommandLine(sandbox: AvailableSandbox, input: WrapInput):
   const shell = input.shell === undefined ? USER_SHELL : shellQuote(input.shell);
   const tail = `${shell} -c ${quoteAlways(input.command)}`;
   if (sandbox.kind === 'bwrap') {
-    const args = [sandbox.path, ...bwrapMounts(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
+    const args = [...(input.netRunner ?? []), sandbox.path, ...bwrapMounts(input), ...netFlags(input), ...(input.cwd ? ['--chdir', input.cwd] : []), '--'];
     return `${args.map(shellQuote).join(' ')} ${tail}${input.seccomp ? ` ${SECCOMP_FD}< ${shellQuote(input.seccomp)}` : ''}`;
   }
   const run = `${shellQuote(sandbox.path)} -p ${quoteAlways(sandboxExecProfile(input.readOnly, execWritable(input)))} ${tail}`;
@@ -118,13 +142,15 @@ export function sandboxCommandLine(sandbox: AvailableSandbox, input: WrapInput):
   return input.cwd ? `(cd ${shellQuote(input.cwd)} && exec ${run})` : run;
 }
 
+const netFlags = (input: WrapInput): string[] => (input.noNetwork && !input.netRunner ? ['--unshare-net'] : []);
+
 /** bwrap with its mount arguments, everything before `--`: what the short line's plan file holds. */
 export function bwrapPrefix(sandbox: AvailableSandbox, mounts: MountInput): string[] {
   return [sandbox.path, ...bwrapMounts(mounts)];
 }
 
 /** What a plan mounts: WrapInput without the command and where it runs. */
-export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCopies' | 'hookRun' | 'hiddenFiles' | 'hiddenFolders' | 'seccomp'>;
+export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCopies' | 'hookRun' | 'hiddenFiles' | 'hiddenFolders' | 'seccomp' | 'hostDevices' | 'closed'>;
 
 /**
  * bwrap's mount arguments: the fixed flags, the rename guards, then the read-only paths. Strict
@@ -135,15 +161,24 @@ export type MountInput = Pick<WrapInput, 'readOnly' | 'writable' | 'ownCopies' |
  * file. Then the servers outside that run commands and the disks, hidden (`--ro-bind-try`: a socket
  * gone meanwhile hides nothing, and must not stop the command). Last, the seccomp filter's descriptor (WrapInput.seccomp).
  */
-function bwrapMounts({ readOnly, writable, ownCopies = [], hookRun, hiddenFiles = [], hiddenFolders = [], seccomp }: MountInput): string[] {
+function bwrapMounts({ readOnly, writable, ownCopies = [], hookRun, hiddenFiles = [], hiddenFolders = [], seccomp, hostDevices, closed = [] }: MountInput): string[] {
   const run = hookRun ? ['--tmpfs', hookRun, '--ro-bind-try', path.join(hookRun, SANDBOXED_PORT_FILE), path.join(hookRun, PORT_FILE)] : [];
   const hidden = [...hiddenFolders.flatMap((p) => ['--tmpfs', p]), ...hiddenFiles.flatMap((p) => ['--ro-bind-try', '/dev/null', p])];
-  return [...bwrapTree(readOnly, writable, ownCopies), ...run, ...hidden, ...(seccomp ? ['--seccomp', String(SECCOMP_FD)] : [])];
+  return [...bwrapTree(readOnly, writable, ownCopies, hostDevices, closed), ...run, ...hidden, ...(seccomp ? ['--seccomp', String(SECCOMP_FD)] : [])];
 }
 
-function bwrapTree(readOnly: readonly string[], writable: readonly string[] | undefined, ownCopies: readonly OwnCopy[]): string[] {
+function bwrapTree(readOnly: readonly string[], writable: readonly string[] | undefined, ownCopies: readonly OwnCopy[], hostDevices?: boolean, closed: readonly string[] = []): string[] {
   if (writable) {
     const rw = outermost(writable);
+    // A closed home, then what is writable within it, each after what holds it.
+    const shut = closed.filter((c) => coveredBy(c, new Set(rw)));
+    const reopened = writable.filter((w) => !rw.includes(w) && coveredBy(w, new Set(shut)));
+    const writes = new Set([...rw, ...reopened]);
+    /** Whether `p` is writable: the deepest of the writable and closed folders that hold it is writable. */
+    const writableAt = (p: string): boolean => {
+      const holders = [...writes, ...shut].filter((h) => coveredBy(p, new Set([h])));
+      return holders.length > 0 && writes.has(holders.sort((a, b) => b.length - a.length)[0]!);
+    };
     // A copy that holds a writable folder (the workspace in /tmp) comes before it; the others after
     // it (a cache in a workspace opened on the home) and after the guards above them (a home in /tmp),
     // or those would cover them.
@@ -153,12 +188,12 @@ function bwrapTree(readOnly: readonly string[], writable: readonly string[] | un
     const open = [...rw, ...ownCopies.map((c) => c.target)];
     const ro = within(outermost(readOnly), open);
     // A guard binds the real folder: none in a later copy (what is renamed there never reaches the real one).
-    const guards = within(renameGuards(ro), rw).filter((g) => !rw.includes(g) && !coveredBy(g, new Set(late.map((c) => c.target))));
+    const guards = within(renameGuards(ro), rw).filter((g) => !writes.has(g) && writableAt(g) && !coveredBy(g, new Set(late.map((c) => c.target))));
     return [
-      ...STRICT_BWRAP_FLAGS,
+      ...(hostDevices ? ALLOWLIST_BWRAP_FLAGS : STRICT_BWRAP_FLAGS),
       ...early.flatMap((c) => ['--bind', c.source, c.target]),
-      ...rw.flatMap((p) => ['--bind', p, p]),
-      ...guards.flatMap((p) => ['--bind', p, p]),
+      // Each bind shows the real folder, so the deepest applied last decides: shallowest first.
+      ...byDepth([...rw, ...shut, ...reopened, ...guards]).flatMap((p) => [writes.has(p) || !shut.includes(p) ? '--bind' : '--ro-bind', p, p]),
       ...late.flatMap((c) => ['--bind', c.source, c.target]),
       ...ro.flatMap((p) => ['--ro-bind', p, p]),
     ];

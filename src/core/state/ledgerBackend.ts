@@ -16,6 +16,8 @@ export interface LedgerBackend {
   problem(): Promise<{ reason: string; misconfigured: boolean } | undefined>;
   /** A transaction with the semantics of ledgerStore.ts's file transaction. */
   run<T>(dir: string, roleName: string, fn: TransactFn<T>, options?: RunOptions): Promise<TransactResult<T>>;
+  /** Checks the backend's own event trail's hash chain, where it keeps one (`alfred events --verify`). */
+  verifyChain?(): Promise<{ ok: true; rows: number; unchained: number } | { ok: false; seq: number; problem: string; rows: number }>;
   close(): Promise<void>;
 }
 

@@ -28,7 +28,8 @@ export interface CorpusCase {
 }
 
 export interface Corpus {
-  setup: { files: Record<string, string>; hardLinks: Record<string, string>; symlinks?: Record<string, string> };
+  /** homeFiles: files in the home no list of Alfred's names, home-relative. */
+  setup: { files: Record<string, string>; hardLinks: Record<string, string>; symlinks?: Record<string, string>; homeFiles?: Record<string, string> };
   cases: CorpusCase[];
 }
 
@@ -70,6 +71,10 @@ export function prepareCorpusHome(home: string, basePath: string): string {
   fs.mkdirSync(at('.cargo'), { recursive: true });
   fs.writeFileSync(at('.cargo', 'config.toml'), '[net]\nretry = 2\n');
   fs.mkdirSync(at('.bashrc.d'), { recursive: true });
+  for (const [rel, text] of Object.entries(CORPUS.setup.homeFiles ?? {})) {
+    fs.mkdirSync(path.dirname(at(rel)), { recursive: true });
+    fs.writeFileSync(at(rel), text);
+  }
   // A global hooks folder and a local include, as many set up: neither exists yet.
   fs.writeFileSync(at('.gitconfig'), '[user]\n\tname = Ana\n[include]\n\tpath = ~/.gitconfig.local\n[core]\n\thooksPath = ~/.githooks\n');
   fs.writeFileSync(at('.npmrc'), 'fund=false\n');

@@ -123,6 +123,18 @@ describe('alfred events and reset', () => {
     assert.match(text.out[1]!, /ToolCall +coder +Allowed run_in_terminal \(hook:PreToolUse\), 1 shell call$/);
   });
 
+  it('--verify says the chain holds, and names the file and line where an edited log breaks it (exit 1)', async () => {
+    const folder = ws();
+    for (const tool of ['read_file', 'run_in_terminal', 'Edit']) await run(['hook', 'PreToolUse', '--workspace', folder], JSON.stringify({ tool_name: tool, tool_input: {} }));
+    const ok = await run(['events', '--verify', '--workspace', folder]);
+    assert.deepEqual([ok.code, ok.stdout], [0, 'The event log\'s chain holds: 3 lines in 1 file(s), linked from its first line.']);
+    const state = JSON.parse((await run(['status', '--json', '--workspace', folder])).stdout).stateDir as string;
+    const log = path.join(state, 'events.jsonl');
+    fs.writeFileSync(log, fs.readFileSync(log, 'utf8').replace('"tool":"run_in_terminal"', '"tool":"read_file"'));
+    const broken = await run(['events', '--verify', '--workspace', folder]);
+    assert.deepEqual([broken.code, broken.stdout], [1, `The event log's chain breaks at ${log}:3: prev does not match the line before it: that line was changed, or lines between them were removed or reordered.`]);
+  });
+
   it('--tail needs a positive whole number', async () => {
     const r = await run(['events', '--tail', 'x', '--workspace', ws()]);
     assert.deepEqual([r.code, r.stderr], [1, 'alfred: --tail needs a positive whole number.']);

@@ -54,14 +54,19 @@ describe('doctor: providers', () => {
 });
 
 describe('doctor: Alfred', () => {
-  it('the sandbox check says what a strict role\'s commands may do: with bubblewrap, write their own copies, and open no Unix socket where Alfred has a filter', () => {
+  it('the sandbox check says what commands may write and reach: strict adds no Unix socket where Alfred has a filter', () => {
     const base = { state: 'kernel', mode: 'strict', role: 'locked' } as const;
     assert.deepEqual(sandboxCheck({ ...base, kind: 'bwrap', noUnixSockets: true }), {
       name: 'sandbox', state: 'ok',
-      detail: 'shell commands run in bwrap, strict: they write only the workspace and their own copies of the temporary folders and the download caches, and open no Unix socket',
+      detail: 'shell commands run in bwrap: they write only the workspace and their own copies of the temporary folders and the download caches; strict: they open no Unix socket',
     });
-    assert.equal(sandboxCheck({ ...base, kind: 'bwrap' }).detail, 'shell commands run in bwrap, strict: they write only the workspace and their own copies of the temporary folders and the download caches');
-    assert.equal(sandboxCheck({ ...base, kind: 'sandbox-exec' }).detail, 'shell commands run in sandbox-exec, strict: they write only the workspace, the temporary folders and the download caches');
+    assert.equal(sandboxCheck({ ...base, mode: 'auto', kind: 'bwrap', allowWrite: ['~/notes'], network: { kind: 'filtered', rules: { allow: ['registry.npmjs.org', '*.github.com'], deny: ['gist.github.com'] } } }).detail,
+      'shell commands run in bwrap: they write only the workspace and their own copies of the temporary folders and the download caches, and ~/notes; '
+      + 'network only through Alfred\'s proxy: registry.npmjs.org, *.github.com, never gist.github.com');
+    assert.equal(sandboxCheck({ ...base, mode: 'auto', kind: 'bwrap', network: { kind: 'filtered', rules: { allow: [], deny: [] } } }).detail,
+      'shell commands run in bwrap: they write only the workspace and their own copies of the temporary folders and the download caches; network only through Alfred\'s proxy: no network name');
+    assert.equal(sandboxCheck({ ...base, kind: 'sandbox-exec', network: { kind: 'open', why: 'sandbox-exec has no network namespace' } }).detail,
+      'shell commands run in sandbox-exec: they write only the workspace, the temporary folders and the download caches; network as it is (sandbox-exec has no network namespace)');
   });
 
   it('a refusal says whether there is no sandbox or one that cannot do what the role asks', () => {

@@ -120,6 +120,10 @@ const CASES: Record<EventType, Array<[Record<string, unknown>, string]>> = {
   ],
   SubagentStopped: [[{ agentSession: 'abc', agentId: 'a1' }, 'Sub-agent a1 stopped in session abc']],
   Compacted: [[{ agentSession: 'abc' }, 'Context compacted in session abc']],
+  NetworkRefused: [
+    [{ host: 'evil.example', port: 443, commandRole: 'reviewer', command: 'curl https://evil.example' }, 'Sandbox refused a connection to evil.example (role reviewer): curl https://evil.example'],
+    [{ host: 'evil.example', port: 443, command: LONG_COMMAND }, `Sandbox refused a connection to evil.example (role coder): ${shortenMiddle(LONG_COMMAND)}`],
+  ],
 };
 
 test('every event type reads as one English sentence, short and long values alike', () => {

@@ -14,6 +14,7 @@ test('the security-auditor example inherits reviewer and its own keys win', () =
   assert.deepEqual(role, {
     name: 'security-auditor', source: 'project', path: file, inherits: 'reviewer',
     description: 'Security-focused code review', shellPolicy: 'deny', sandbox: 'auto', failClosed: false,
+    allowWrite: [], network: { allow: [], deny: [] },
     tools: { allowed: ['ctx_read', 'ctx_search', 'ctx_tree', 'ctx_review', 'ctx_session'], denied: ['ctx_edit', 'ctx_shell', 'ctx_execute'] },
     limits: { maxContextTokens: 100000, maxShellInvocations: 0, maxCostUsd: 2, warnAtPercent: 80, blockAtPercent: 100 },
   });
@@ -245,4 +246,19 @@ test('role folders that are missing, a file, or under a file list nothing; a sym
   assert.deepEqual(listRoleFiles(path.join(f.root, 'missing')), []);
   assert.deepEqual(listRoleFiles(path.join(f.root, 'a-file')), []);
   assert.deepEqual(listRoleFiles(path.join(f.root, 'a-file', 'roles')), []);
+});
+
+test('[sandbox]: allow_write and the network lists are inherited list by list; a role without a parent starts from the coder\'s network', () => {
+  const f = fixture();
+  f.write('ws/.alfred/roles/fetcher.toml', roleToml('fetcher', 'inherits = "reviewer"\n[sandbox]\nallow_write = ["~/notes"]\n[sandbox.network]\nallow = ["example.org"]'));
+  f.write('ws/.alfred/roles/child.toml', roleToml('child', 'inherits = "fetcher"\n[sandbox.network]\ndeny = ["bad.example.org"]'));
+  f.write('ws/.alfred/roles/orphan.toml', roleToml('orphan', ''));
+  const loaded = f.load();
+  assert.deepEqual(loaded.problems, []);
+  const child = loaded.roles.get('child')!;
+  assert.deepEqual([child.allowWrite, child.network], [['~/notes'], { allow: ['example.org'], deny: ['bad.example.org'] }]);
+  assert.deepEqual(loaded.roles.get('reviewer')!.network, { allow: [], deny: [] });
+  assert.deepEqual(loaded.roles.get('orphan')!.network, loaded.roles.get('coder')!.network);
+  assert.ok(loaded.roles.get('coder')!.network!.allow.includes('registry.npmjs.org'));
+  assert.deepEqual(loaded.roles.get('admin')!.network, { allow: ['*'], deny: [] });
 });

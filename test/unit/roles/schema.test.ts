@@ -121,3 +121,35 @@ test('sandbox is one of required, auto, off; anything else is an error naming ro
 test('fail_closed is read as a boolean', () => {
   assert.equal(parseR('[role]\nfail_closed = true\n').definition.failClosed, true);
 });
+
+test('[sandbox]: allow_write and [sandbox.network] are read; each bad value is an error naming its key and what is wrong', () => {
+  const good = parseR('[role]\nname = "r"\n[sandbox]\nallow_write = ["~/notes", "/opt/data", "~"]\n[sandbox.network]\nallow = ["registry.npmjs.org", "*.github.com"]\ndeny = ["*"]\n');
+  assert.deepEqual(good.problems, []);
+  assert.deepEqual(good.definition.sandboxRules, { allowWrite: ['~/notes', '/opt/data', '~'], network: { allow: ['registry.npmjs.org', '*.github.com'], deny: ['*'] } });
+  const bad = parseR(`[role]
+name = "r"
+[sandbox]
+allow_write = ["notes", "~/a/../b", 3, ""]
+colour = "red"
+[sandbox.network]
+allow = ["https://example.org", "Example.org", "a b", "example.org:443"]
+deny = "x"
+proxy = true
+`);
+  const messages = Object.fromEntries(bad.problems.map((p) => [p.key, p.message]));
+  assert.deepEqual(messages, {
+    'sandbox.allow_write[0]': '"notes" must be an absolute path or start with "~/" (the workspace is writable already)',
+    'sandbox.allow_write[1]': '"~/a/../b" must not hold ".." (write the folder itself)',
+    'sandbox.allow_write[2]': 'a path must be a string, got a number',
+    'sandbox.allow_write[3]': 'a path must not be empty',
+    'sandbox.colour': 'unknown key "colour" in [sandbox] (expected allow_write, network)',
+    'sandbox.network.allow[0]': '"https://example.org" is not a host name: write the name alone, without a scheme, a path or a port',
+    'sandbox.network.allow[1]': '"Example.org" must be written in lower case',
+    'sandbox.network.allow[2]': '"a b" is not a host name (letters, digits, "-" and "."), "*.name" for its subdomains, or "*" for every name',
+    'sandbox.network.allow[3]': '"example.org:443" is not a host name: write the name alone, without a scheme, a path or a port',
+    'sandbox.network.deny': 'must be an array of strings, got string',
+    'sandbox.network.proxy': 'unknown key "proxy" in [sandbox.network] (expected allow, deny)',
+  });
+  assert.equal(bad.ok, false);
+  assert.equal(bad.definition.sandboxRules?.allowWrite, undefined);
+});

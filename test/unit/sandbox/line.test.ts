@@ -92,7 +92,7 @@ test('the terminal line is short: the launcher script, the workspace id, the sin
 test('with a working folder the line names every mount itself (plain words unquoted)', kernel, () => {
   const f = sandboxFixture();
   const r = runLine(f, 'true', { lineCwd: f.ws });
-  assert.match(r.line, /^\/\S*bwrap --dev-bind \/ \/ /);
+  assert.match(r.line, /^\/\S*bwrap --ro-bind \/ \/ --dev-bind \/dev \/dev /);
   assert.match(r.line, / -- "\$\{SHELL:-\/bin\/sh\}" -c 'true'$/);
 });
 

@@ -294,14 +294,14 @@ test('migrations are applied once, in order, each recorded; a failing one leaves
   await c.connect();
   try {
     const files = migrationFiles();
-    assert.deepEqual(files.map((f) => f.name), ['001_team_ledger.sql', '002_decide_function.sql', '003_personal_ledger.sql', '004_ledger_version.sql']);
-    assert.deepEqual(await migrate(c, files), ['001_team_ledger.sql', '002_decide_function.sql', '003_personal_ledger.sql', '004_ledger_version.sql']);
+    assert.deepEqual(files.map((f) => f.name), ['001_team_ledger.sql', '002_decide_function.sql', '003_personal_ledger.sql', '004_ledger_version.sql', '005_event_chain.sql']);
+    assert.deepEqual(await migrate(c, files), ['001_team_ledger.sql', '002_decide_function.sql', '003_personal_ledger.sql', '004_ledger_version.sql', '005_event_chain.sql']);
     assert.deepEqual(await migrate(c, files), []);
     const next = [...files, { version: 98, name: '098_more.sql', sql: 'CREATE TABLE more_things (x int)' }];
     assert.deepEqual(await migrate(c, next), ['098_more.sql']);
     await assert.rejects(migrate(c, [...next, { version: 99, name: '099_bad.sql', sql: 'CREATE TABLE bad_things (x int); SELECT no_such_column' }]), /no_such_column/);
     const { rows } = await c.query<{ version: number }>('SELECT version FROM alfred_migrations ORDER BY version');
-    assert.deepEqual(rows.map((r) => r.version), [1, 2, 3, 4, 98]);
+    assert.deepEqual(rows.map((r) => r.version), [1, 2, 3, 4, 5, 98]);
     assert.equal((await c.query("SELECT to_regclass('bad_things') AS t")).rows[0].t, null);
   } finally {
     await c.end();

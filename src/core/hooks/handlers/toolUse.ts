@@ -40,7 +40,7 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
   });
   if (!decided.allowed) return denyAnswer(input.format, name, `Alfred (role ${decided.refusal.details.role}): ${decided.refusal.details.reason ?? 'refused'}`, input.agent);
   const { gate } = decided;
-  if (gate.decision.confirm) return askAnswer(input.format, name, `Alfred (role ${gate.status.role}): ${gate.decision.confirm}`, input.agent);
+  if (gate.decision.confirm) return askAnswer(input.format, name, `Alfred (role ${gate.status.role}): ${gate.decision.confirm}`, input.agent, rewritten?.updatedInput);
   return passAnswer(input.format, name, gate.announce ? gate.line : undefined, rewritten?.updatedInput, input.agent);
 };
 

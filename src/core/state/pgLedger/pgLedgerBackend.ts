@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { nowIso } from '../../events/ids';
 import { appendEvents, countLines } from '../../events/append';
 import { EVENTS_FILE } from '../../events/format';
+import { verifyPgRows, type PgChainVerdict } from './pgChain';
 import type { AlfredEvent } from '../../events/types';
 import { Journal } from '../../fs/journal';
 import type { OfflineMode } from '../../team/config';
@@ -67,6 +68,12 @@ export class PgLedgerBackend implements LedgerBackend {
   async problem(): Promise<{ reason: string; misconfigured: boolean } | undefined> {
     if (this.o.store.misconfigured !== undefined) return { reason: this.o.store.misconfigured, misconfigured: true };
     return this.o.store.connect().then(() => undefined, (err: unknown) => ({ reason: problemOf(err), misconfigured: false }));
+  }
+
+  async verifyChain(): Promise<PgChainVerdict> {
+    if (!this.o.store.chainRows) throw new Error('this store keeps no chain');
+    await this.o.store.connect();
+    return verifyPgRows(await this.o.store.chainRows(this.o.scope));
   }
 
   async run<T>(dir: string, roleName: string, fn: TransactFn<T>, options: RunOptions = {}): Promise<TransactResult<T>> {

@@ -13,6 +13,7 @@
  * changed since, by a process on the files or by a hand), so the result is the one the two round
  * trips would have given.
  */
+import { CHAIN_ROWS_SQL, type ChainRow } from './pgChain';
 import type { Client } from 'pg';
 import type { AlfredEvent } from '../../events/types';
 import type { PgConnection } from '../../team/pgConnection';
@@ -52,6 +53,8 @@ export interface LedgerStore {
   commitAt(scope: string, at: { version: number; ledger: Ledger }, ledger: Ledger, events: readonly AlfredEvent[]): Promise<Committed | undefined>;
   /** Connects (and migrates) unless connected: slow next to a transaction, so done before the state lock. */
   connect(): Promise<void>;
+  /** `scope`'s event rows with their links, oldest first (pgChain.ts). */
+  chainRows?(scope: string): Promise<ChainRow[]>;
   /** Set when the store cannot be used as configured (no URL, an unknown backend): the reason. */
   readonly misconfigured?: string;
   close(): Promise<void>;
@@ -122,6 +125,10 @@ export class PgLedgerStore implements LedgerStore {
       const row = done.rows[0];
       return row && committed(row);
     });
+  }
+
+  chainRows(scope: string): Promise<ChainRow[]> {
+    return this.queued(async (db) => (await db.query<ChainRow & Record<string, unknown>>(CHAIN_ROWS_SQL, [scope])).rows);
   }
 
   private queued<T>(fn: (db: Client) => Promise<T>): Promise<T> {
