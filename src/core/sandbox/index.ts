@@ -15,7 +15,7 @@ import { alfredHome, planFile, SANDBOXED_PORT_FILE, workspaceId } from '../state
 import { savePlan, saveSandboxFilter } from './launcher';
 import { KeptValues, notedEnv, runningCode } from '../fs/keptReads';
 import * as fs from 'node:fs';
-import { netRunnerWords, type NetConfig } from './netRun';
+import { netRunnerWords, type NetConfig } from './netConfig';
 import { unrestricted } from './netRules';
 import { bwrapPrefix, quoteAlways, sandboxArgv, sandboxCommandLine, shellQuote, type OwnCopy } from './wrap';
 

@@ -15,34 +15,9 @@ import * as path from 'node:path';
 import { readLedger } from '../state/ledgerFormat';
 import { createRedactor } from '../traces/redact';
 import { recordEvents } from '../state/ledgerStore';
-import type { NetworkRules } from '../roles/types';
+import { isNetConfig, type NetConfig } from './netConfig';
 import { BRIDGE } from './netBridge';
 import { startNetProxy, type Refusal } from './netProxy';
-
-export interface NetConfig extends NetworkRules {
-  role: string;
-  /** The folder every plan hides (wrap.ts); each run makes its own folder in it. */
-  netDir: string;
-  /** The workspace's state folder, where refusals are recorded; none: said on standard error only. */
-  stateDir?: string;
-  /** Names served elsewhere (tests: on loopback). */
-  hosts?: Record<string, string>;
-  /** The hook server's sandboxed port file (`<port> <token> <proof>`): that loopback port is carried into the namespace. */
-  hookPortFile?: string;
-}
-
-export function isNetConfig(v: unknown): v is NetConfig {
-  const c = v as Partial<NetConfig> | null;
-  const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === 'string');
-  return typeof c === 'object' && c !== null && strings(c.allow) && strings(c.deny) && typeof c.role === 'string' && typeof c.netDir === 'string'
-    && (c.stateDir === undefined || typeof c.stateDir === 'string') && (c.hookPortFile === undefined || typeof c.hookPortFile === 'string')
-    && (c.hosts === undefined || (typeof c.hosts === 'object' && c.hosts !== null && Object.values(c.hosts).every((h) => typeof h === 'string')));
-}
-
-/** The words before bwrap: `runner` (node and the runner's file), `--net`, the config, `--`. */
-export function netRunnerWords(runner: readonly string[], config: NetConfig): string[] {
-  return [...runner, '--net', JSON.stringify(config), '--'];
-}
 
 /** Runs `args` (`--net <config> -- bwrap …`); resolves with the exit code to exit with. */
 export async function runNet(args: readonly string[], stderr: NodeJS.WritableStream = process.stderr): Promise<number> {

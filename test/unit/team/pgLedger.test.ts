@@ -96,7 +96,7 @@ test('a call is refused at an exhausted team budget, naming it; the refusal char
   const remote = (await sql<{ id: string }>(url, "SELECT id FROM team_events WHERE type = 'ToolCall'")).map((r) => r.id).sort();
   assert.deepEqual(remote, local, 'every event of the file log is in the team audit trail, by the same id');
   const migrations = await sql<{ version: number; name: string }>(url, 'SELECT version, name FROM alfred_migrations');
-  assert.deepEqual(migrations, [{ version: 1, name: '001_team_ledger.sql' }, { version: 2, name: '002_decide_function.sql' }, { version: 3, name: '003_personal_ledger.sql' }, { version: 4, name: '004_ledger_version.sql' }]);
+  assert.deepEqual(migrations, [{ version: 1, name: '001_team_ledger.sql' }, { version: 2, name: '002_decide_function.sql' }, { version: 3, name: '003_personal_ledger.sql' }, { version: 4, name: '004_ledger_version.sql' }, { version: 5, name: '005_event_chain.sql' }]);
   await h.team!.close();
 });
 
