@@ -207,7 +207,7 @@ test('the agent sessions show what a Claude Code session spent today: measured, 
     assert.match(alfred(['usage', '--since', today]), new RegExp(`session ${session} \\(claude-transcript\\) .*: 5 model calls · 60656 in \\(50660 cached\\), 860 out · \\$0\\.0517 measured \\+ ~\\$0\\.0177 \\(fallback price\\) · 2 tool calls, 1 shell call`));
     // The status bar's tooltip splits the session's cost: the transcript's requests measured, the rest estimated.
     await wb.page.locator(STATUS_ITEM).hover();
-    await wb.page.locator('.workbench-hover, .monaco-hover', { hasText: /Cost this session \$\d+\.\d+: \$0\.05 measured \(reported by the agents\), ~?\$\d+\.\d+ estimated/ }).first().waitFor({ timeout: 10_000 });
+    await wb.page.locator('.workbench-hover, .monaco-hover', { hasText: /Cost this session ~\$\d+\.\d{4} \(fallback price\): \$0\.0517 measured \(reported by the agents\), ~\$\d+\.\d{4} estimated/ }).first().waitFor({ timeout: 10_000 });
     await wb.page.mouse.move(0, 0);
   });
 });

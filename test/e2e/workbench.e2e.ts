@@ -120,7 +120,7 @@ test('the reviewer\'s shell limit of 0 reads "not allowed", and the switch reads
   });
 });
 
-test('a role with sandbox = "strict" says so on the dashboard: its commands write only the workspace, the temporary folders and the caches, and open no Unix socket', async () => {
+test('a role with sandbox = "strict" says so on the dashboard: its commands write only the workspace, the temporary folders and the caches, open no Unix socket, and reach no network name (the reviewer\'s, inherited)', async () => {
   await withScreenshot(wb.page, 'strict-sandbox', async () => {
     // From the reviewer to a reviewer with less: no confirmation is asked.
     await switchRoleFromPalette(wb.page, 'locked-reviewer');
@@ -130,7 +130,7 @@ test('a role with sandbox = "strict" says so on the dashboard: its commands writ
     await sandbox.waitFor({ timeout: 10_000 });
     assert.equal((await sandbox.innerText()).trim(),
       'Shell sandbox: bubblewrap, strict. Shell commands write only the workspace and their own copies of the temporary folders and the download caches, and not the protected paths in them.'
-      + ' They cannot open a Unix socket (X11, D-Bus, an ssh agent, Docker).');
+      + ' They cannot open a Unix socket (X11, D-Bus, an ssh agent, Docker). They reach no network name.');
   });
 });
 
@@ -200,7 +200,8 @@ test('/doctor lists both providers healthy, with no other model anywhere, and sa
     main.script([{ text: ['ok'], usage: { inputTokens: 10, outputTokens: 1 } }]);
     backup.script([{ text: ['ok'], usage: { inputTokens: 10, outputTokens: 1 } }]);
     const response = await askInChat(wb.page, '@alfred /doctor');
-    await response.getByText(/Alfred's providers:/).waitFor({ timeout: 60_000 });
+    // The answer streams: read it once its last provider line is there.
+    await response.getByText(/backup`?: http:\/\/127\.0\.0\.1:\d+\/v1: reachable/).waitFor({ timeout: 60_000 });
     const text = await response.innerText();
     assert.match(text, /main`?: http:\/\/127\.0\.0\.1:\d+\/v1: reachable, 1 configured/);
     assert.match(text, /backup`?: http:\/\/127\.0\.0\.1:\d+\/v1: reachable, 1 configured/);
