@@ -20,9 +20,12 @@ const out = (p) => (outRoot ? path.join(outRoot, p) : p);
 const MIGRATIONS = 'src/core/team/migrations';
 const teamMigrations = Object.fromEntries(fs.readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).map((f) => [f, fs.readFileSync(path.join(MIGRATIONS, f), 'utf8')]));
 
+/** The sandbox's launcher script, inlined as text (src/core/sandbox/launcher.ts reads the define). */
+const sandboxScript = fs.readFileSync('src/core/sandbox/alfred-sandbox.sh', 'utf8');
+
 const common = {
   bundle: true,
-  define: { ALFRED_TEAM_MIGRATIONS: JSON.stringify(teamMigrations) },
+  define: { ALFRED_TEAM_MIGRATIONS: JSON.stringify(teamMigrations), ALFRED_SANDBOX_SCRIPT: JSON.stringify(sandboxScript) },
   sourcemap: production ? false : 'linked',
   minify: production,
   logLevel: 'warning',

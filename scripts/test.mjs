@@ -156,8 +156,9 @@ async function nodeTests(stage, files, extraEnv = {}, extraArgs = [], { inOrder 
 const runners = {
   async static() {
     // layers: src/core's imports go only downward and never round (.dependency-cruiser.cjs).
+    // shell: the shell scripts (the sandbox's launcher among them) parsed and ShellCheck'd.
     const checks = [['typecheck', 'npm', ['run', '-s', 'typecheck']], ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
-      ['layers', process.execPath, [path.join('scripts', 'depcruise.mjs')]]];
+      ['layers', process.execPath, [path.join('scripts', 'depcruise.mjs')]], ['shell', process.execPath, [path.join('scripts', 'shellcheck.mjs')]]];
     let passed = 0;
     const failedChecks = [];
     for (const [name, cmd, args] of checks) {

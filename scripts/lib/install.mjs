@@ -1,5 +1,5 @@
 // Installs what `npm start` and the tests need beyond node_modules: Debian's chromium, libkrb5-dev,
-// bubblewrap and postgresql (apt), Node 24 and code-server 4.139.1 (npm registry), cached in the user's cache folder.
+// bubblewrap, postgresql and shellcheck (apt), Node 24 and code-server 4.139.1 (npm registry), cached in the user's cache folder.
 // An install runs in `<dir>.partial-<pid>` and is renamed into place only when complete, then marked
 // `.installed`; a lock keeps two runs from installing at once, and whatever an interrupted run left
 // is removed before the next one starts. npm's output goes to `<cache>/install.log`, and a failure is
@@ -22,7 +22,7 @@ if (!Object.hasOwn(CODE_SERVERS, CODE_SERVER_VERSION)) {
   throw new Error(`ALFRED_CODE_SERVER=${CODE_SERVER_VERSION}: Alfred's tests run on code-server ${Object.keys(CODE_SERVERS).join(' or ')}`);
 }
 export const NODE_MAJOR = CODE_SERVERS[CODE_SERVER_VERSION];
-const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'bubblewrap', 'postgresql'];
+const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'bubblewrap', 'postgresql', 'shellcheck'];
 
 /** A failed install, told in one line (no installer stack trace). */
 export class InstallError extends Error {}

@@ -18,11 +18,12 @@ export function fixtureBundle(file: string): string {
   const done = built.get(file);
   if (done) return done;
   const outfile = path.join(ROOT, 'node_modules', '.cache', 'alfred-fixtures', `${path.basename(file, '.ts')}.${process.pid}.cjs`);
-  // As build.mjs does for Alfred's own bundles: the team ledger's migrations inlined.
+  // As build.mjs does for Alfred's own bundles: the team ledger's migrations and the sandbox's script inlined.
+  const sandboxScript = fs.readFileSync(path.join(ROOT, 'src', 'core', 'sandbox', 'alfred-sandbox.sh'), 'utf8');
   const migrations = Object.fromEntries(fs.readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).map((f) => [f, fs.readFileSync(path.join(MIGRATIONS, f), 'utf8')]));
   buildSync({
     entryPoints: [file], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external',
-    define: { ALFRED_TEAM_MIGRATIONS: JSON.stringify(migrations) }, logLevel: 'warning',
+    define: { ALFRED_TEAM_MIGRATIONS: JSON.stringify(migrations), ALFRED_SANDBOX_SCRIPT: JSON.stringify(sandboxScript) }, logLevel: 'warning',
   });
   process.once('exit', () => fs.rmSync(outfile, { force: true }));
   built.set(file, outfile);

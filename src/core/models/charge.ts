@@ -6,7 +6,7 @@ import { costOfUsage, type PriceQuote } from '../budget/prices';
 import type { NewEvent } from '../events/types';
 import type { HarnessFingerprint } from '../fingerprint/fingerprint';
 import type { Role } from '../roles/types';
-import { settle, type GovernResult } from '../state/govern';
+import { chargeLedger, settle, type GovernResult } from '../state/govern';
 import { transact } from '../state/ledgerStore';
 import type { UsageRecord } from './spend';
 import { appendUsage } from './usageLog';
@@ -50,8 +50,7 @@ export async function chargeModelUsage(dir: string, role: Role, usage: ModelUsag
   const chargedUsd = costOfUsage({ input: billed, cachedInput: Math.min(cached, billed), cacheWrite: 0, output: outputTokens }, usage.price);
   const estimated = usage.price.estimated;
   const out = await transact(dir, role.name, (ledger) => {
-    ledger.usage.costUsd += chargedUsd;
-    if (estimated && chargedUsd > 0) ledger.costEstimated = true;
+    const charge = chargeLedger(ledger, { costUsd: chargedUsd, estimated });
     const settled = settle(ledger, role);
     const record: UsageRecord = {
       ts: now.toISOString(), model: usage.model, ...(usage.vendor ? { vendor: usage.vendor } : {}),
@@ -64,7 +63,7 @@ export async function chargeModelUsage(dir: string, role: Role, usage: ModelUsag
       type: 'ModelUsage', model: usage.model, ...(usage.vendor ? { vendor: usage.vendor } : {}), source: usage.source,
       inputTokens, outputTokens, ...(cached > 0 ? { cachedInputTokens: cached } : {}), measured: usage.measured, costUsd,
       ...(estimated ? { estimated: true } : {}),
-      charge: { costUsd: chargedUsd, ...(estimated && chargedUsd > 0 ? { estimated: true } : {}) },
+      charge,
       ...(usage.fingerprint ? { fingerprint: usage.fingerprint } : {}),
     }, ...settled.events];
     return { events, result: { ...settled, record } };

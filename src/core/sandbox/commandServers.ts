@@ -125,7 +125,7 @@ export function commandServers(opts: CommandServerOptions, strict: boolean): Hid
 
 /**
  * The sockets of sessions and windows as they are now, where the short line's script looks
- * (launcher.ts, SANDBOX_SCRIPT): VS Code's `vscode-ipc-*.sock` in `$XDG_RUNTIME_DIR`, the
+ * (alfred-sandbox.sh): VS Code's `vscode-ipc-*.sock` in `$XDG_RUNTIME_DIR`, the
  * temporary folder and `/tmp`; tmux's in `${TMUX_TMPDIR:-/tmp}/tmux-*`; screen's (sockets, or FIFOs
  * in builds that use them) in `$SCREENDIR`, `/run/screen/S-*` and `/var/run/screen/S-*`.
  */

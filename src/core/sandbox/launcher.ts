@@ -11,40 +11,21 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { atomicWrite } from '../fs/atomicWrite';
 import { planFile, PLAN_FILE_KINDS, sandboxCopies } from '../state/paths';
-import { sandboxFilter, SECCOMP_FD } from './seccomp';
+import { sandboxFilter } from './seccomp';
 
-/** The seccomp filter's file, beside the script (seccomp.ts). */
+/** The seccomp filter's file, beside the script (seccomp.ts; the script opens it by this name on SECCOMP_FD). */
 const FILTER_NAME = 'alfred-sandbox.bpf';
 
-export const SANDBOX_SCRIPT = `#!/bin/sh
-# Written by Alfred: runs one command in the kernel sandbox Alfred planned for a workspace
-# (~/.alfred/run/sandbox/<id>.args: the sandbox program and its arguments, one a line).
-set -f
-case "$1" in *[!0-9a-f]*|'') echo "alfred-sandbox: bad workspace id '$1'" >&2; exit 126 ;; esac
-bin=$(dirname "$0")
-plan="$bin/../run/sandbox/$1.args"
-[ -r "$plan" ] || { echo "alfred-sandbox: no sandbox plan at $plan" >&2; exit 126; }
-command=$2
-set --
-set +f
-# The sockets of the editor's windows and of tmux and screen sessions outside, as they are now (commandServers.ts).
-for s in "\${XDG_RUNTIME_DIR:-/nonexistent}"/vscode-ipc-*.sock "\${TMPDIR:-/tmp}"/vscode-ipc-*.sock /tmp/vscode-ipc-*.sock \\
-  "\${TMUX_TMPDIR:-/tmp}"/tmux-*/* "\${SCREENDIR:-/nonexistent}"/* /run/screen/S-*/* /var/run/screen/S-*/*; do
-  { [ -S "$s" ] || [ -p "$s" ]; } && set -- "$@" --ro-bind-try /dev/null "$s"
-done
-set -f
-IFS='
-'
-args=$(cat "$plan")
-# A strict plan has bwrap read the seccomp filter from its descriptor: opened here (missing, the command does not run).
-case "
-$args
-" in *"
---seccomp
-${SECCOMP_FD}
-"*) exec ${SECCOMP_FD}< "$bin/${FILTER_NAME}" ;; esac
-exec $args "$@" -- "\${SHELL:-/bin/sh}" -c "$command"
-`;
+declare const ALFRED_SANDBOX_SCRIPT: string | undefined;
+
+/**
+ * The script, kept as a file of its own (alfred-sandbox.sh) so that the static stage can check it
+ * as shell. A bundle carries its text inlined (build.mjs defines ALFRED_SANDBOX_SCRIPT from the
+ * file); run from source, it is read beside this module.
+ */
+export const SANDBOX_SCRIPT: string = typeof ALFRED_SANDBOX_SCRIPT !== 'undefined'
+  ? ALFRED_SANDBOX_SCRIPT
+  : fs.readFileSync(path.join(__dirname, 'alfred-sandbox.sh'), 'utf8');
 
 /** What this process last found or wrote in each file, with the file's stat then. */
 const known = new Map<string, { text: string | Buffer; stamp: string }>();

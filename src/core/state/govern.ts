@@ -8,6 +8,7 @@ import type { BudgetStatus } from '../budget/types';
 import type { AlfredEvent, NewEvent } from '../events/types';
 import type { GateDecision, ToolCategory } from '../policy/types';
 import type { Role } from '../roles/types';
+import { applyCharge } from './ledgerFold';
 import { readLedger, zeroUsage, type Ledger } from './ledgerFormat';
 import type { TransactContext } from './ledgerBackend';
 import { transact } from './ledgerStore';
@@ -96,6 +97,33 @@ export interface ChargeRequest {
 
 const count = (n: number | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
 
+/** What one event charged: its `charge` field. */
+export interface EventCharge {
+  tokens?: number;
+  shell?: number;
+  costUsd?: number;
+  /** Some of the cost was priced with the fallback price. */
+  estimated?: true;
+}
+
+/**
+ * The one way a charge reaches the ledger, on every path (a decision's shell invocation, a tool's
+ * output, a terminal's command, a model request, a measured one): the amounts given (a negative or
+ * non-finite one as 0) become the `charge` field of the event that logs them, and are added to the
+ * ledger by the function the fold adds that field back with when it rebuilds the ledger from the log
+ * (ledgerFold.ts, applyCharge); the team ledger copies the same field. So the ledger, its log and
+ * the team's budgets cannot disagree. A cost is marked estimated only when there is one.
+ */
+export function chargeLedger(ledger: Ledger, amounts: { tokens?: number; shell?: number; costUsd?: number; estimated?: boolean }): EventCharge {
+  const charge: EventCharge = {};
+  if (amounts.tokens !== undefined) charge.tokens = count(amounts.tokens);
+  if (amounts.shell !== undefined) charge.shell = count(amounts.shell);
+  if (amounts.costUsd !== undefined) charge.costUsd = count(amounts.costUsd);
+  if (amounts.estimated && charge.costUsd) charge.estimated = true;
+  applyCharge(ledger, charge);
+  return charge;
+}
+
 /** Updates the reported signals and returns the crossing events (BudgetWarning / BudgetExhausted). */
 export function settle(ledger: Ledger, role: Role): { status: BudgetStatus; line: string; crossed: Crossing[]; events: NewEvent[] } {
   const status = budgetStatus(role, ledger.usage, ledger.costEstimated);
@@ -153,9 +181,8 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
   }, { effects: req.team !== undefined });
   function charged(ledger: Ledger, decision: GateDecision): { events: NewEvent[]; result: Omit<AuthorizeResult, 'events' | 'problems'> } {
     if (decision.allowed && (req.startsSubagent ?? startsSubagent(tool))) ledger.subagentsRunning = (ledger.subagentsRunning ?? 0) + 1;
-    const shell = decision.allowed ? count(decision.shellCharge) : 0;
-    ledger.usage.shell += shell;
-    if (shell > 0 && req.terminalCommand) ledger.terminalCharged = rememberCharged(ledger.terminalCharged, req.terminalCommand);
+    const charge = chargeLedger(ledger, { shell: decision.allowed ? count(decision.shellCharge) : 0 });
+    if (charge.shell && req.terminalCommand) ledger.terminalCharged = rememberCharged(ledger.terminalCharged, req.terminalCommand);
     const settled = settle(ledger, role);
     // A budget refusal quotes the line itself; any other refusal says nothing of the budget.
     const announce = req.announce === true && takeCrossing(ledger, settled.status, decision.allowed || decision.code === 'budget-exhausted');
@@ -164,7 +191,7 @@ export async function authorize(dir: string, req: AuthorizeRequest): Promise<Aut
       type: 'ToolCall', phase: 'decision', tool, category: decision.category, decision: verdict,
       ...(decision.code ? { code: decision.code } : {}),
       ...(decision.reason ? { reason: decision.reason } : {}),
-      source, ...(req.agentSession ? { agentSession: req.agentSession } : {}), charge: { shell },
+      source, ...(req.agentSession ? { agentSession: req.agentSession } : {}), charge,
     }];
     if (!decision.allowed) {
       events.push({ type: 'PolicyViolation', tool, category: decision.category, code: decision.code, reason: decision.reason, source });
@@ -187,14 +214,11 @@ export async function charge(dir: string, req: ChargeRequest): Promise<ChargeRes
   const out = await transact(dir, role.name, (ledger) => {
     // A task tool's result: the sub-agent it started has finished.
     if ((req.startsSubagent ?? startsSubagent(tool)) && ledger.subagentsRunning) ledger.subagentsRunning -= 1;
-    ledger.usage.tokens += tokens;
-    ledger.usage.costUsd += costUsd;
-    if (req.estimated && costUsd > 0) ledger.costEstimated = true;
+    const charge = chargeLedger(ledger, { tokens, costUsd, estimated: req.estimated });
     const settled = settle(ledger, role);
     const announce = req.announce === true && takeCrossing(ledger, settled.status, true);
     const events: NewEvent[] = [{
-      type: 'ToolCall', phase: 'result', tool, ...(req.category ? { category: req.category } : {}), source,
-      charge: { tokens, costUsd, ...(req.estimated && costUsd > 0 ? { estimated: true } : {}) },
+      type: 'ToolCall', phase: 'result', tool, ...(req.category ? { category: req.category } : {}), source, charge,
     }, ...settled.events];
     return { events, result: { ...settled, announce, session: ledger.session } };
   });
@@ -226,12 +250,11 @@ export async function observeShell(dir: string, req: ObserveShellRequest): Promi
   const out = await transact(dir, role.name, (ledger) => {
     const taken = takeCharged(ledger.terminalCharged, req.command);
     ledger.terminalCharged = taken.left;
-    const shell = taken.charged ? 0 : 1;
-    ledger.usage.shell += shell;
+    const charge = chargeLedger(ledger, { shell: taken.charged ? 0 : 1 });
     const settled = settle(ledger, role);
     const events: NewEvent[] = [{
       type: 'ShellExecution', command: req.command, exitCode: req.exitCode ?? null, ...(req.cwd ? { cwd: req.cwd } : {}),
-      source: req.source, charge: { shell }, ...(taken.charged ? { chargedBy: 'hook' } : {}),
+      source: req.source, charge, ...(taken.charged ? { chargedBy: 'hook' } : {}),
     }];
     // An agent's command its hook allowed is no violation; a person's (or an unhooked agent's) under deny is.
     const violation = denied && !taken.charged;

@@ -11,7 +11,7 @@ import type { HarnessFingerprint } from '../fingerprint/fingerprint';
 import { appendUsage } from '../models/usageLog';
 import type { UsageRecord } from '../models/spend';
 import type { Role } from '../roles/types';
-import { settle, type GovernResult } from '../state/govern';
+import { chargeLedger, settle, type GovernResult } from '../state/govern';
 import { transact } from '../state/ledgerStore';
 import type { ModelUsageRecord } from './types';
 
@@ -39,8 +39,7 @@ export async function chargeMeasured(
       const fp = fingerprint ? { fingerprint: fingerprint(record.model) } : {};
       const price = priceFor(record.model, pricing.overrides, pricing.fallback);
       const costUsd = costOfUsage({ input: record.inputTokens, cachedInput: record.cachedInputTokens, cacheWrite: record.cacheCreationInputTokens, output: record.outputTokens }, price);
-      ledger.usage.costUsd += costUsd;
-      if (price.estimated && costUsd > 0) ledger.costEstimated = true;
+      const charge = chargeLedger(ledger, { costUsd, estimated: price.estimated });
       charged.push({ record, costUsd, estimated: price.estimated });
       const usage: UsageRecord = {
         ts: record.at, model: record.model, inputTokens: record.inputTokens, outputTokens: record.outputTokens, costUsd,
@@ -52,7 +51,7 @@ export async function chargeMeasured(
         type: 'ModelUsage', model: record.model, source: record.source, measured: 'reported', requestId: record.id,
         ...(record.sessionId ? { agentSession: record.sessionId } : {}),
         inputTokens: record.inputTokens, outputTokens: record.outputTokens, cachedInputTokens: record.cachedInputTokens, costUsd,
-        charge: { costUsd, ...(price.estimated && costUsd > 0 ? { estimated: true } : {}) }, ...fp,
+        charge, ...fp,
       });
     }
     ledger.measured = [...seen].slice(-MAX_REMEMBERED);

@@ -12,10 +12,10 @@
  * 0.223 `_hrTime`, `_spanContext`, `_body` (both recorded in test/fixtures/usage).
  */
 import { BoundedMap } from './otelBounded';
-import { otelLines } from './otelLine';
+import { OtelSignalReader, type OtelSignal } from './otelReader';
 import { ATTR, sourceOf, usageRecord } from './otelUsage';
 import type { ModelUsageRecord, UsageSource } from './types';
-import { anyValue, attributes, hrTimeToMs, isoTime, nanosToMs, exportResources, resourceAttributes, text, type Attributes } from './otelValues';
+import { anyValue, attributes, hrTimeToMs, isoTime, nanosToMs, resourceAttributes, text, type Attributes } from './otelValues';
 import { isObject } from '../isObject';
 
 export interface OtelLogReaderOptions {
@@ -53,70 +53,28 @@ const INFERENCE_EVENT = 'gen_ai.client.inference.operation.details';
 const SESSION_START_EVENT = 'copilot_chat.session.start';
 const INFERENCE_BODY = 'GenAI inference: ';
 
-export class OtelLogUsageReader {
+const LOGS: OtelSignal = { resources: 'resourceLogs', scopes: 'scopeLogs', items: 'logRecords', itemLine: 'log', exportLine: 'otlp-logs' };
+
+export class OtelLogUsageReader extends OtelSignalReader<LogView, keyof OtelLogSkips> {
   readonly skipped: OtelLogSkips = { otherEvents: 0, inferenceWithoutUsage: 0, spanLines: 0, metricLines: 0, unparsable: 0, unknown: 0 };
   private readonly traces: BoundedMap<string, string>;
-  private readonly source: UsageSource;
-  private readonly now: () => Date;
 
   constructor(options: OtelLogReaderOptions = {}) {
+    super(LOGS, { span: 'spanLines', empty: 'spanLines', 'otlp-traces': 'spanLines', metric: 'metricLines', 'otlp-metrics': 'metricLines' },
+      options.source ?? 'copilot-otel', options.now ?? (() => new Date()));
     this.traces = new BoundedMap(options.maxTraces ?? 5_000);
-    this.source = options.source ?? 'copilot-otel';
-    this.now = options.now ?? (() => new Date());
   }
 
-  /** An OTLP/JSON ExportLogsServiceRequest, parsed or as JSON text. */
-  ingest(body: unknown): ModelUsageRecord[] {
-    const resources = exportResources(body, 'resourceLogs');
-    if (typeof resources === 'string') {
-      this.skipped[resources]++;
-      return [];
-    }
-    const views: LogView[] = [];
-    this.collectOtlp(resources, views);
-    return this.records(views);
+  protected otlpView(r: Record<string, unknown>, source: UsageSource): LogView | undefined {
+    return otlpLog(r, source);
   }
 
-  /** Lines of a file exporter's output: inference log records become records, the rest is counted and skipped. */
-  ingestLines(lines: Iterable<string>): ModelUsageRecord[] {
-    const views: LogView[] = [];
-    for (const { kind, value } of otelLines(lines)) {
-      switch (kind) {
-        case 'log': {
-          const view = fileLog(value, this.source);
-          if (view) views.push(view);
-          else this.skipped.unknown++;
-          break;
-        }
-        case 'otlp-logs':
-          if (Array.isArray(value.resourceLogs)) this.collectOtlp(value.resourceLogs, views);
-          break;
-        case 'span': case 'empty': case 'otlp-traces': this.skipped.spanLines++; break;
-        case 'metric': case 'otlp-metrics': this.skipped.metricLines++; break;
-        case 'unparsable': this.skipped.unparsable++; break;
-        default: this.skipped.unknown++;
-      }
-    }
-    return this.records(views);
-  }
-
-  private collectOtlp(resourceLogs: unknown[], views: LogView[]): void {
-    for (const rl of resourceLogs) {
-      if (!isObject(rl) || !Array.isArray(rl.scopeLogs)) continue;
-      const source = sourceOf(resourceAttributes(rl.resource), this.source);
-      for (const sl of rl.scopeLogs) {
-        if (!isObject(sl) || !Array.isArray(sl.logRecords)) continue;
-        for (const r of sl.logRecords) {
-          const view = isObject(r) ? otlpLog(r, source) : undefined;
-          if (view) views.push(view);
-          else this.skipped.unknown++;
-        }
-      }
-    }
+  protected fileView(r: Record<string, unknown>, fallback: UsageSource): LogView | undefined {
+    return fileLog(r, fallback);
   }
 
   /** Session starts first, so an inference event in the same batch finds its session whatever the order. */
-  private records(views: LogView[]): ModelUsageRecord[] {
+  protected records(views: LogView[]): ModelUsageRecord[] {
     for (const v of views) {
       const session = v.event === SESSION_START_EVENT ? text(v.attrs.get('session.id')) : undefined;
       if (session && v.traceId) this.traces.set(v.traceId, session);

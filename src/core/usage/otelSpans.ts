@@ -16,10 +16,10 @@
  */
 import { BoundedMap } from './otelBounded';
 import { ATTR, sourceOf, usageRecord } from './otelUsage';
-import { otelLines } from './otelLine';
+import { OtelSignalReader, type OtelSignal } from './otelReader';
 import { SpanSessions } from './otelSessions';
 import type { ModelUsageRecord, UsageSource } from './types';
-import { attributes, hrTimeToMs, isoTime, nanosToMs, exportResources, resourceAttributes, text, type Attributes } from './otelValues';
+import { attributes, hrTimeToMs, isoTime, nanosToMs, resourceAttributes, text, type Attributes } from './otelValues';
 import { isObject } from '../isObject';
 
 export interface OtelReaderOptions {
@@ -59,77 +59,34 @@ interface SpanView {
 const CHAT = 'chat';
 const INVOKE_AGENT = 'invoke_agent';
 
-export class OtelUsageReader {
+const SPANS: OtelSignal = { resources: 'resourceSpans', scopes: 'scopeSpans', items: 'spans', itemLine: 'span', exportLine: 'otlp-traces' };
+
+export class OtelUsageReader extends OtelSignalReader<SpanView, keyof OtelSpanSkips> {
   readonly skipped: OtelSpanSkips = { emptySpans: 0, logLines: 0, metricLines: 0, unparsable: 0, unknown: 0, chatWithoutUsage: 0 };
   private readonly sessions: SpanSessions;
   /** Span ids that are the parent of a chat span seen. */
   private readonly chatParents: BoundedMap<string, true>;
-  private readonly source: UsageSource;
-  private readonly now: () => Date;
 
   constructor(options: OtelReaderOptions = {}) {
+    super(SPANS, { empty: 'emptySpans', log: 'logLines', 'otlp-logs': 'logLines', metric: 'metricLines', 'otlp-metrics': 'metricLines' },
+      options.source ?? 'copilot-otel', options.now ?? (() => new Date()));
     this.sessions = new SpanSessions(options.maxSpans ?? 20_000, options.maxTraces ?? 5_000);
     this.chatParents = new BoundedMap(options.maxSpans ?? 20_000);
-    this.source = options.source ?? 'copilot-otel';
-    this.now = options.now ?? (() => new Date());
   }
 
-  /** An OTLP/JSON ExportTraceServiceRequest, parsed or as JSON text. */
-  ingest(body: unknown): ModelUsageRecord[] {
-    const resources = exportResources(body, 'resourceSpans');
-    if (typeof resources === 'string') {
-      this.skipped[resources]++;
-      return [];
-    }
-    const views: SpanView[] = [];
-    this.collectOtlp(resources, views);
-    return this.records(views);
+  protected otlpView(s: Record<string, unknown>, source: UsageSource): SpanView | undefined {
+    return otlpSpan(s, source);
   }
 
-  /** Lines of a file exporter's output: spans become records, everything else is counted and skipped. */
-  ingestLines(lines: Iterable<string>): ModelUsageRecord[] {
-    const views: SpanView[] = [];
-    for (const { kind, value } of otelLines(lines)) {
-      switch (kind) {
-        case 'span': {
-          const view = fileSpan(value, this.source);
-          if (view) views.push(view);
-          else this.skipped.unknown++;
-          break;
-        }
-        case 'otlp-traces':
-          if (Array.isArray(value.resourceSpans)) this.collectOtlp(value.resourceSpans, views);
-          break;
-        case 'empty': this.skipped.emptySpans++; break;
-        case 'log': case 'otlp-logs': this.skipped.logLines++; break;
-        case 'metric': case 'otlp-metrics': this.skipped.metricLines++; break;
-        case 'unparsable': this.skipped.unparsable++; break;
-        default: this.skipped.unknown++;
-      }
-    }
-    return this.records(views);
-  }
-
-  private collectOtlp(resourceSpans: unknown[], views: SpanView[]): void {
-    for (const rs of resourceSpans) {
-      if (!isObject(rs) || !Array.isArray(rs.scopeSpans)) continue;
-      const source = sourceOf(resourceAttributes(rs.resource), this.source);
-      for (const ss of rs.scopeSpans) {
-        if (!isObject(ss) || !Array.isArray(ss.spans)) continue;
-        for (const s of ss.spans) {
-          const view = otlpSpan(s, source);
-          if (view) views.push(view);
-          else this.skipped.unknown++;
-        }
-      }
-    }
+  protected fileView(s: Record<string, unknown>, fallback: UsageSource): SpanView | undefined {
+    return fileSpan(s, fallback);
   }
 
   /**
    * The batch's chat spans as records. Every other span is learnt first, so an invoke_agent in the
    * same batch serves its chat spans whatever their order.
    */
-  private records(views: SpanView[]): ModelUsageRecord[] {
+  protected records(views: SpanView[]): ModelUsageRecord[] {
     const chats: SpanView[] = [];
     const agents: Array<{ view: SpanView; session: string | undefined }> = [];
     for (const v of views) {
@@ -188,8 +145,7 @@ function operation(v: SpanView): string | undefined {
 }
 
 /** An OTLP/JSON span (ids in hex, times in unix nanoseconds). */
-function otlpSpan(s: unknown, source: UsageSource): SpanView | undefined {
-  if (!isObject(s)) return undefined;
+function otlpSpan(s: Record<string, unknown>, source: UsageSource): SpanView | undefined {
   const traceId = text(s.traceId);
   const spanId = text(s.spanId);
   if (!traceId || !spanId) return undefined;
