@@ -6,7 +6,7 @@
 import { rolePermits } from '../policy/gate';
 import { KNOWN_TOOLS } from '../policy/categories';
 import type { ActiveRoleOrigin } from './active';
-import type { McpAction, Role } from './types';
+import type { McpAction, NetworkRules, Role } from './types';
 
 /** Tools no table lists, one per kind of name, so patterns such as `mcp_*` or `*` are compared too. */
 const PROBES = ['mcp_github_create_issue', 'mcp__github__create_issue', 'github-create_issue', 'some_unknown_tool'];
@@ -34,9 +34,30 @@ export function moreAuthority(next: Role, current: Role): string[] {
     const to = next.mcp?.[key] ?? 'allow';
     if (MCP_RANK[to] > MCP_RANK[from]) more.push(`${key} MCP servers ${from} → ${to}`);
   }
+  const writes = (next.allowWrite ?? []).filter((p) => !(current.allowWrite ?? []).some((c) => p === c || p.startsWith(`${c.replace(/\/+$/, '')}/`)));
+  if (writes.length > 0) more.push(`sandboxed commands write ${writes.join(', ')}`);
+  const reach = moreNetwork(next.network, current.network);
+  if (reach) more.push(reach);
+  const unasked = (current.tools.ask ?? []).filter((entry) => !(next.tools.ask ?? []).includes(entry));
+  if (unasked.length > 0) more.push(`no longer asks for ${unasked.join(', ')}`);
   const gained = [...KNOWN_TOOLS.keys(), ...PROBES].filter((t) => rolePermits(next, t) && !rolePermits(current, t));
   if (gained.length > 0) more.push(`tools ${gained.slice(0, 5).join(', ')}${gained.length > 5 ? ` and ${gained.length - 5} more` : ''}`);
   return more;
+}
+
+/**
+ * Whether `next`'s network reaches a name `current`'s does not: rules absent mean the network as it is
+ * (every name). Names are compared as written, so a narrower pattern under a wider one still counts
+ * as more (asking once too often, never once too few).
+ */
+function moreNetwork(next: NetworkRules | undefined, current: NetworkRules | undefined): string | undefined {
+  if (!current || (current.allow.includes('*') && current.deny.length === 0)) return undefined;
+  if (!next || (next.allow.includes('*') && !current.allow.includes('*'))) return 'network reaches every name';
+  const gained = current.allow.includes('*') ? [] : next.allow.filter((name) => !current.allow.includes(name));
+  if (gained.length > 0) return `network reaches ${gained.slice(0, 5).join(', ')}${gained.length > 5 ? ` and ${gained.length - 5} more` : ''}`;
+  // A denied name matters only where some name is allowed.
+  const undenied = next.allow.length === 0 ? [] : current.deny.filter((name) => !next.deny.includes(name));
+  return undenied.length > 0 ? `network no longer denies ${undenied.join(', ')}` : undefined;
 }
 
 /**

@@ -70,7 +70,7 @@ describe('alfred role', () => {
     const folder = ws({ '.vscode/settings.json': '{ "alfred.role": "admin" }' });
     const r = await run(['role', '--workspace', folder]);
     assert.match(r.stdout, /^coder \(default\): /);
-    assert.match(r.stderr, /^The workspace's settings ask for role admin, which has more authority than coder \(context tokens 200000 → 500000; shell calls 100 → 500; cost limit \$ 5 → 50\)\. Settings from the repository never raise authority/);
+    assert.match(r.stderr, /^The workspace's settings ask for role admin, which has more authority than coder \(context tokens 200000 → 500000; shell calls 100 → 500; cost limit \$ 5 → 50; network reaches every name\)\. Settings from the repository never raise authority/);
   });
 
   it('a switch to more authority is only requested (exit 3), logged with what it would raise; a switch down is immediate', async () => {
@@ -80,12 +80,12 @@ describe('alfred role', () => {
     assert.match(up.stdout, /^Not switched: role admin has more authority than coder/);
     assert.match((await run(['role', '--workspace', folder])).stdout, /^coder \(default\)/);
     const last = JSON.parse((await run(['events', '--tail', '1', '--json', '--workspace', folder])).stdout) as Record<string, unknown>;
-    assert.deepEqual([last.type, last.action, last.target, last.by, last.gains], ['AuthorityRequested', 'role', 'admin', 'cli', ['context tokens 200000 → 500000', 'shell calls 100 → 500', 'cost limit $ 5 → 50']]);
+    assert.deepEqual([last.type, last.action, last.target, last.by, last.gains], ['AuthorityRequested', 'role', 'admin', 'cli', ['context tokens 200000 → 500000', 'shell calls 100 → 500', 'cost limit $ 5 → 50', 'network reaches every name']]);
     const down = await run(['role', 'reviewer', '--workspace', folder]);
     assert.deepEqual([down.code, down.stdout], [0, 'Switched to role reviewer.']);
     const back = await run(['role', 'coder', '--workspace', folder]);
     assert.equal(back.code, 3, 'reviewer → coder raises authority too (shell, edit tools)');
-    assert.match(back.stdout, /shell deny → track; tools /);
+    assert.match(back.stdout, /shell deny → track; network reaches registry.npmjs.org, registry.yarnpkg.com, pypi.org, files.pythonhosted.org, crates.io and 15 more; tools /);
   });
 });
 
