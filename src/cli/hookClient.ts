@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { readStdin, writeLine as print } from './fdIo';
+import { canonicalHookEvent } from '../core/hooks/events';
 import { forwardedEnv, HOOK_PROTOCOL_VERSION, hookSocketPath, isHookAnswer, type HookRequest } from '../core/hooks/serverProtocol';
 
 /** A server on this machine accepts at once; past this there is none worth waiting for (Windows pipes). */
@@ -22,8 +23,11 @@ const CONNECT_TIMEOUT_MS = 200;
  * a server hung after it charged a call would see that call charged again by the fallback.
  */
 const ANSWER_TIMEOUT_MS = 15_000;
-/** Stop runs the workspace's acceptance checks, which must see the agent's environment: never served. */
-const IN_PROCESS_EVENTS = new Set(['Stop', 'agentStop']);
+/**
+ * Stop, by each agent's name for it (Claude Code's Stop, the Copilot CLI's agentStop, Gemini CLI's
+ * AfterAgent), runs the workspace's acceptance checks, which must see the agent's environment: never served.
+ */
+const runsInProcess = (event: string): boolean => canonicalHookEvent(event) === 'Stop';
 
 export type ClientOutcome =
   | { served: true }
@@ -40,7 +44,7 @@ const debug = (message: string): void => {
 /** The request, or undefined for a command line the server does not take (help, unknown flags, Stop). */
 function requestFor(argv: readonly string[]): Omit<HookRequest, 'stdin'> | undefined {
   const [command, event, ...rest] = argv;
-  if (command !== 'hook' || !event || event.startsWith('-') || IN_PROCESS_EVENTS.has(event) || process.env.ALFRED_HOOK_SERVER === 'off') return undefined;
+  if (command !== 'hook' || !event || event.startsWith('-') || runsInProcess(event) || process.env.ALFRED_HOOK_SERVER === 'off') return undefined;
   let workspace = process.env.ALFRED_WORKSPACE;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;

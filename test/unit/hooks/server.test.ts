@@ -329,21 +329,27 @@ describe('the launcher\'s client (dist/cli/alfred.cjs)', () => {
     }
   });
 
-  it('Stop runs in the agent\'s own process (its checks need the agent\'s environment)', async () => {
-    const server = await listening();
-    try {
-      const folder = newWorkspace(env.root);
-      const child = spawn(process.execPath, [CLI, 'hook', 'Stop'], { cwd: folder, env: { ...process.env, ALFRED_HOOK_DEBUG: '1' } });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      child.stdin.end(JSON.stringify({ cwd: folder, hook_event_name: 'Stop', stop_hook_active: false }));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      assert.equal(code, 0, stderr);
-      assert.equal(stderr, '');
-    } finally {
-      await server.close();
-    }
-  });
+  for (const [event, input] of [
+    ['Stop', { hook_event_name: 'Stop', stop_hook_active: false }],
+    ['agentStop', { stopReason: 'end_turn' }],
+    ['AfterAgent', { hook_event_name: 'AfterAgent', prompt: 'p', prompt_response: 'done', stop_hook_active: false }],
+  ] as const) {
+    it(`${event} runs in the agent's own process (its checks need the agent's environment)`, async () => {
+      const server = await listening();
+      try {
+        const folder = newWorkspace(env.root);
+        const child = spawn(process.execPath, [CLI, 'hook', event], { cwd: folder, env: { ...process.env, ALFRED_HOOK_DEBUG: '1' } });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        child.stdin.end(JSON.stringify({ cwd: folder, ...input }));
+        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+        assert.equal(code, 0, stderr);
+        assert.equal(stderr, '', 'not answered by the hook server');
+      } finally {
+        await server.close();
+      }
+    });
+  }
 });
 
 describe('alfred serve', () => {
