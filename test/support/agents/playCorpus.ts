@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readEvents } from '../../../src/core/events/read';
 import { stateDir } from '../../../src/core/state/paths';
-import { prepareCorpusHome, snapshot, writeCorpusWorkspace, type CorpusCase } from '../../unit/adversarial/corpusHome';
+import { held, prepareCorpusHome, snapshot, writeCorpusWorkspace, type CorpusCase } from '../../unit/adversarial/corpusHome';
 import { startScriptedModel, type ScriptedCall } from '../scriptedModel/server';
 import { prepareClient, runClient, type ClientRun } from './clients';
 import { corpusCalls, editTarget } from './corpusCalls';
@@ -83,7 +83,7 @@ export async function playCorpus(client: ClientId, role: string, cases: CorpusCa
     const seen = model.toolResults().find((r) => r.callId.endsWith(`call_${lastCall + 1}`))?.output ?? '';
     const after = watched(c) ? snapshot(ws, home, watched(c)!) : undefined;
     verdicts.set(c.name, { failure: judge(c, made, seen, before!.target, after, opts.exactCodes, client, ws, home) });
-    if (watched(c) && after !== before!.target) putBack(watched(c)!);
+    if (watched(c) && !held(watched(c)!, before!.target, after)) putBack(watched(c)!);
   };
   let current = -1;
   const model = await startScriptedModel(script, {
@@ -137,7 +137,7 @@ function judge(c: CorpusCase, made: Decision[], seen: string, before: string | u
   exactCodes: boolean, client: ClientId, ws: string, home: string): string | undefined {
   const refused = made.find((d) => d.decision === 'deny');
   if (c.expect === 'sandboxed') {
-    return before === after ? undefined : `${c.protects} changed on disk (Alfred: ${made.map((d) => `${d.decision}${d.code ? ` ${d.code}` : ''}`).join(', ') || 'no decision'})`;
+    return held(c.protects!, before, after) ? undefined : `${c.protects} changed on disk (Alfred: ${made.map((d) => `${d.decision}${d.code ? ` ${d.code}` : ''}`).join(', ') || 'no decision'})`;
   }
   if (!refused) return `not refused (Alfred: ${made.map((d) => d.decision).join(', ') || 'no decision: the hook did not run or failed'})`;
   if (exactCodes && refused.code !== c.code) return `refused with ${refused.code}, expected ${c.code}`;
@@ -145,7 +145,7 @@ function judge(c: CorpusCase, made: Decision[], seen: string, before: string | u
   if (c.edit !== undefined) {
     const abs = editTarget(c, ws, home);
     if (fs.existsSync(abs) && fs.statSync(abs).isFile() && fs.readFileSync(abs, 'utf8') === c.content) return `${c.edit} was written (${client})`;
-    if (before !== after) return `${c.edit} changed on disk`;
+    if (!held(c.edit, before, after)) return `${c.edit} changed on disk`;
   }
   return undefined;
 }
