@@ -20,8 +20,9 @@ import { BUILT_CLI, installHookFile, installLauncher, type ClientId } from './ho
 export interface Verdict {
   /** undefined: the case held; otherwise what got through, or why it could not be judged. */
   failure?: string;
-  /** The client has no such tool. */
+  /** The client has no such tool, or refuses the call itself before any hook runs (`reason`). */
   notApplicable?: boolean;
+  reason?: string;
 }
 
 export interface PlayResult {
@@ -82,7 +83,8 @@ export async function playCorpus(client: ClientId, role: string, cases: CorpusCa
     const made = decisions().slice(before!.decisions);
     const seen = model.toolResults().find((r) => r.callId.endsWith(`call_${lastCall + 1}`))?.output ?? '';
     const after = watched(c) ? snapshot(ws, home, watched(c)!) : undefined;
-    verdicts.set(c.name, { failure: judge(c, made, seen, before!.target, after, opts.exactCodes, client, ws, home) });
+    const itself = refusedItself(c, client, made, seen, before!.target, after);
+    verdicts.set(c.name, itself ? { notApplicable: true, reason: itself } : { failure: judge(c, made, seen, before!.target, after, opts.exactCodes, client, ws, home) });
     if (watched(c) && !held(watched(c)!, before!.target, after)) putBack(watched(c)!);
   };
   let current = -1;
@@ -130,6 +132,25 @@ async function startHookServerIn(home: string, envPath: string): Promise<ChildPr
     child.on('close', (code) => reject(new Error(`alfred serve exited ${code}: ${text}`)));
   });
   return child;
+}
+
+/**
+ * What a client answers when it refuses an edit itself, before any hook runs. Gemini CLI 0.61's
+ * write_file takes only paths in the workspace (outside `.git`) or its own temporary folder: the
+ * corpus's edits in the home and in `.git` never reach a hook, whatever the hook would answer.
+ */
+const OWN_REFUSALS: Partial<Record<ClientId, RegExp>> = {
+  gemini: /Path not in workspace: Attempted path .* resolves outside the allowed workspace directories/,
+};
+
+/**
+ * Why the case does not apply to the client, when the client refused the edit itself: no hook was
+ * asked, the client's own refusal reached the model, and the path is as it was.
+ */
+function refusedItself(c: CorpusCase, client: ClientId, made: Decision[], seen: string, before: string | undefined, after: string | undefined): string | undefined {
+  const own = OWN_REFUSALS[client];
+  if (c.edit === undefined || made.length || !own?.test(seen) || !held(c.edit, before, after)) return undefined;
+  return `${client} refuses the path itself before any hook runs ("${seen.match(own)![0].split(':')[0]}"); nothing written`;
 }
 
 /** Why a played case did not hold, or undefined when it did. */
