@@ -88,7 +88,7 @@ for (const { client, role } of jobs) {
     for (const c of cases) {
       it(c.name, (t) => {
         const verdict = result.verdicts.get(c.name);
-        if (verdict?.notApplicable) return t.skip(`${client} has no such tool`);
+        if (verdict?.notApplicable) return t.skip(verdict.reason ?? `${client} has no such tool`);
         assert.equal(verdict?.failure, undefined, `${client} under ${role}: ${verdict?.failure}`);
       });
     }

@@ -7,7 +7,7 @@ import { canonicalHookEvent, SUPPORTED_HOOK_EVENTS, type HookEvent } from './eve
 import type { HookHandler, HookRunOptions } from './handlers/types';
 import type { HookInput } from './input';
 import type { HookAnswer } from './output';
-import { readNewClaudeUsage } from '../usage/claudeIngest';
+import { readClaudeUsageAtStop, readNewClaudeUsage } from '../usage/claudeIngest';
 import { readNewGeminiUsage } from '../usage/geminiTranscript';
 import { readNewCopilotUsage, spoolPath } from '../usage/copilotSpool';
 
@@ -51,12 +51,14 @@ export async function handleHook(harness: Harness, event: string, input: HookInp
 
 /**
  * Claude Code's model requests since its last hook are charged first (measured), so this hook's
- * decision sees the session's real cost. A transcript Alfred cannot read never fails the hook.
+ * decision sees the session's real cost; at Stop, the turn's last answer too (waited for, as Claude
+ * Code may write it after its Stop hook ran). A transcript Alfred cannot read never fails the hook.
  */
 async function chargeClaudeUsage(harness: Harness, input: HookInput, event: HookEvent): Promise<void> {
   if (input.agent !== 'claude-code' || !input.transcriptPath) return;
   try {
-    await harness.chargeMeasured(readNewClaudeUsage(harness.stateDir, input.transcriptPath));
+    const records = event === 'Stop' ? await readClaudeUsageAtStop(harness.stateDir, input.transcriptPath) : readNewClaudeUsage(harness.stateDir, input.transcriptPath);
+    await harness.chargeMeasured(records);
   } catch (err) {
     await harness.record([{ type: 'HookError', event, message: `reading Claude Code's transcript: ${(err as Error).message}` }]).catch(() => undefined);
   }

@@ -57,8 +57,35 @@ function subagentTranscripts(transcript: string): string[] {
 
 /** The usage records of the API messages completed since the last read of `transcript` and its sub-agents' transcripts. */
 export function readNewClaudeUsage(stateDir: string, transcript: string, now: Date = new Date()): ModelUsageRecord[] {
+  return readNew(stateDir, transcript, now).records;
+}
+
+/** At most this long Stop waits for the answer that ends the turn. */
+export const STOP_WAIT_MS = 2000;
+const STOP_POLL_MS = 25;
+
+/**
+ * At Claude Code's Stop, as readNewClaudeUsage, but while the transcript leaves the turn open (its
+ * last line a prompt or a tool's result) it is read again until the answer that ends the turn is
+ * there, for at most `waitMs`. Claude Code writes its transcript behind: the turn's last answer may
+ * land after its Stop hook has run (2.1.328, measured), and no hook of that session comes later to
+ * charge it.
+ */
+export async function readClaudeUsageAtStop(stateDir: string, transcript: string, waitMs = STOP_WAIT_MS): Promise<ModelUsageRecord[]> {
+  const deadline = Date.now() + waitMs;
+  const records: ModelUsageRecord[] = [];
+  for (;;) {
+    const read = readNew(stateDir, transcript, new Date());
+    records.push(...read.records);
+    if (!read.turnOpen || Date.now() >= deadline) return records;
+    await new Promise((resolve) => setTimeout(resolve, STOP_POLL_MS));
+  }
+}
+
+function readNew(stateDir: string, transcript: string, now: Date): { records: ModelUsageRecord[]; turnOpen: boolean } {
   const places = load(stateDir);
   const records: ModelUsageRecord[] = [];
+  let turnOpen = false;
   for (const file of [transcript, ...subagentTranscripts(transcript)]) {
     const place = places[file] ?? { at: now.toISOString() };
     const tail = new FileTail(file, place.tail);
@@ -69,7 +96,8 @@ export function readNewClaudeUsage(stateDir: string, transcript: string, now: Da
       if (!read.more) break;
     }
     places[file] = { ...(tail.state ? { tail: tail.state } : {}), reader: reader.toJSON(), at: now.toISOString() };
+    if (file === transcript) turnOpen = reader.turnOpen;
   }
   save(stateDir, places);
-  return records;
+  return { records, turnOpen };
 }

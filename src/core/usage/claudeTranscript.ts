@@ -78,6 +78,8 @@ export interface ClaudeTranscriptState {
   /** Keys already emitted, newest last, so later copies of their lines are ignored. */
   done: string[];
   corruptLines: number;
+  /** The model's turn is open: see ClaudeTranscriptReader.turnOpen. */
+  turnOpen?: true;
 }
 
 export interface ClaudeTranscriptOptions {
@@ -97,6 +99,7 @@ export class ClaudeTranscriptReader {
   private readonly done: string[];
   private readonly doneSet: Set<string>;
   private corrupt: number;
+  private open: boolean;
   private readonly maxPending: number;
   private readonly maxDone: number;
 
@@ -107,6 +110,7 @@ export class ClaudeTranscriptReader {
     this.done = state ? state.done.slice(-this.maxDone) : [];
     this.doneSet = new Set(this.done);
     this.corrupt = state ? state.corruptLines : 0;
+    this.open = state?.turnOpen === true;
   }
 
   /**
@@ -121,6 +125,14 @@ export class ClaudeTranscriptReader {
   /** Lines that were not JSON objects or not usable assistant lines, since the state began. */
   get corruptLines(): number {
     return this.corrupt;
+  }
+
+  /**
+   * Whether the lines read leave the session's model turn open: a user line (a prompt, a tool's
+   * result) came after the last answer that ended a turn, so an answer is still to be written.
+   */
+  get turnOpen(): boolean {
+    return this.open;
   }
 
   /** The records of the messages these lines complete, in the order they complete. Never throws. */
@@ -143,7 +155,7 @@ export class ClaudeTranscriptReader {
   }
 
   toJSON(): ClaudeTranscriptState {
-    return { v: 1, pending: this.pending.map(clonePending), done: [...this.done], corruptLines: this.corrupt };
+    return { v: 1, pending: this.pending.map(clonePending), done: [...this.done], corruptLines: this.corrupt, ...(this.open ? { turnOpen: true as const } : {}) };
   }
 
   private readLine(line: string, out: TranscriptUsage[]): void {
@@ -158,8 +170,10 @@ export class ClaudeTranscriptReader {
       this.corrupt++;
       return;
     }
+    if (value.isSidechain !== true && value.type === 'user') this.open = true;
     // user, system, summary, progress, file-history-snapshot… carry no usage of their own.
     if (value.type !== 'assistant') return;
+    if (value.isSidechain !== true && endsTurn(value.message)) this.open = false;
     const parsed = parseAssistant(value);
     if (!parsed) {
       this.corrupt++;
@@ -201,6 +215,12 @@ export class ClaudeTranscriptReader {
   private evictPending(out: TranscriptUsage[]): void {
     while (this.pending.length > this.maxPending) this.complete(this.pending[0]!, false, out);
   }
+}
+
+/** An answer after which the model waits for the user: any stop but a tool call's, or Claude Code's own message. */
+function endsTurn(message: unknown): boolean {
+  if (!isObject(message)) return false;
+  return message.model === SYNTHETIC_MODEL || (nonEmpty(message.stop_reason) && message.stop_reason !== 'tool_use');
 }
 
 interface ParsedLine {
@@ -321,12 +341,12 @@ function parsePending(v: unknown): PendingMessage | undefined {
 /** A state exactly as `toJSON()` writes it, or undefined. */
 function parseState(v: unknown): ClaudeTranscriptState | undefined {
   if (!isObject(v) || v.v !== 1 || !Array.isArray(v.pending) || !Array.isArray(v.done) || !isCount(v.corruptLines)) return undefined;
-  if (!v.done.every(nonEmpty)) return undefined;
+  if (!v.done.every(nonEmpty) || !(v.turnOpen === undefined || v.turnOpen === true)) return undefined;
   const pending: PendingMessage[] = [];
   for (const p of v.pending) {
     const parsed = parsePending(p);
     if (!parsed) return undefined;
     pending.push(parsed);
   }
-  return { v: 1, pending, done: v.done, corruptLines: v.corruptLines };
+  return { v: 1, pending, done: v.done, corruptLines: v.corruptLines, ...(v.turnOpen ? { turnOpen: true as const } : {}) };
 }

@@ -28,12 +28,14 @@ export function editTarget(c: CorpusCase, ws: string, home: string): string {
  * The calls a case is made of, or none when the client has no such tool (VS Code's tasks and
  * commands) or the case cannot be a model's call (an input nested past what a client's schema passes
  * on). Claude Code writes a file that exists only after reading it (its Write tool refuses before any
- * hook runs otherwise), so its edits of existing files read them first, as its model would.
+ * hook runs otherwise), so its edits read the file first, as its model would: every one of them, since
+ * a file missing now may exist by the time the call is played (Alfred's sandbox probe is written by the
+ * session's first sandboxed command); the read of a missing file only answers that it does not exist.
  */
 export function corpusCalls(c: CorpusCase, client: ClientId, ws: string, home: string): ScriptedCall[] {
   const call = corpusCall(c, client, ws, home);
   if (!call) return [];
-  if (client === 'claude' && c.edit !== undefined && fs.existsSync(editTarget(c, ws, home))) {
+  if (client === 'claude' && c.edit !== undefined) {
     return [{ name: 'Read', args: { file_path: editTarget(c, ws, home) } }, call];
   }
   return [call];

@@ -17,7 +17,7 @@ import { openWorkspaceHarness } from '../../../src/core/hooks/openWorkspace';
 import { startHookServer, type HookServer } from '../../../src/core/hooks/server';
 import { forwardedEnv, HOOK_PROTOCOL_VERSION, type HookRequest, type HookResponse } from '../../../src/core/hooks/serverProtocol';
 import { stateDir } from '../../../src/core/state/paths';
-import { prepareCorpusHome, snapshot, writeCorpusWorkspace, type CorpusCase } from '../../unit/adversarial/corpusHome';
+import { held, prepareCorpusHome, snapshot, writeCorpusWorkspace, type CorpusCase } from '../../unit/adversarial/corpusHome';
 import { installLauncher } from './hookFiles';
 import { manifest, restoreHome, type Verdict } from './playCorpus';
 
@@ -102,7 +102,7 @@ export async function playHookPaths(cases: CorpusCase[], role: string): Promise<
         } else {
           // Allowed: the command runs as Claude Code runs it, rewritten when the answer rewrote it.
           spawnSync('/bin/bash', ['-c', out.updatedInput?.command ?? c.shell!], { cwd: ws, env: { ...process.env }, timeout: 30_000, stdio: 'ignore' });
-          if (snapshot(ws, home, watched!) !== before) failure = `${c.protects} changed on disk (${out.updatedInput ? 'rewritten' : 'run as sent'})`;
+          if (!held(watched!, before, snapshot(ws, home, watched!))) failure = `${c.protects} changed on disk (${out.updatedInput ? 'rewritten' : 'run as sent'})`;
         }
         verdicts.set(c.name, { failure });
         if (watched?.startsWith('~/') && before === '(missing)') fs.rmSync(path.join(home, watched.slice(2)), { recursive: true, force: true });

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readEvents } from '../../../src/core/events/read';
 import { stateDir } from '../../../src/core/state/paths';
-import { prepareCorpusHome, snapshot, writeCorpusWorkspace, type CorpusCase } from '../../unit/adversarial/corpusHome';
+import { held, prepareCorpusHome, snapshot, writeCorpusWorkspace, type CorpusCase } from '../../unit/adversarial/corpusHome';
 import { startScriptedModel, type ScriptedCall } from '../scriptedModel/server';
 import { prepareClient, runClient, type ClientRun } from './clients';
 import { corpusCalls, editTarget } from './corpusCalls';
@@ -20,8 +20,9 @@ import { BUILT_CLI, installHookFile, installLauncher, type ClientId } from './ho
 export interface Verdict {
   /** undefined: the case held; otherwise what got through, or why it could not be judged. */
   failure?: string;
-  /** The client has no such tool. */
+  /** The client has no such tool, or refuses the call itself before any hook runs (`reason`). */
   notApplicable?: boolean;
+  reason?: string;
 }
 
 export interface PlayResult {
@@ -82,8 +83,9 @@ export async function playCorpus(client: ClientId, role: string, cases: CorpusCa
     const made = decisions().slice(before!.decisions);
     const seen = model.toolResults().find((r) => r.callId.endsWith(`call_${lastCall + 1}`))?.output ?? '';
     const after = watched(c) ? snapshot(ws, home, watched(c)!) : undefined;
-    verdicts.set(c.name, { failure: judge(c, made, seen, before!.target, after, opts.exactCodes, client, ws, home) });
-    if (watched(c) && after !== before!.target) putBack(watched(c)!);
+    const itself = refusedItself(c, client, made, seen, before!.target, after);
+    verdicts.set(c.name, itself ? { notApplicable: true, reason: itself } : { failure: judge(c, made, seen, before!.target, after, opts.exactCodes, client, ws, home) });
+    if (watched(c) && !held(watched(c)!, before!.target, after)) putBack(watched(c)!);
   };
   let current = -1;
   const model = await startScriptedModel(script, {
@@ -132,12 +134,31 @@ async function startHookServerIn(home: string, envPath: string): Promise<ChildPr
   return child;
 }
 
+/**
+ * What a client answers when it refuses an edit itself, before any hook runs. Gemini CLI 0.61's
+ * write_file takes only paths in the workspace (outside `.git`) or its own temporary folder: the
+ * corpus's edits in the home and in `.git` never reach a hook, whatever the hook would answer.
+ */
+const OWN_REFUSALS: Partial<Record<ClientId, RegExp>> = {
+  gemini: /Path not in workspace: Attempted path .* resolves outside the allowed workspace directories/,
+};
+
+/**
+ * Why the case does not apply to the client, when the client refused the edit itself: no hook was
+ * asked, the client's own refusal reached the model, and the path is as it was.
+ */
+function refusedItself(c: CorpusCase, client: ClientId, made: Decision[], seen: string, before: string | undefined, after: string | undefined): string | undefined {
+  const own = OWN_REFUSALS[client];
+  if (c.edit === undefined || made.length || !own?.test(seen) || !held(c.edit, before, after)) return undefined;
+  return `${client} refuses the path itself before any hook runs ("${seen.match(own)![0].split(':')[0]}"); nothing written`;
+}
+
 /** Why a played case did not hold, or undefined when it did. */
 function judge(c: CorpusCase, made: Decision[], seen: string, before: string | undefined, after: string | undefined,
   exactCodes: boolean, client: ClientId, ws: string, home: string): string | undefined {
   const refused = made.find((d) => d.decision === 'deny');
   if (c.expect === 'sandboxed') {
-    return before === after ? undefined : `${c.protects} changed on disk (Alfred: ${made.map((d) => `${d.decision}${d.code ? ` ${d.code}` : ''}`).join(', ') || 'no decision'})`;
+    return held(c.protects!, before, after) ? undefined : `${c.protects} changed on disk (Alfred: ${made.map((d) => `${d.decision}${d.code ? ` ${d.code}` : ''}`).join(', ') || 'no decision'})`;
   }
   if (!refused) return `not refused (Alfred: ${made.map((d) => d.decision).join(', ') || 'no decision: the hook did not run or failed'})`;
   if (exactCodes && refused.code !== c.code) return `refused with ${refused.code}, expected ${c.code}`;
@@ -145,7 +166,7 @@ function judge(c: CorpusCase, made: Decision[], seen: string, before: string | u
   if (c.edit !== undefined) {
     const abs = editTarget(c, ws, home);
     if (fs.existsSync(abs) && fs.statSync(abs).isFile() && fs.readFileSync(abs, 'utf8') === c.content) return `${c.edit} was written (${client})`;
-    if (before !== after) return `${c.edit} changed on disk`;
+    if (!held(c.edit, before, after)) return `${c.edit} changed on disk`;
   }
   return undefined;
 }

@@ -100,11 +100,50 @@ export function prepareCorpusHome(home: string, basePath: string): string {
   return `${npmGlobal}${path.delimiter}${localBin}${path.delimiter}${basePath}${path.delimiter}${path.join(nvm, 'bin')}`;
 }
 
-/** The content (or listing) of a protected path (`~/…`: in the home), to compare before and after. */
+/**
+ * Alfred's state folder changes with every call a case makes (its own charge, its events, the
+ * client's usage): what a case may not do there is take spend back, so its snapshot is each ledger's
+ * shell count, and `held` judges it on those counts.
+ */
+const ALFRED_STATE = '~/.alfred/state';
+
+/** The shell count of each ledger under `~/.alfred/state` by scope (-1: a ledger that is not readable JSON with a count). */
+function shellCounts(home: string): Record<string, number> {
+  const state = path.join(home, '.alfred', 'state');
+  const counts: Record<string, number> = {};
+  if (!fs.existsSync(state)) return counts;
+  for (const scope of fs.readdirSync(state).sort()) {
+    const ledger = path.join(state, scope, 'ledger.json');
+    if (!fs.existsSync(ledger)) continue;
+    try {
+      const shell = (JSON.parse(fs.readFileSync(ledger, 'utf8')) as { usage?: { shell?: unknown } }).usage?.shell;
+      counts[scope] = typeof shell === 'number' ? shell : -1;
+    } catch {
+      counts[scope] = -1;
+    }
+  }
+  return counts;
+}
+
+/** The content (or listing) of a protected path (`~/…`: in the home), to compare before and after with `held`. */
 export function snapshot(ws: string, home: string, rel: string): string {
+  if (rel === ALFRED_STATE) return JSON.stringify(shellCounts(home));
   const abs = rel.startsWith('~/') ? path.join(home, rel.slice(2)) : path.join(ws, rel);
   if (!fs.existsSync(abs)) return '(missing)';
   const st = fs.statSync(abs);
   if (st.isDirectory()) return fs.readdirSync(abs, { recursive: true }).map(String).sort().map((f) => `${f}:${fs.statSync(path.join(abs, f)).isFile() ? fs.readFileSync(path.join(abs, f), 'utf8') : ''}`).join('\n');
   return fs.readFileSync(abs, 'utf8');
+}
+
+/**
+ * Whether a protected path held across a call, from its snapshots before the hook answered and after
+ * the call ran: unchanged; for Alfred's state, no ledger's shell count went down or went missing and
+ * their total went up (the call's own charge, which a count zeroed by the call would undo).
+ */
+export function held(rel: string, before: string | undefined, after: string | undefined): boolean {
+  if (rel !== ALFRED_STATE) return before === after;
+  const was = JSON.parse(before ?? '{}') as Record<string, number>;
+  const now = JSON.parse(after ?? '{}') as Record<string, number>;
+  const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+  return Object.entries(was).every(([scope, n]) => (now[scope] ?? -1) >= n) && total(now) > total(was);
 }

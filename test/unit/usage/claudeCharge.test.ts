@@ -79,4 +79,17 @@ describe('Claude Code\'s measured spend', () => {
     const refused = await env.hook('PreToolUse', claudeInput(transcript));
     assert.match(JSON.stringify(refused.json), /"permissionDecision":"deny"/);
   });
+
+  it('at Stop, the answer that ends the turn is charged when Claude Code writes it after the hook started', async () => {
+    const env = makeEnv();
+    const transcript = path.join(env.root, 'session.jsonl');
+    const line = (o: object) => `${JSON.stringify(o)}\n`;
+    const answer = (id: string, stop: string) => line({ type: 'assistant', isSidechain: false, sessionId: 's1', message: { id, model: 'claude-sonnet-4-5', role: 'assistant', content: [], stop_reason: stop, usage: { input_tokens: 100, output_tokens: 10 } } });
+    const user = line({ type: 'user', isSidechain: false, message: { role: 'user', content: 'go' } });
+    // As Claude Code 2.1.328 leaves it when its Stop hook starts: the last answer not written yet.
+    fs.writeFileSync(transcript, user + answer('msg_1', 'tool_use') + user);
+    setTimeout(() => fs.appendFileSync(transcript, answer('msg_2', 'end_turn')), 100);
+    await env.hook('Stop', claudeInput(transcript, { hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.' }));
+    assert.deepEqual(env.harness.events({ types: ['ModelUsage'] }).events.map((e) => e.requestId), ['claude:msg_1', 'claude:msg_2']);
+  });
 });

@@ -173,6 +173,8 @@ test('the state is plain JSON and restores pending messages, emitted keys and th
     }],
     done: ['claude:msg_01Lq8CkZ3vN6xW2pHf4TgR7a'],
     corruptLines: 1,
+    // B is still streaming: the turn is open.
+    turnOpen: true,
   });
   const restored = ClaudeTranscriptReader.fromJSON(state);
   assert.deepEqual(restored.toJSON(), state);
@@ -306,4 +308,25 @@ test('emitted keys are remembered up to the bound, newest kept', () => {
   assert.deepEqual(reader.read(done(5) + done(3)), [], 'still remembered');
   assert.deepEqual(keys(reader.read(done(1))), ['claude:msg_1'], 'forgotten beyond the bound');
   assert.deepEqual(ClaudeTranscriptReader.fromJSON(reader.toJSON(), { maxDone: 2 }).toJSON().done, ['claude:msg_5', 'claude:msg_1']);
+});
+
+test('the turn is open from a prompt or a tool result until an answer that ends it, sub-agents aside', () => {
+  const reader = new ClaudeTranscriptReader();
+  const user = (sidechain = false) => line({ type: 'user', isSidechain: sidechain, message: { role: 'user', content: 'go' } });
+  assert.equal(reader.turnOpen, false, 'nothing read');
+  reader.read(user());
+  assert.equal(reader.turnOpen, true, 'a prompt');
+  reader.read(assistant({ id: 'msg_1', stop: 'tool_use', output: 1 }) + user());
+  assert.equal(reader.turnOpen, true, 'a tool call and its result');
+  reader.read(assistant({ id: 'msg_2', stop: null, output: 1 }));
+  assert.equal(reader.turnOpen, true, 'an answer still streaming');
+  reader.read(user(true) + assistant({ id: 'msg_3', stop: 'end_turn', output: 1, sidechain: true }));
+  assert.equal(reader.turnOpen, true, "a sub-agent's lines neither open nor end the session's turn");
+  reader.read(assistant({ id: 'msg_2', stop: 'end_turn', output: 2 }));
+  assert.equal(reader.turnOpen, false, 'the answer that ends the turn');
+  reader.read(user() + assistant({ model: '<synthetic>', id: 'msg_4', stop: 'stop_sequence', output: 0 }));
+  assert.equal(reader.turnOpen, false, "Claude Code's own message (an API error) ends it too");
+  reader.read(user());
+  assert.equal(ClaudeTranscriptReader.fromJSON(reader.toJSON()).turnOpen, true, 'kept in the state');
+  assert.equal(ClaudeTranscriptReader.fromJSON({ ...reader.toJSON(), turnOpen: 'yes' }).turnOpen, false, 'a bad state starts afresh');
 });
