@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { prepareClient, runClient } from '../support/agents/clients';
 import { BUILT_CLI, type ClientId } from '../support/agents/hookFiles';
+import { stopHookServers } from '../support/agents/hookServers';
 import { startScriptedModel, type ScriptedCall } from '../support/scriptedModel/server';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -20,7 +21,12 @@ const roots: string[] = [];
 before(() => {
   if (!fs.existsSync(BUILT_CLI)) assert.equal(spawnSync(process.execPath, ['build.mjs'], { cwd: ROOT, stdio: 'inherit' }).status, 0, 'the build');
 });
-after(() => { for (const r of roots) fs.rmSync(r, { recursive: true, force: true }); });
+after(async () => {
+  for (const r of roots) {
+    await stopHookServers(path.join(r, 'home', '.alfred'));
+    fs.rmSync(r, { recursive: true, force: true });
+  }
+});
 
 function session(client: ClientId): { ws: string; home: string } {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `alfred-held-${client}-`)));

@@ -16,6 +16,7 @@ import { startScriptedModel, type ScriptedCall } from '../scriptedModel/server';
 import { prepareClient, runClient, type ClientRun } from './clients';
 import { corpusCalls, editTarget } from './corpusCalls';
 import { BUILT_CLI, installHookFile, installLauncher, type ClientId } from './hookFiles';
+import { stopHookServers } from './hookServers';
 
 export interface Verdict {
   /** undefined: the case held; otherwise what got through, or why it could not be judged. */
@@ -115,6 +116,8 @@ export async function playCorpus(client: ClientId, role: string, cases: CorpusCa
   for (const { c } of queue) {
     if (!verdicts.has(c.name)) verdicts.set(c.name, { failure: `not played: the client stopped (exit ${run.code}) ${run.stderr.slice(-300)}` });
   }
+  // A server a hook call started on demand (under roles whose hooks run `alfred hook`) would outlive the home.
+  await stopHookServers(path.join(home, '.alfred'));
   // The client's own background processes may still be writing in its home for a moment.
   fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   return { verdicts, run, requests: model.requests.length, ms };
