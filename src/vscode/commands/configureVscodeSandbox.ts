@@ -5,6 +5,7 @@ import { VSCODE_SANDBOX, VSCODE_SANDBOX_COMMAND, vscodeSandboxOn, vscodeSandboxS
 import { settingsFileOf, settingsTextWith, vscodeUserSettingsFiles } from '../../core/sandbox/vscodeSettingsFiles';
 import { confirmAndWrite, type FileChange } from '../config/confirmAndWrite';
 import { userSettingsFile } from '../config/settingsFiles';
+import { syncUserSettings } from '../config/syncUserSettings';
 import type { AlfredCommand } from './command';
 
 /**
@@ -31,15 +32,19 @@ export const configureVscodeSandbox: AlfredCommand = {
     const others = vscodeUserSettingsFiles(harness.env, harness.homeDir)
       .filter((f) => path.resolve(f) !== path.resolve(own) && vscodeSandboxOn(settingsFileOf(f)?.[VSCODE_SANDBOX.enabled]));
     const files: FileChange[] = [];
+    let ownValues: Record<string, unknown> = {};
     for (const file of [own, ...others]) {
       const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
       const values = vscodeSandboxSettings(settingsFileOf(file) ?? {}, input);
+      if (file === own) ownValues = values;
       if (Object.keys(values).length) files.push({ path: file, newText: settingsTextWith(text, values) });
     }
     const written = files.length > 0 && await confirmAndWrite(host, {
       files, title: vscode.l10n.t('VS Code\'s sandbox'),
       reason: vscode.l10n.t('put the protected paths and the network names of role {0} in VS Code\'s agent sandbox', harness.activeRole().role.name),
     });
+    // This window sees them now (code-server does not notice a settings file another process wrote).
+    if (written) await syncUserSettings(ownValues);
     const report = harness.vscodeSandbox();
     if (report.holds) void vscode.window.showInformationMessage(vscode.l10n.t('VS Code\'s sandbox holds Alfred\'s rules: it runs Copilot\'s terminal commands, with no sandbox of Alfred\'s inside.'));
     else if (written || files.length === 0) void vscode.window.showWarningMessage(vscode.l10n.t('VS Code\'s sandbox does not hold Alfred\'s rules yet ({0}): Alfred\'s sandbox still holds Copilot\'s terminal commands.', [...report.missing, ...(report.file ? [report.file] : [])].join('; ')));
