@@ -9,7 +9,7 @@ import path from 'node:path';
 import { applyEdits, modify, parse } from 'jsonc-parser';
 import { isObject } from '../isObject';
 import { atomicWrite } from '../fs/atomicWrite';
-import { userConfigFiles, vscodeUserDirs } from '../mcp/locations';
+import { vscodeUserDirs } from '../mcp/locations';
 import { alfredHome } from '../state/paths';
 import { effectiveSettings, vscodeSandboxHolds, type VscodeSandboxInput, type VscodeSandboxVerdict } from './vscodeSandbox';
 
@@ -63,10 +63,19 @@ export function rememberVscodeUserDir(dir: string, env: NodeJS.ProcessEnv = proc
   atomicWrite(rememberedFile(env), `${JSON.stringify([...dirs, abs], null, 2)}\n`);
 }
 
+/** The profiles' settings of a user folder (`profiles/<id>/settings.json`), listed without reading VS Code's state. */
+function profileSettings(userDir: string): string[] {
+  try {
+    return fs.readdirSync(path.join(userDir, 'profiles'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => path.join(userDir, 'profiles', d.name, 'settings.json'));
+  } catch {
+    return [];
+  }
+}
+
 /** Every user settings file of VS Code's editors here, and each profile's (whether or not they exist). */
 export function vscodeUserSettingsFiles(env: NodeJS.ProcessEnv, home: string, platform: NodeJS.Platform = process.platform): string[] {
-  const files = userConfigFiles([...vscodeUserDirs(env, platform, home), ...rememberedDirs(env)]);
-  return [...new Set([...files.settings, ...files.profiles.map((p) => p.settings)])];
+  const dirs = [...new Set([...vscodeUserDirs(env, platform, home), ...rememberedDirs(env)].map((d) => path.resolve(d)))];
+  return dirs.flatMap((d) => [path.join(d, 'settings.json'), ...profileSettings(d)]);
 }
 
 export type VscodeSandboxReport = VscodeSandboxVerdict & { file?: string };

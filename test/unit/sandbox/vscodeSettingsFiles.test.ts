@@ -59,6 +59,9 @@ test('an editor\'s own user folder, noted at its start, is checked beside the de
     path.join(home, '.config', 'VSCodium', 'User', 'settings.json'), path.join(home, '.local', 'share', 'code-server', 'User', 'settings.json'),
     path.join(custom, 'settings.json'),
   ]);
+  // A profile's settings hold only what it sets: an editor using it must hold too.
+  fs.mkdirSync(path.join(custom, 'profiles', '7f3a'), { recursive: true });
+  assert.deepEqual(vscodeUserSettingsFiles(env, home, 'linux').slice(-2), [path.join(custom, 'settings.json'), path.join(custom, 'profiles', '7f3a', 'settings.json')]);
 });
 
 test('the settings text keeps the user\'s comments and other settings; a file that does not parse reads as empty', () => {
