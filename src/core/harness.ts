@@ -29,6 +29,8 @@ import { detectSandbox, planSandbox, type SandboxPlan } from './sandbox/index';
 import { sandboxRefusal as sandboxRefusalOf } from './sandbox/refusal';
 import { strictProbeFailure } from './sandbox/detect';
 import { sandboxStatus, type SandboxStatus } from './sandbox/status';
+import type { VscodeSandboxInput } from './sandbox/vscodeSandbox';
+import { vscodeSandboxEverywhere, vscodeUserSettingsFiles, type VscodeSandboxReport } from './sandbox/vscodeSettingsFiles';
 import { chargeMeasured, type MeasuredCharge } from './usage/chargeMeasured';
 import type { ModelUsageRecord } from './usage/types';
 import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './roles/active';
@@ -252,6 +254,20 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
       role: this.activeRole().role, workspaceFolder: this.workspaceFolder, protectedGlobs: this.opts.protectedGlobs?.() ?? [],
       stateDir: this.stateDir, env: this.env, home: this.homeDir, installation: this.installation,
     });
+  }
+
+  /** What VS Code's own sandbox must hold for the active role (sandbox/vscodeSandbox.ts); undefined where Alfred plans no sandbox to compare with. */
+  vscodeSandboxInput(): VscodeSandboxInput | undefined {
+    const plan = this.sandboxPlan();
+    if (plan.kind !== 'sandboxed') return undefined;
+    const { role } = this.activeRole();
+    return { denyWrite: plan.readOnly, allowWrite: role.allowWrite ?? [], ...(role.network ? { network: role.network } : {}), workspaceFolder: this.workspaceFolder, home: this.homeDir };
+  }
+
+  /** Whether VS Code's own sandbox holds Alfred's rules in every editor here (then Copilot's terminal commands are left to it). */
+  vscodeSandbox(): VscodeSandboxReport {
+    const input = this.vscodeSandboxInput();
+    return input ? vscodeSandboxEverywhere(vscodeUserSettingsFiles(this.env, this.homeDir), input) : { holds: false, off: false, missing: ['Alfred plans no sandbox here to compare with'] };
   }
 
   /** Whether shell commands of the active role run in the kernel sandbox, without planning one. */

@@ -158,6 +158,8 @@ export interface GovernanceView {
   lastHook: HookRunView | null;
   /** Whether shell commands run in the kernel sandbox (src/core/sandbox/status.ts), said in the user's language. */
   sandbox: { state: 'kernel' | 'parsing' | 'refused' | 'off'; text: string };
+  /** Which sandbox holds each agent's terminal commands (VS Code's own or Alfred's); `short`: VS Code's is on but lacks Alfred's rules (the command is offered). */
+  vscodeSandbox: { text: string; short: boolean };
 }
 
 /** Model calls, tokens and cost of one agent session or one model. A request with no price is priced with the fallback price, kept apart. */
@@ -273,6 +275,7 @@ export const VerifyCompletionCommand = command<void>('completion/verify');
 export const ReconcileOperationCommand = command<{ id: string; state: 'succeeded' | 'failed' }>('operation/reconcile');
 /** Runs Alfred: Govern … / Stop Governing … for that agent (the write pipeline asks for confirmation). */
 export const SetGovernanceCommand = command<{ agent: GovernedAgent; govern: boolean }>('governance/set');
+export const ConfigureVscodeSandboxCommand = command<void>('governance/vscodeSandbox');
 
 // host → webview
 /** The whole state: after ReadyCommand, and when the view is shown again (nothing is sent while it is hidden). */

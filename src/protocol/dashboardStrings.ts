@@ -27,7 +27,7 @@ export const DASHBOARD_STRINGS: readonly string[] = [
   'Governance', 'Governed', 'Not governed', 'Govern', 'Stop governing', 'Govern {0}', 'Stop governing {0}',
   "Every tool call of a governed agent goes through Alfred's hooks, under the active role.",
   "Not governed: Alfred does not see these agents' tool calls.", 'No hook has run in this workspace yet.',
-  'Last hook: {0}, {1}', '(Alfred failed; the call went ahead)',
+  'Last hook: {0}, {1}', '(Alfred failed; the call went ahead)', "Put Alfred's Rules in VS Code's Sandbox",
   // agent sessions and models today (the agents' model spend)
   'Agent sessions', 'Models today', 'Agent sessions today', 'No agent sessions today (UTC day {0}).',
   "Measured: tokens the agent reported, priced from Alfred's table. Estimated: tokens Alfred counted. ~ and fallback price: the model has no price, so Alfred's fallback price was used.",

@@ -20,6 +20,8 @@ import { TerminalObserver } from './terminals';
 import { registerMcpAudit } from './mcp';
 import { registerTools } from './tools';
 import { userSettingsFile } from './config/settingsFiles';
+import { userDirOfGlobalStorage } from '../core/mcp/locations';
+import { rememberVscodeUserDir } from '../core/sandbox/vscodeSettingsFiles';
 import { DashboardViewProvider } from './webviews/dashboardView';
 import { registerFirstAnswer } from './models/firstAnswer';
 import { ModelAvailability } from './models/modelAvailability';
@@ -51,6 +53,13 @@ export function activate(context: vscode.ExtensionContext): AlfredTestApi | unde
     ensureLauncher(context.extensionUri);
   } catch (err) {
     console.error('[alfred] could not write the hook launcher:', err);
+  }
+  try {
+    // The hooks check VS Code's own sandbox in this editor's settings too, wherever its user folder is.
+    const userDir = userDirOfGlobalStorage(context.globalStorageUri.fsPath);
+    if (userDir) rememberVscodeUserDir(userDir);
+  } catch (err) {
+    console.error('[alfred] could not note this editor\'s user folder:', err);
   }
   // Whether a first answer is possible (a chat model, Alfred's providers, a local server), for the dashboard and a status bar hint.
   const availability = new ModelAvailability(userSettingsFile(context));

@@ -25,6 +25,7 @@ export async function run(): Promise<void> {
   await import('./suites/configWrite.test');
   await import('./suites/roleEditor.test');
   await import('./suites/hookServer.test');
+  await import('./suites/vscodeSandbox.test');
   await import('./suites/exportAgents.test');
   await import('./suites/governance.test');
   await import('./suites/authority.test');

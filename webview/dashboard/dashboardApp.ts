@@ -1,6 +1,6 @@
 import { LitElement, css, html } from 'lit';
 import {
-  EditRoleCommand, EventNotification, NewRoleCommand, StatePatchNotification, OpenEventLogCommand, ReadyCommand, ReconcileOperationCommand, ResetBudgetCommand, SetGovernanceCommand, StateNotification, SwitchRoleCommand, VerifyCompletionCommand,
+  ConfigureVscodeSandboxCommand, EditRoleCommand, EventNotification, NewRoleCommand, StatePatchNotification, OpenEventLogCommand, ReadyCommand, ReconcileOperationCommand, ResetBudgetCommand, SetGovernanceCommand, StateNotification, SwitchRoleCommand, VerifyCompletionCommand,
   type DashboardState, type GovernedAgent,
 } from '../../src/protocol/dashboard';
 import { AuditMcpCommand } from '../../src/protocol/mcp';
@@ -101,7 +101,8 @@ export class DashboardApp extends LitElement {
       <section aria-labelledby="governance-h">
         <h2 id="governance-h">${t('Governance')}</h2>
         <alfred-governance-status .governance=${s.governance}
-          @set-governance=${(e: CustomEvent<{ agent: GovernedAgent; govern: boolean }>) => send(SetGovernanceCommand, e.detail)}></alfred-governance-status>
+          @set-governance=${(e: CustomEvent<{ agent: GovernedAgent; govern: boolean }>) => send(SetGovernanceCommand, e.detail)}
+          @configure-vscode-sandbox=${() => send(ConfigureVscodeSandboxCommand)}></alfred-governance-status>
       </section>
       <section aria-labelledby="mcp-h">
         <h2 id="mcp-h">${t('MCP servers')}</h2>

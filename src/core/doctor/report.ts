@@ -17,6 +17,7 @@ import type { ProviderConfig } from '../providers/types';
 import type { SandboxStatus } from '../sandbox/status';
 import type { LedgerBackend } from '../state/ledgerBackend';
 import type { TeamLedger } from '../team/teamLedger';
+import { vscodeSandboxCheck } from './vscodeSandboxCheck';
 import type { CheckState, DoctorCheck } from './check';
 // Its callers (the CLI, the editor's provider checks) take a check's type with the report.
 export type { CheckState, DoctorCheck } from './check';
@@ -93,6 +94,7 @@ export async function alfredChecks(input: AlfredHealthInput): Promise<DoctorChec
     // A hook call that finds none starts one (src/cli/serverStart.ts): only that call runs the command line.
     : { name: 'hook server', state: 'ok', detail: 'none running now: the next hook call starts one (slower for that call, same answers)' });
   checks.push(sandboxCheck(harness.sandboxStatus()));
+  checks.push(vscodeSandboxCheck(harness.vscodeSandbox()));
   checks.push(stateWritable(harness.stateDir));
   checks.push(await ledgerCheck(harness.ledgerBackend, harness.stateDir));
   const team = await teamCheck(harness.team, harness.teamProblem, harness.activeRole().role.name);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { addProvider } from './addProvider';
 import type { AlfredCommand, CommandContext } from './command';
+import { configureVscodeSandbox } from './configureVscodeSandbox';
 import { doctor } from './doctor';
 import { editRole } from './editRole';
 import { exportAgents } from './exportAgents';
@@ -23,7 +24,7 @@ import { writeHandoff } from './writeHandoff';
 
 const COMMANDS: readonly AlfredCommand[] = [switchRole, showBudget, resetBudget, openEventLog, showRoles, openDashboard,
   pinBackup, restoreBackup, newRole, editRole, verifyCompletion, reconcileOperations, writeHandoff, exportTrace, toggleAutopilot,
-  ...GOVERN_COMMANDS, exportAgents, doctor, setProviderKey, addProvider];
+  ...GOVERN_COMMANDS, exportAgents, doctor, setProviderKey, addProvider, configureVscodeSandbox];
 
 /** Registers every command; a failing command shows its message instead of failing silently. */
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {

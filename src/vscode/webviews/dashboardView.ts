@@ -2,10 +2,11 @@ import * as vscode from 'vscode';
 import type { AlfredEvent } from '../../core/events/types';
 import {
   EditRoleCommand, EventNotification, NewRoleCommand, OpenEventLogCommand, ReadyCommand, ReconcileOperationCommand, ResetBudgetCommand,
-  SetGovernanceCommand, StateNotification, StatePatchNotification, SwitchRoleCommand, VerifyCompletionCommand,
+  ConfigureVscodeSandboxCommand, SetGovernanceCommand, StateNotification, StatePatchNotification, SwitchRoleCommand, VerifyCompletionCommand,
 } from '../../protocol/dashboard';
 import { DASHBOARD_STRINGS } from '../../protocol/dashboardStrings';
 import { AuditMcpCommand } from '../../protocol/mcp';
+import { VSCODE_SANDBOX_COMMAND } from '../../core/sandbox/vscodeSandbox';
 import { AddLocalServerCommand, AddProviderCommand, CheckModelsCommand } from '../../protocol/models';
 import { ADD_LOCAL_SERVER } from '../models/firstAnswer';
 import type { ModelAvailability } from '../models/modelAvailability';
@@ -78,6 +79,7 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider {
       .onCommand(VerifyCompletionCommand, () => vscode.commands.executeCommand('alfred.verifyCompletion'))
       .onCommand(ReconcileOperationCommand, ({ id, state }) => vscode.commands.executeCommand('alfred.reconcileOperations', id, state))
       .onCommand(SetGovernanceCommand, ({ agent, govern }) => vscode.commands.executeCommand(governanceCommand(agent, govern)))
+      .onCommand(ConfigureVscodeSandboxCommand, () => vscode.commands.executeCommand(VSCODE_SANDBOX_COMMAND))
       .onCommand(AuditMcpCommand, () => vscode.commands.executeCommand('alfred.auditMcpServers'))
       .onCommand(AddProviderCommand, () => vscode.commands.executeCommand('alfred.addProvider'))
       .onCommand(AddLocalServerCommand, ({ baseUrl }) => vscode.commands.executeCommand(ADD_LOCAL_SERVER, baseUrl))

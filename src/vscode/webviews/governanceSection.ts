@@ -10,6 +10,7 @@ import type { AgentGovernanceView, GovernanceView, GovernedAgent } from '../../p
 import { activityOf, lastActivity, readGovernanceHealth, type Activity } from '../hooks/health';
 import { issueText, stateText } from '../hooks/healthText';
 import { sandboxText } from '../hooks/sandboxText';
+import { vscodeSandboxShort, vscodeSandboxText } from '../hooks/vscodeSandboxText';
 import { copilotOtelPointsAt, otlpEndpoint, userSettingsWithExport } from '../usage/copilotOtelSettings';
 
 /** The command a row's button runs, from the one table of governed agents. */
@@ -92,7 +93,11 @@ export class GovernanceTracker {
     const sandbox = harness.sandboxStatus();
     this.askClients();
     const agents = rows.map(agentView).map((a) => withVersionWarning(withSpendNote(a, harness, this.settingsFile), this.clients));
-    return { agents, lastHook: this.lastHook ?? null, sandbox: { state: sandbox.state, text: sandboxText(sandbox) } };
+    const vscodeSandbox = harness.vscodeSandbox();
+    return {
+      agents, lastHook: this.lastHook ?? null, sandbox: { state: sandbox.state, text: sandboxText(sandbox) },
+      vscodeSandbox: { text: vscodeSandboxText(vscodeSandbox), short: vscodeSandboxShort(vscodeSandbox) },
+    };
   }
 
   reload(harness: Harness): void {

@@ -38,6 +38,6 @@ describe('alfred doctor', () => {
     assert.equal(r.stdout.includes('sk-live-abcdefghijklmnop'), false, 'the literal key is not repeated');
     assert.equal(r.stdout.includes(KEY), false, 'nor the resolved one');
     // The agents installed on this machine (`client:` lines) vary with it, as the governance rows do.
-    assert.deepEqual(report.alfred.map((c) => c.name).filter((n) => !n.startsWith('governance') && !n.startsWith('client')), ['roles', 'hook server', 'sandbox', 'state folder', 'ledger', 'MCP servers']);
+    assert.deepEqual(report.alfred.map((c) => c.name).filter((n) => !n.startsWith('governance') && !n.startsWith('client')), ['roles', 'hook server', 'sandbox', 'VS Code sandbox', 'state folder', 'ledger', 'MCP servers']);
   });
 });

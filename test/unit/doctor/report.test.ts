@@ -83,12 +83,12 @@ describe('doctor: Alfred', () => {
     const env = makeEnv({ files: { '.alfred/roles/broken.toml': '[role]\nname = "broken"\n[limits]\nmax_cost_usd = "lots"\n' } });
     const socket = path.join(env.root, 'hooks.sock');
     const checks = await alfredChecks({ harness: env.harness, governance: [], hookSocket: socket });
-    assert.deepEqual(checks.map((c) => c.name), ['roles', 'hook server', 'sandbox', 'state folder', 'ledger', 'MCP servers']);
-    assert.deepEqual(checks[4], { name: 'ledger', state: 'ok', detail: `in the state folder's files (${env.harness.stateDir})` });
+    assert.deepEqual(checks.map((c) => c.name), ['roles', 'hook server', 'sandbox', 'VS Code sandbox', 'state folder', 'ledger', 'MCP servers']);
+    assert.deepEqual(checks[5], { name: 'ledger', state: 'ok', detail: `in the state folder's files (${env.harness.stateDir})` });
     assert.equal(checks[0]!.state, 'warn');
     assert.match(checks[0]!.detail, /broken\.toml/);
     assert.deepEqual([checks[1]!.state, checks[1]!.detail], ['ok', 'none running now: the next hook call starts one (slower for that call, same answers)']);
-    assert.equal(checks[3]!.state, 'ok');
+    assert.equal(checks[4]!.state, 'ok');
     const server = net.createServer().listen(socket);
     await new Promise((r) => server.once('listening', r));
     try {
@@ -100,7 +100,7 @@ describe('doctor: Alfred', () => {
     fs.chmodSync(env.harness.stateDir, 0o500);
     try {
       const readOnly = await alfredChecks({ harness: env.harness, governance: [], hookSocket: socket });
-      if (process.getuid?.() !== 0) assert.equal(readOnly[3]!.state, 'fail');
+      if (process.getuid?.() !== 0) assert.equal(readOnly[4]!.state, 'fail');
     } finally {
       fs.chmodSync(env.harness.stateDir, 0o700);
     }

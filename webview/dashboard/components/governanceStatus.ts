@@ -43,6 +43,9 @@ export class GovernanceStatus extends LitElement {
       <p>${any ? t('Every tool call of a governed agent goes through Alfred\'s hooks, under the active role.') : t('Not governed: Alfred does not see these agents\' tool calls.')}</p>
       <p id="last-hook">${this.lastHook(g)}</p>
       <p id="sandbox" class=${g.sandbox.state === 'kernel' ? '' : 'failed'}>${g.sandbox.text}</p>
+      <p id="vscode-sandbox" class=${g.vscodeSandbox.short ? 'failed' : ''}>${g.vscodeSandbox.text}</p>
+      ${g.vscodeSandbox.short ? html`<vscode-button secondary id="configure-vscode-sandbox"
+        @click=${() => this.dispatchEvent(new CustomEvent('configure-vscode-sandbox'))}>${t('Put Alfred\'s Rules in VS Code\'s Sandbox')}</vscode-button>` : ''}
     `;
   }
 

@@ -1,6 +1,7 @@
 import { chargeCall, decideCall } from '../../governedCall';
 import type { Harness } from '../../harness';
 import { shellQuote } from '../../sandbox/index';
+import { runsInVscodeSandbox } from '../../sandbox/vscodeSandbox';
 import { toolCall, type ToolCall } from '../../policy/toolCall';
 import type { Toolset } from '../../policy/toolsets';
 import { gateToolInput, type HookInput } from '../input';
@@ -21,21 +22,25 @@ import { isObject } from '../../isObject';
  * Codex with the `allow` it requires for a rewrite (codexSandboxed). Where there is no sandbox the
  * command is guarded by parsing, and refused under `sandbox = "required"`. A task's command is
  * rewritten too (create_and_run_task writes the task into tasks.json and runs it in a terminal of its
- * own, outside the sandbox unless rewritten).
+ * own, outside the sandbox unless rewritten). Copilot's terminal command in VS Code is left to VS Code's
+ * own sandbox where that one holds Alfred's rules (runsInVscodeSandbox).
  */
 export const preToolUse: HookHandler = async (harness, input, event) => {
   const name = input.format === 'copilot-cli' ? 'preToolUse' : 'PreToolUse';
   if (!input.tool) return denyAnswer(input.format, name, 'Alfred could not tell which tool this is (no tool_name in the hook input), so it refuses it.', input.agent);
   const call = toolCall(input.tool, gateToolInput(input));
   const { command } = call;
-  const rewritten = command !== undefined ? sandboxedInput(input, call, harness) : undefined;
+  // VS Code's own sandbox, configured to hold Alfred's rules in every editor here, runs Copilot's
+  // terminal command: none is nested inside it (sandbox/vscodeSandbox.ts). Else Alfred's, fail safe.
+  const byVscode = command !== undefined && runsInVscodeSandbox(input, call.base, input.toolInput) && harness.vscodeSandbox().holds;
+  const rewritten = command !== undefined && !byVscode ? sandboxedInput(input, call, harness) : undefined;
   const sandboxed = rewritten?.line;
   const decided = await decideCall(harness, call, {
     source: `hook:${event}`, ...(input.model ? { model: input.model } : {}),
     ...(input.sessionId ? { agentSession: input.sessionId } : {}),
     toolset: toolsetOf(input),
     // The command a terminal will show when it runs, so its end there is not charged a second time.
-    ...(command !== undefined ? { terminalCommand: sandboxed ?? command, sandboxed: sandboxed !== undefined } : {}),
+    ...(command !== undefined ? { terminalCommand: sandboxed ?? command, sandboxed: sandboxed !== undefined || byVscode } : {}),
     announce: true,
   });
   if (!decided.allowed) return denyAnswer(input.format, name, `Alfred (role ${decided.refusal.details.role}): ${decided.refusal.details.reason ?? 'refused'}`, input.agent);

@@ -5,6 +5,8 @@ import { linkLabel, modelIdentity, type ModelLink } from '../../../core/models/p
 import { readGovernanceHealth } from '../../hooks/health';
 import { providerChecks } from '../../providers/providerChecks';
 import { sandboxText } from '../../hooks/sandboxText';
+import { vscodeSandboxShort, vscodeSandboxText } from '../../hooks/vscodeSandboxText';
+import { VSCODE_SANDBOX_COMMAND } from '../../../core/sandbox/vscodeSandbox';
 import { healthMarkdown } from '../../hooks/healthText';
 import { raceCancellation } from '../cancel';
 import { readChatSettings } from '../chatSettings';
@@ -93,6 +95,9 @@ export const doctorCommand: SlashCommand = {
     // Whether each agent's hooks are really in force, and why not.
     stream.markdown(`\n${healthMarkdown(readGovernanceHealth(harness), lastHookRun(harness.stateDir))}`);
     stream.markdown(`\n${sandboxText(harness.sandboxStatus())}\n`);
+    const vscodeSandbox = harness.vscodeSandbox();
+    stream.markdown(`\n${vscodeSandboxText(vscodeSandbox)}\n`);
+    if (vscodeSandboxShort(vscodeSandbox)) stream.button({ command: VSCODE_SANDBOX_COMMAND, title: vscode.l10n.t('Put Alfred\'s Rules in VS Code\'s Sandbox') });
     // What the latest MCP audit found (core/doctor/mcp.ts), as alfred doctor says it.
     const mcp = mcpCheck(harness.stateDir);
     stream.markdown(`\n${mcp.state === 'ok' ? '✅' : '⚠️'} ${vscode.l10n.t('MCP servers')}: ${mcp.detail}\n`);
