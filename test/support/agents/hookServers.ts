@@ -1,15 +1,21 @@
 /**
  * Stops the hook servers a test's sessions started on demand in an Alfred home, before the home is
  * removed: such a server answers its own build and leaves only when idle (minutes later), writing
- * into its home meanwhile. Each server's socket is named after its pid: `run/hook.<pid>.<hex>.sock`.
+ * into its home meanwhile. A server started on demand gets its home as ALFRED_HOME
+ * (src/cli/serverStart.ts), which is how it is found here (/proc: the agents stage runs on Linux).
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 
 export async function stopHookServers(alfredHome: string): Promise<void> {
-  const run = path.join(alfredHome, 'run');
-  const names = fs.existsSync(run) ? fs.readdirSync(run) : [];
-  const pids = names.map((n) => /^hook\.(\d+)\.[0-9a-f]+\.sock$/.exec(n)?.[1]).filter((p): p is string => p !== undefined).map(Number);
+  const marker = `\0ALFRED_HOME=${alfredHome}\0`;
+  const pids = fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number).filter((pid) => {
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return cmdline.includes('\0serve\0') && `\0${fs.readFileSync(`/proc/${pid}/environ`, 'utf8')}`.includes(marker);
+    } catch {
+      return false; // gone, or not ours to read
+    }
+  });
   for (const pid of pids) {
     try { process.kill(pid, 'SIGTERM'); } catch { /* already gone */ }
   }
