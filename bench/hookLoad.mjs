@@ -1,0 +1,78 @@
+/**
+ * The load of eventLoop.bench.ts, in a process of its own so that sending it costs the measured loop
+ * nothing: agents' tool calls at a steady rate, each a PreToolUse then, once that is answered, the
+ * PostToolUse of the same call, as Claude Code sends them (its recorded inputs), to the hook server's
+ * socket as the launcher's client sends them (one request per connection, a line of JSON each way).
+ * The calls start on a fixed schedule whatever the answers take (agents do not wait for each other).
+ *
+ * Standard input, JSON: { socketPath, ratePerSecond, seconds, sessions, request: { v, processCwd, env,
+ * build }, pre, post } (pre and post: the recorded inputs, cwd set to the workspace). Each call has a
+ * command of its own (Alfred stops a session that repeats one call many times in a row), and the calls
+ * take turns among `sessions` session ids. Standard output, JSON: { calls, answered, refused, errors:
+ * string[] (the first few), pre: ms[], post: ms[] (each request's round trip) }.
+ */
+import { connect } from 'node:net';
+
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const { socketPath, ratePerSecond, seconds, sessions, request, pre, post } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+
+const result = { calls: 0, answered: 0, refused: 0, errorCount: 0, errors: [], pre: [], post: [] };
+const fail = (message) => {
+  result.errorCount++;
+  if (result.errors.length < 5) result.errors.push(message);
+};
+
+/** One hook request; its answer's stdout, or undefined after counting the failure. */
+function ask(event, input, times) {
+  return new Promise((resolve) => {
+    const t0 = process.hrtime.bigint();
+    const socket = connect(socketPath, () => socket.write(`${JSON.stringify({ ...request, event, stdin: JSON.stringify(input) })}\n`));
+    let text = '';
+    socket.setEncoding('utf8').on('data', (d) => (text += d));
+    socket.on('end', () => {
+      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      try {
+        const answer = JSON.parse(text);
+        if ('error' in answer) throw new Error(answer.error);
+        if (answer.exitCode !== 0) throw new Error(`exit code ${answer.exitCode}: ${answer.stderr}`);
+        result.answered++;
+        resolve(answer.stdout);
+      } catch (err) {
+        fail(`${event}: ${err.message}`);
+        resolve(undefined);
+      }
+    });
+    socket.on('error', (err) => {
+      fail(`${event}: ${err.message}`);
+      resolve(undefined);
+    });
+  });
+}
+
+async function toolCall(n) {
+  result.calls++;
+  const common = { session_id: `${pre.session_id.slice(0, -2)}${String(n % sessions).padStart(2, '0')}`, tool_use_id: `toolu_call_${n}` };
+  const toolInput = { ...pre.tool_input, command: `echo call ${n} > out-${n % 10}.txt` };
+  const stdout = await ask('PreToolUse', { ...pre, ...common, tool_input: toolInput }, result.pre);
+  if (stdout === undefined) return;
+  const out = stdout ? JSON.parse(stdout).hookSpecificOutput ?? {} : {};
+  if (out.permissionDecision === 'deny' || out.permissionDecision === 'ask') {
+    result.refused++;
+    if (result.refused <= 5) result.errors.push(`PreToolUse of call ${n}: ${out.permissionDecision}: ${out.permissionDecisionReason}`);
+    return;
+  }
+  // The command as Claude Code runs it: rewritten when the answer rewrote it (into the sandbox).
+  await ask('PostToolUse', { ...post, ...common, tool_input: out.updatedInput ?? toolInput }, result.post);
+}
+
+const total = Math.round(ratePerSecond * seconds);
+const start = performance.now();
+const pending = [];
+for (let n = 0; n < total; n++) {
+  const wait = start + (n * 1000) / ratePerSecond - performance.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  pending.push(toolCall(n));
+}
+await Promise.all(pending);
+process.stdout.write(JSON.stringify(result));
