@@ -6,7 +6,8 @@
  * (bench/hookLoad.mjs) makes 20 tool calls a second through the server's socket, as the launcher's
  * client asks it: each a PreToolUse of a shell command then its PostToolUse, in Claude Code's recorded
  * inputs (test/fixtures/agents/claude-code-2.1.328), under a role of the coder's (sandboxed shell)
- * with a budget the run never exhausts. Meanwhile perf_hooks.monitorEventLoopDelay samples the loop
+ * with a budget the run never exhausts. Each session's transcript grows by the model message of each
+ * call (a recorded line, test/fixtures/usage), which the PreToolUse reads and charges. Meanwhile perf_hooks.monitorEventLoopDelay samples the loop
  * every 10 ms. A sample is how long the 10 ms timer took to fire: its delay is what exceeds 10 ms.
  *
  * Baseline in the same run: the same process and server, idle, after a short warm-up of the load
@@ -21,6 +22,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { openWorkspaceHarness } from '../src/core/hooks/openWorkspace';
 import { startHookServer, type HookServer } from '../src/core/hooks/server';
 import { ServerBuild } from '../src/core/hooks/serverBuild';
+import { readLedger } from '../src/core/state/ledgerFormat';
 import { forwardedEnv, HOOK_PROTOCOL_VERSION } from '../src/core/hooks/serverProtocol';
 import { cleanOf, seedState } from './hookSetup';
 import { finish, tempDir, verdict } from './util';
@@ -50,13 +52,29 @@ interface Load {
 const recorded = (name: string): Record<string, unknown> =>
   (JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/agents/claude-code-2.1.328', name), 'utf8')) as { input: Record<string, unknown> }).input;
 
+/** A model message that ends in a tool call, as Claude Code writes it to its transcript. */
+const toolUseLine = (): unknown => JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/usage/claude-transcript.jsonl'), 'utf8').split('\n')
+  .find((line) => line.includes('"stop_reason":"tool_use"'))!);
+
+interface Caller {
+  socketPath: string;
+  ws: string;
+  transcripts: string;
+  env: NodeJS.ProcessEnv;
+  build: { runtime: string; cli: string };
+}
+
+let sent = 0;
+
 /** bench/hookLoad.mjs for `seconds`, asynchronously: this loop stays free while it runs. */
-function load(socketPath: string, seconds: number, ws: string, callerEnv: NodeJS.ProcessEnv, build: { runtime: string; cli: string }): Promise<Load> {
+function load(caller: Caller, seconds: number): Promise<Load> {
+  const { socketPath, ws, transcripts, env, build } = caller;
   const input = JSON.stringify({
-    socketPath, ratePerSecond: RATE_PER_SECOND, seconds, sessions: SESSIONS,
-    request: { v: HOOK_PROTOCOL_VERSION, processCwd: ws, env: forwardedEnv(callerEnv), build },
+    socketPath, ratePerSecond: RATE_PER_SECOND, seconds, sessions: SESSIONS, first: sent, transcripts, message: toolUseLine(),
+    request: { v: HOOK_PROTOCOL_VERSION, processCwd: ws, env: forwardedEnv(env), build },
     pre: { ...recorded('PreToolUse.Bash.json'), cwd: ws }, post: { ...recorded('PostToolUse.Bash.json'), cwd: ws },
   });
+  sent += Math.round(RATE_PER_SECOND * seconds);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(__dirname, 'hookLoad.mjs')], { env: cleanOf(process.env), stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
@@ -100,7 +118,7 @@ async function main(): Promise<void> {
     const ws = path.join(root, 'ws');
     fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
     fs.writeFileSync(path.join(ws, 'src', 'index.ts'), 'export const answer = 42;\n');
-    await seedState(ws, alfredHome);
+    const { dir } = await seedState(ws, alfredHome);
     fs.mkdirSync(path.join(alfredHome, 'roles'), { recursive: true });
     fs.writeFileSync(path.join(alfredHome, 'roles', 'bench.toml'), ROLE);
     const env = cleanOf({ ...process.env, HOME: home, ALFRED_HOME: alfredHome });
@@ -119,22 +137,31 @@ async function main(): Promise<void> {
     });
     if (started.kind !== 'listening') throw new Error(`another server holds ${started.socketPath}`);
     server = started.server;
-    const callerEnv = { ...env, ALFRED_ROLE: 'bench' };
+    const transcripts = path.join(home, '.claude', 'projects', 'ws');
+    fs.mkdirSync(transcripts, { recursive: true });
+    const caller: Caller = { socketPath: server.socketPath, ws, transcripts, env: { ...env, ALFRED_ROLE: 'bench' }, build };
 
-    const warm = await load(server.socketPath, WARMUP_SECONDS, ws, callerEnv, build);
+    const warm = await load(caller, WARMUP_SECONDS);
     if (warm.errorCount || warm.refused) throw new Error(`the warm-up failed: ${warm.errors.join('; ')}`);
     // The warm-up's traces are written after their answers (HarnessCache's traceLater): not idle time.
     await settle();
     const idle = await measured(() => new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000)));
-    const loaded = await measured(() => load(server!.socketPath, LOAD_SECONDS, ws, callerEnv, build));
+    const before = readLedger(dir)?.usage;
+    const cpu = process.cpuUsage();
+    const loaded = await measured(() => load(caller, LOAD_SECONDS));
+    const cpuMs = (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpu));
     const r = loaded.value;
     await settle();
+    const after = readLedger(dir)?.usage;
+    const charged = (k: 'shell' | 'tokens'): number => (after?.[k] ?? NaN) - (before?.[k] ?? NaN);
 
     const title = `extension host's event loop (hook server in process, monitorEventLoopDelay every ${RESOLUTION_MS} ms; delay = a sample less ${RESOLUTION_MS} ms)`;
     console.log(`${title}:`);
     console.log(`  idle (${IDLE_SECONDS} s, after ${WARMUP_SECONDS} s of calls): ${describe(idle.h)}`);
     console.log(`  under load (${RATE_PER_SECOND} tool calls/s for ${LOAD_SECONDS} s, each PreToolUse then PostToolUse of a shell command, ${SESSIONS} sessions): ${describe(loaded.h)}`);
     console.log(`  calls: ${r.calls} tool calls, ${r.answered} hook requests answered, ${r.refused} refused, ${r.errorCount} errors${r.errors.length ? `: ${r.errors.join('; ')}` : ''}`);
+    console.log(`  charged to the workspace's ledger meanwhile: ${charged('shell')} shell calls, ${charged('tokens')} tokens (the model messages read from the transcripts)`);
+    console.log(`  this process's CPU under load: ${(cpuMs / LOAD_SECONDS / 10).toFixed(1)}% of a core, ${(cpuMs / r.calls).toFixed(2)} ms a tool call`);
     console.log(`  round trip seen by the agent: PreToolUse p50 ${quantile(r.pre, 50).toFixed(1)} ms, p99 ${quantile(r.pre, 99).toFixed(1)} ms; PostToolUse p50 ${quantile(r.post, 50).toFixed(1)} ms, p99 ${quantile(r.post, 99).toFixed(1)} ms`);
     const p99 = delay(loaded.h, 99);
     const base = delay(idle.h, 99);
