@@ -9,6 +9,8 @@
  * with a budget the run never exhausts. Each session's transcript grows by the model message of each
  * call (a recorded line, test/fixtures/usage), which the PreToolUse reads and charges. Meanwhile perf_hooks.monitorEventLoopDelay samples the loop
  * every 10 ms. A sample is how long the 10 ms timer took to fire: its delay is what exceeds 10 ms.
+ * Printed beside it: the loop's utilization, and this process's CPU per tool call. On a machine whose
+ * other processes keep its cores busy the delays grow with theirs (the idle baseline shows how much).
  *
  * Baseline in the same run: the same process and server, idle, after a short warm-up of the load
  * (the harness opened, as in an editor that has served calls before), over a shorter window
@@ -18,7 +20,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import { openWorkspaceHarness } from '../src/core/hooks/openWorkspace';
 import { startHookServer, type HookServer } from '../src/core/hooks/server';
 import { ServerBuild } from '../src/core/hooks/serverBuild';
@@ -85,12 +87,16 @@ function load(caller: Caller, seconds: number): Promise<Load> {
   });
 }
 
-/** The loop's delays while `during` runs: its samples in ms, and the same less the timer's own 10 ms. */
-async function measured<T>(during: () => Promise<T>): Promise<{ value: T; h: IntervalHistogram }> {
+/**
+ * The loop's delays while `during` runs, and its utilization (the share of the time it was running
+ * code rather than waiting: less swayed than the delays by other processes taking the CPU).
+ */
+async function measured<T>(during: () => Promise<T>): Promise<{ value: T; h: IntervalHistogram; utilization: number }> {
   const h = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  const start = performance.eventLoopUtilization();
   h.enable();
   try {
-    return { value: await during(), h };
+    return { value: await during(), h, utilization: performance.eventLoopUtilization(start).utilization };
   } finally {
     h.disable();
   }
@@ -101,8 +107,8 @@ const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve,
 
 const ms = (ns: number): number => ns / 1e6;
 const delay = (h: IntervalHistogram, p: number): number => Math.max(0, ms(h.percentile(p)) - RESOLUTION_MS);
-const describe = (h: IntervalHistogram): string =>
-  `p50 ${delay(h, 50).toFixed(1)} ms, p99 ${delay(h, 99).toFixed(1)} ms, max ${Math.max(0, ms(h.max) - RESOLUTION_MS).toFixed(1)} ms (${h.count} samples)`;
+const describe = ({ h, utilization }: { h: IntervalHistogram; utilization: number }): string =>
+  `loop busy ${(utilization * 100).toFixed(1)}% | delay p50 ${delay(h, 50).toFixed(1)} ms, p99 ${delay(h, 99).toFixed(1)} ms, max ${Math.max(0, ms(h.max) - RESOLUTION_MS).toFixed(1)} ms (${h.count} samples)`;
 
 function quantile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -157,8 +163,8 @@ async function main(): Promise<void> {
 
     const title = `extension host's event loop (hook server in process, monitorEventLoopDelay every ${RESOLUTION_MS} ms; delay = a sample less ${RESOLUTION_MS} ms)`;
     console.log(`${title}:`);
-    console.log(`  idle (${IDLE_SECONDS} s, after ${WARMUP_SECONDS} s of calls): ${describe(idle.h)}`);
-    console.log(`  under load (${RATE_PER_SECOND} tool calls/s for ${LOAD_SECONDS} s, each PreToolUse then PostToolUse of a shell command, ${SESSIONS} sessions): ${describe(loaded.h)}`);
+    console.log(`  idle (${IDLE_SECONDS} s, after ${WARMUP_SECONDS} s of calls): ${describe(idle)}`);
+    console.log(`  under load (${RATE_PER_SECOND} tool calls/s for ${LOAD_SECONDS} s, each PreToolUse then PostToolUse of a shell command, ${SESSIONS} sessions): ${describe(loaded)}`);
     console.log(`  calls: ${r.calls} tool calls, ${r.answered} hook requests answered, ${r.refused} refused, ${r.errorCount} errors${r.errors.length ? `: ${r.errors.join('; ')}` : ''}`);
     console.log(`  charged to the workspace's ledger meanwhile: ${charged('shell')} shell calls, ${charged('tokens')} tokens (the model messages read from the transcripts)`);
     console.log(`  this process's CPU under load: ${(cpuMs / LOAD_SECONDS / 10).toFixed(1)}% of a core, ${(cpuMs / r.calls).toFixed(2)} ms a tool call`);
