@@ -1,6 +1,6 @@
 // `npm run bench`: builds, then runs each benchmark in bench/ in its own Node process. Each prints its
 // result, a ratio against a baseline measured in the same run, and PASS or FAIL against its target.
-// Exits non-zero when a build or a target fails. Usage: node scripts/bench.mjs [gate|hook|hookSession|fold|activation ...]
+// Exits non-zero when a build or a target fails. Usage: node scripts/bench.mjs [gate|hook|hookSession|eventLoop|fold|activation ...]
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -20,6 +20,9 @@ const BENCHES = {
   team: { file: 'bench/teamLedger.bench.ts', flags: [] },
   // The extension bundle's load, from a production build it makes itself.
   activation: { file: 'bench/activation.bench.ts', flags: [] },
+  // The extension host's event-loop delay while an agent process makes 20 tool calls a second through its
+  // hook server (ALFRED_BENCH_SECONDS shortens its 60 s).
+  eventLoop: { file: 'bench/eventLoop.bench.ts', flags: [] },
   // The heap is measured after a collection.
   fold: { file: 'bench/fold.bench.ts', flags: ['--expose-gc'] },
 };

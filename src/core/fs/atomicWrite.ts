@@ -52,6 +52,11 @@ const TRANSIENT = new Set(['EPERM', 'EBUSY', 'EACCES']);
 /** Waits between tries, about 1.5 s in all: longer than a scanner holds a file, short enough for a hook. */
 const WAITS_MS = [5, 10, 20, 40, 80, 160, 320, 500];
 
+/** Whether a rename that failed with `err` is tried again: only Windows' transient holds, a bounded number of times. */
+function retried(err: unknown, platform: NodeJS.Platform, attempt: number): boolean {
+  return platform === 'win32' && TRANSIENT.has((err as NodeJS.ErrnoException).code ?? '') && attempt < WAITS_MS.length;
+}
+
 /**
  * `fs.renameSync`, retried on Windows while the target is held open elsewhere. `rename` and
  * `platform` are for tests.
@@ -62,10 +67,42 @@ export function renameRetrying(from: string, to: string, rename: (from: string, 
       rename(from, to);
       return;
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? '';
-      if (platform !== 'win32' || !TRANSIENT.has(code) || attempt >= WAITS_MS.length) throw err;
+      if (!retried(err, platform, attempt)) throw err;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAITS_MS[attempt]!);
     }
+  }
+}
+
+/**
+ * atomicWrite with the disk's work off the event loop, for a file a long-lived process (the hook
+ * server in the extension host) replaces on every call: on ext4 a rename over an existing file starts
+ * writing the new one out, a millisecond or more that would hold up every other request and the
+ * editor. The same guarantees: the old file or the new one, no temporary file left on failure.
+ */
+export async function atomicWriteAsync(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const tmp = tempPathFor(file);
+  const mode = options.mode ?? 0o600;
+  try {
+    const handle = await fs.promises.open(tmp, 'wx', mode);
+    try {
+      await handle.writeFile(data);
+      await handle.chmod(mode); // open() applied the umask
+      if (options.fsync ?? true) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await fs.promises.rename(tmp, file);
+        break;
+      } catch (err) {
+        if (!retried(err, process.platform, attempt)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, WAITS_MS[attempt]));
+      }
+    }
+  } catch (err) {
+    await fs.promises.rm(tmp, { force: true });
+    throw err;
   }
 }
 

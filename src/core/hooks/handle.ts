@@ -57,7 +57,7 @@ export async function handleHook(harness: Harness, event: string, input: HookInp
 async function chargeClaudeUsage(harness: Harness, input: HookInput, event: HookEvent): Promise<void> {
   if (input.agent !== 'claude-code' || !input.transcriptPath) return;
   try {
-    const records = event === 'Stop' ? await readClaudeUsageAtStop(harness.stateDir, input.transcriptPath) : readNewClaudeUsage(harness.stateDir, input.transcriptPath);
+    const records = event === 'Stop' ? await readClaudeUsageAtStop(harness.stateDir, input.transcriptPath) : await readNewClaudeUsage(harness.stateDir, input.transcriptPath);
     await harness.chargeMeasured(records);
   } catch (err) {
     await harness.record([{ type: 'HookError', event, message: `reading Claude Code's transcript: ${(err as Error).message}` }]).catch(() => undefined);

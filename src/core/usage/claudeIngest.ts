@@ -3,11 +3,12 @@
  * (`transcript_path`): only the lines appended since the last hook (FileTail), each API message once
  * (ClaudeTranscriptReader), charged once (chargeMeasured's ids). Where each transcript was left is
  * kept in the state folder; two hooks reading at once may read the same lines, and the ledger's ids
- * keep the charge exact.
+ * keep the charge exact. Within one process (the hook server) the reads of a state folder take turns,
+ * each starting where the last one saved, and the saving does not hold up the event loop.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { atomicWrite } from '../fs/atomicWrite';
+import { atomicWriteAsync } from '../fs/atomicWrite';
 import { ClaudeTranscriptReader, type ClaudeTranscriptState, type TranscriptUsage } from './claudeTranscript';
 import { FileTail, type TailState } from './tail';
 import type { ModelUsageRecord } from './types';
@@ -29,10 +30,10 @@ function load(stateDir: string): Places {
   }
 }
 
-function save(stateDir: string, places: Places): void {
+function save(stateDir: string, places: Places): Promise<void> {
   const kept = Object.entries(places).sort((a, b) => b[1].at.localeCompare(a[1].at)).slice(0, MAX_TRANSCRIPTS);
   // No fsync (this runs in hooks): a place lost with a power cut is read again, and the ledger's ids charge each request once.
-  atomicWrite(path.join(stateDir, TRANSCRIPTS_FILE), JSON.stringify(Object.fromEntries(kept)), { fsync: false });
+  return atomicWriteAsync(path.join(stateDir, TRANSCRIPTS_FILE), JSON.stringify(Object.fromEntries(kept)), { fsync: false });
 }
 
 export function usageRecordOf(r: TranscriptUsage, now: string): ModelUsageRecord {
@@ -56,8 +57,26 @@ function subagentTranscripts(transcript: string): string[] {
 }
 
 /** The usage records of the API messages completed since the last read of `transcript` and its sub-agents' transcripts. */
-export function readNewClaudeUsage(stateDir: string, transcript: string, now: Date = new Date()): ModelUsageRecord[] {
-  return readNew(stateDir, transcript, now).records;
+export async function readNewClaudeUsage(stateDir: string, transcript: string, now: Date = new Date()): Promise<ModelUsageRecord[]> {
+  return (await inTurn(stateDir, () => readNew(stateDir, transcript, now))).records;
+}
+
+/**
+ * The read under way in each state folder, settled either way: a read that started while another was
+ * saving would start from the place before it, and the later save of the two would put back what the
+ * other read (read again at the next hook, though charged once).
+ */
+const reading = new Map<string, Promise<void>>();
+
+/** `read` once the reads of `stateDir` started before it in this process are done. */
+function inTurn<T>(stateDir: string, read: () => Promise<T>): Promise<T> {
+  const result = (reading.get(stateDir) ?? Promise.resolve()).then(read);
+  const settled = result.then(() => undefined, () => undefined);
+  reading.set(stateDir, settled);
+  void settled.then(() => {
+    if (reading.get(stateDir) === settled) reading.delete(stateDir);
+  });
+  return result;
 }
 
 /** At most this long Stop waits for the answer that ends the turn. */
@@ -75,14 +94,14 @@ export async function readClaudeUsageAtStop(stateDir: string, transcript: string
   const deadline = Date.now() + waitMs;
   const records: ModelUsageRecord[] = [];
   for (;;) {
-    const read = readNew(stateDir, transcript, new Date());
+    const read = await inTurn(stateDir, () => readNew(stateDir, transcript, new Date()));
     records.push(...read.records);
     if (!read.turnOpen || Date.now() >= deadline) return records;
     await new Promise((resolve) => setTimeout(resolve, STOP_POLL_MS));
   }
 }
 
-function readNew(stateDir: string, transcript: string, now: Date): { records: ModelUsageRecord[]; turnOpen: boolean } {
+async function readNew(stateDir: string, transcript: string, now: Date): Promise<{ records: ModelUsageRecord[]; turnOpen: boolean }> {
   const places = load(stateDir);
   const records: ModelUsageRecord[] = [];
   let turnOpen = false;
@@ -98,6 +117,6 @@ function readNew(stateDir: string, transcript: string, now: Date): { records: Mo
     places[file] = { ...(tail.state ? { tail: tail.state } : {}), reader: reader.toJSON(), at: now.toISOString() };
     if (file === transcript) turnOpen = reader.turnOpen;
   }
-  save(stateDir, places);
+  await save(stateDir, places);
   return { records, turnOpen };
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { atomicWrite, renameRetrying, tempPathFor } from '../../../src/core/fs/atomicWrite';
+import { atomicWrite, atomicWriteAsync, renameRetrying, tempPathFor } from '../../../src/core/fs/atomicWrite';
 
 const tempDir = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-fs-'));
 const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(code), { code });
@@ -31,6 +31,33 @@ test('a failed rename leaves the target as it was and no temporary file', () => 
   const target = path.join(dir, 'taken');
   fs.mkdirSync(path.join(target, 'inside'), { recursive: true }); // a non-empty folder cannot be renamed over
   assert.throws(() => atomicWrite(target, 'x'), (err: NodeJS.ErrnoException) => ['EISDIR', 'ENOTEMPTY', 'EEXIST', 'EPERM'].includes(err.code ?? ''));
+  assert.deepEqual(fs.readdirSync(dir), ['taken']);
+  assert.deepEqual(fs.readdirSync(target), ['inside']);
+});
+
+test('atomicWriteAsync replaces a file whole, with exactly the mode asked for, and leaves no temporary file', { skip: process.platform === 'win32' }, async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'state.json');
+  fs.writeFileSync(file, 'old', { mode: 0o644 });
+  const umask = process.umask(0o077);
+  try {
+    await atomicWriteAsync(file, 'new', { fsync: false });
+    assert.equal(fs.readFileSync(file, 'utf8'), 'new');
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    await atomicWriteAsync(file, Buffer.from('script'), { mode: 0o755 });
+    assert.equal(fs.statSync(file).mode & 0o777, 0o755, 'not reduced by the umask');
+  } finally {
+    process.umask(umask);
+  }
+  assert.equal(fs.readFileSync(file, 'utf8'), 'script');
+  assert.deepEqual(fs.readdirSync(dir), ['state.json']);
+});
+
+test('a failed asynchronous rename leaves the target as it was and no temporary file', async () => {
+  const dir = tempDir();
+  const target = path.join(dir, 'taken');
+  fs.mkdirSync(path.join(target, 'inside'), { recursive: true });
+  await assert.rejects(atomicWriteAsync(target, 'x'), (err: NodeJS.ErrnoException) => ['EISDIR', 'ENOTEMPTY', 'EEXIST', 'EPERM'].includes(err.code ?? ''));
   assert.deepEqual(fs.readdirSync(dir), ['taken']);
   assert.deepEqual(fs.readdirSync(target), ['inside']);
 });
