@@ -1,7 +1,7 @@
 /**
  * Alfred's sandbox against `@anthropic-ai/sandbox-runtime` (srt), side by side in one run:
- * - the escape corpus's sandboxed shell cases (sandboxCompareCorpus.ts): Alfred's hook answer, srt
- *   configured with Alfred's plan, srt as shipped; each judged on disk;
+ * - the escape corpus's sandboxed shell cases (sandboxCompareCorpus.ts): unsandboxed (the control),
+ *   Alfred's hook answer, srt configured with Alfred's plan, srt as shipped; each judged on disk;
  * - start-up: `sh -c true` plain, in Alfred's sandbox as the hook answer runs it (coder: behind its
  *   proxy), under srt's CLI (its proxies started per command, as a terminal starts it) and under srt
  *   as a library embeds it (its proxies already running, the wrap per command); medians of RUNS each,
@@ -29,16 +29,19 @@ const WARMUP = 3;
 const mark = (held: boolean): string => (held ? 'held' : 'ESCAPED');
 
 function printCorpus(rows: readonly CaseRow[]): void {
-  const widths = [58, 8, 16, 15];
+  const widths = [58, 11, 8, 16, 15];
   const cell = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
-  console.log([cell('case', widths[0]!), cell('Alfred', widths[1]!), cell('srt like Alfred', widths[2]!), 'srt as shipped'].join(' | '));
+  console.log([cell('case', widths[0]!), cell('unsandboxed', widths[1]!), cell('Alfred', widths[2]!), cell('srt like Alfred', widths[3]!), 'srt as shipped'].join(' | '));
   for (const r of rows) {
+    if (r.extra && !rows[rows.indexOf(r) - 1]?.extra) console.log('beyond the corpus:');
     const o = r.outcomes;
     const text = (way: Way) => `${mark(o[way].held)}${o[way].error ? ` (sandbox failed: ${o[way].error})` : ''}`;
-    console.log([cell(r.name, widths[0]!), cell(text('alfred'), widths[1]!), cell(text('srtLikeAlfred'), widths[2]!), text('srtAsShipped')].join(' | '));
+    console.log([cell(r.name, widths[0]!), cell(text('plain'), widths[1]!), cell(text('alfred'), widths[2]!), cell(text('srtLikeAlfred'), widths[3]!), text('srtAsShipped')].join(' | '));
   }
-  const count = (way: Way) => rows.filter((r) => r.outcomes[way].held).length;
-  console.log(`held: Alfred ${count('alfred')}/${rows.length}, srt like Alfred ${count('srtLikeAlfred')}/${rows.length}, srt as shipped ${count('srtAsShipped')}/${rows.length}`);
+  for (const [label, part] of [['the corpus', rows.filter((r) => !r.extra)], ['beyond it', rows.filter((r) => r.extra)]] as const) {
+    const count = (way: Way) => part.filter((r) => r.outcomes[way].held).length;
+    console.log(`held, ${label}: unsandboxed ${count('plain')}/${part.length}, Alfred ${count('alfred')}/${part.length}, srt like Alfred ${count('srtLikeAlfred')}/${part.length}, srt as shipped ${count('srtAsShipped')}/${part.length}`);
+  }
 }
 
 /** Medians of `sh -c true` each way; srt's library is loaded here only (its proxies live in this process). */
