@@ -38,6 +38,8 @@ function printCorpus(rows: readonly CaseRow[]): void {
     const text = (way: Way) => `${mark(o[way].held)}${o[way].error ? ` (sandbox failed: ${o[way].error})` : ''}`;
     console.log([cell(r.name, widths[0]!), cell(text('plain'), widths[1]!), cell(text('alfred'), widths[2]!), cell(text('srtLikeAlfred'), widths[3]!), text('srtAsShipped')].join(' | '));
   }
+  const vacuous = rows.filter((r) => r.outcomes.plain.held);
+  if (vacuous.length) console.log(`unchanged even without a sandbox, so their "held" says nothing: ${vacuous.map((r) => r.name).join('; ')}`);
   for (const [label, part] of [['the corpus', rows.filter((r) => !r.extra)], ['beyond it', rows.filter((r) => r.extra)]] as const) {
     const count = (way: Way) => part.filter((r) => r.outcomes[way].held).length;
     console.log(`held, ${label}: unsandboxed ${count('plain')}/${part.length}, Alfred ${count('alfred')}/${part.length}, srt like Alfred ${count('srtLikeAlfred')}/${part.length}, srt as shipped ${count('srtAsShipped')}/${part.length}`);
@@ -111,7 +113,7 @@ async function main(): Promise<void> {
       console.log(`network: allowed ${netResult.names[0]} (and 127.0.0.1), not allowed ${netResult.names[1]}; "reached" = a server outside received it`);
       for (const r of netResult.rows) {
         const ok = (reached: boolean) => `${reached ? 'reached' : 'refused'}${(reached ? 'reached' : 'refused') === r.expect ? '' : ' ✗'}`;
-        console.log(`${r.name.padEnd(78)} | plain ${r.plain ? 'reached' : 'refused'} | Alfred ${ok(r.alfred)} | srt ${ok(r.srt)}`);
+        console.log(`${r.name.padEnd(78)} | plain ${r.plain ? 'reached' : 'refused'} | Alfred ${ok(r.alfred)} | Alfred strict ${r.alfredStrict === undefined ? 'not run' : ok(r.alfredStrict)} | srt ${ok(r.srt)}`);
       }
     }
     const failed = rows.flatMap((r) => WAYS.filter((w) => r.outcomes[w].error).map((w) => `${w}: ${r.name}`));

@@ -20,8 +20,8 @@ const ROOT = path.resolve(__dirname, '..');
 const RUNNER = path.join(ROOT, 'dist', 'cli', 'alfred-net.cjs');
 
 export interface NetCase { name: string; command: string; mark: string; expect: 'reached' | 'refused' }
-/** Whether a server outside received the case's mark: unsandboxed (the control), in Alfred's sandbox, under srt. */
-export interface NetRow extends NetCase { plain: boolean; alfred: boolean; srt: boolean }
+/** Whether a server outside received the case's mark: unsandboxed (the control), in Alfred's sandbox (auto, the default, and strict), under srt. */
+export interface NetRow extends NetCase { plain: boolean; alfred: boolean; alfredStrict: boolean | undefined; srt: boolean }
 
 /** A name other than localhost that /etc/hosts leads to 127.0.0.1, or undefined where there is none. */
 export function otherLoopbackName(): string | undefined {
@@ -87,11 +87,14 @@ export async function runNetwork(root: string): Promise<{ rows: NetRow[]; names:
   const env = { ...process.env, HOME: home, ALFRED_HOME: path.join(home, '.alfred') };
   const s = await servers(socketPath);
   try {
-    const plan = planSandbox({
-      role: { name: 'coder', sandbox: 'auto', network: { allow: [allowed, '127.0.0.1'], deny: [] } }, workspaceFolder: ws, protectedGlobs: [], env, home,
+    const planFor = (mode: 'auto' | 'strict') => planSandbox({
+      role: { name: 'coder', sandbox: mode, network: { allow: [allowed, '127.0.0.1'], deny: [] } }, workspaceFolder: ws, protectedGlobs: [], env, home,
       netRunner: [process.execPath, RUNNER],
     });
+    const plan = planFor('auto');
     if (plan.kind !== 'sandboxed' || plan.network.kind !== 'filtered') throw new Error(`expected Alfred's proxy, got ${plan.kind}`);
+    // strict (its seccomp filter refuses Unix sockets) where the machine can set it up; else not run.
+    const strict = planFor('strict');
     const settings: SrtSettings = {
       network: { allowedDomains: [allowed, `127.0.0.1:${s.port}`], deniedDomains: [] },
       filesystem: { denyRead: [], allowWrite: [ws], denyWrite: [] },
@@ -106,8 +109,9 @@ export async function runNetwork(root: string): Promise<{ rows: NetRow[]; names:
       };
       const plain = await reached(['/bin/sh', '-c', c.command]);
       const alfred = await reached(plan.argv(c.command, ws));
+      const alfredStrict = strict.kind === 'sandboxed' ? await reached(strict.argv(c.command, ws)) : undefined;
       const srt = await reached(srtArgv(path.join(root, 'net', 'srt-settings.json'), settings, c.command));
-      rows.push({ ...c, plain, alfred, srt });
+      rows.push({ ...c, plain, alfred, alfredStrict, srt });
     }
     return { rows, names };
   } finally {
