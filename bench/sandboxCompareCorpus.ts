@@ -4,7 +4,7 @@
  * escape cannot change what another finds): unsandboxed (the control), (a) Alfred's sandbox, the line an agent's hook answer
  * runs (`alfred hook PreToolUse`, in process, as VS Code's Copilot sends the call); (b) srt with
  * Alfred's plan translated (srt.ts, srtLikeAlfred); (c) srt as shipped (srt.ts, srtAsShipped). Each
- * is judged on disk: the case's `protects` path before and after.
+ * is judged on disk: the case's `protects` path before and after (corpusHome.ts, snapshot and held).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,7 +14,7 @@ import { main } from '../src/cli/main';
 import { openWorkspaceHarness } from '../src/core/hooks/openWorkspace';
 import { closedHomes } from '../src/core/sandbox/mounts';
 import { shellQuote } from '../src/core/sandbox/wrap';
-import { CORPUS, prepareCorpusHome, snapshot, writeCorpusWorkspace, type CorpusCase } from '../test/unit/adversarial/corpusHome';
+import { CORPUS, held, prepareCorpusHome, snapshot, writeCorpusWorkspace, type CorpusCase } from '../test/unit/adversarial/corpusHome';
 import { srtArgv, srtAsShipped, srtLikeAlfred, type SrtSettings } from './srt';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -61,9 +61,9 @@ export function world(root: string, label: string): World {
   // The launcher every hook runs, for the case that tries to replace it (as corpus.test.ts writes it).
   fs.mkdirSync(path.join(home, '.alfred', 'bin'), { recursive: true });
   fs.writeFileSync(path.join(home, '.alfred', 'bin', 'alfred'), '#!/bin/sh\nexec alfred "$@"\n', { mode: 0o755 });
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, USERPROFILE: home, PATH, ALFRED_HOOK_SERVER: 'existing' };
-  // Alfred's home where a user's is (~/.alfred), so the state the cases aim at is there to aim at.
-  for (const k of ['ALFRED_HOME', 'ALFRED_ROLE', 'LEAN_CTX_ROLE', 'ALFRED_WORKSPACE']) delete env[k];
+  // Alfred's home where a user has it (~/.alfred), so the state the cases aim at is there to aim at.
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, USERPROFILE: home, ALFRED_HOME: path.join(home, '.alfred'), PATH, ALFRED_HOOK_SERVER: 'existing' };
+  for (const k of ['ALFRED_ROLE', 'LEAN_CTX_ROLE', 'ALFRED_WORKSPACE']) delete env[k];
   return { ws, home, env };
 }
 
@@ -73,20 +73,33 @@ export function commandOf(c: CorpusCase): string {
   return [c.task!, ...(c.taskArgs ?? []).map((a) => shellQuote(String(a)))].join(' ');
 }
 
+/**
+ * Makes `env` this process's environment until the returned function restores it. Set key by key on
+ * process.env (not a new object), so that what reads the C environment (os.homedir()) sees it too.
+ */
+function useEnv(env: NodeJS.ProcessEnv): () => void {
+  const saved = { ...process.env };
+  const replace = (next: NodeJS.ProcessEnv) => {
+    for (const k of Object.keys(process.env)) if (!(k in next)) delete process.env[k];
+    Object.assign(process.env, next);
+  };
+  replace(env);
+  return () => replace(saved);
+}
+
 /** The hook answer's command for the case, as VS Code's Copilot sends the call, from `alfred hook` in process. */
 async function hookLine(c: CorpusCase, w: World): Promise<string> {
   const input = c.shell !== undefined
     ? { tool_name: 'run_in_terminal', tool_input: { command: c.shell, explanation: 'x', goal: 'x', mode: 'sync', isBackground: false } }
     : { tool_name: 'create_and_run_task', tool_input: { workspaceFolder: w.ws, task: { label: 'build', type: 'shell', command: c.task, ...(c.taskArgs ? { args: c.taskArgs } : {}), isBackground: false } } };
   const stdin = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's1', cwd: w.ws, ...input });
-  const saved = process.env;
-  process.env = w.env;
   const out: string[] = [];
+  const restore = useEnv(w.env);
   try {
     const code = await main(['hook', 'PreToolUse'], { out: (t) => void out.push(t), err: () => {}, readStdin: async () => stdin });
     assert.equal(code, 0, `alfred hook exited ${code}`);
   } finally {
-    process.env = saved;
+    restore();
   }
   const answer = JSON.parse(out.join('\n') || '{}') as { hookSpecificOutput?: { updatedInput?: { command?: string; task?: { command?: string } } } };
   const updated = answer.hookSpecificOutput?.updatedInput;
@@ -117,18 +130,17 @@ const SANDBOX_FAILED = /^bwrap: |does not hold a valid config|^Error: Sandbox de
 async function runWay(c: ExtraCase, way: Way, root: string, index: number): Promise<Outcome> {
   const w = world(root, `${index}-${way}`);
   if (c.setup) spawnSync('/bin/sh', ['-c', c.setup], { cwd: w.ws, env: w.env, stdio: 'ignore' });
-  // The hook is asked every way, so that every world holds what it leaves (the ledger of the call, the
-  // plan's saved mounts, the home's agent folders it makes to hold them read-only); the snapshot is
-  // taken after, of what the command changes.
+  // As corpus.test.ts judges: the snapshot before the hook answers, the one after the command ran. The
+  // hook is asked every way, so that every world holds what it leaves (the call's charge in the
+  // ledger, the plan's saved mounts, the home's agent folders it makes to hold them read-only).
+  const before = snapshot(w.ws, w.home, c.protects!);
   const line = await hookLine(c, w);
   const argv = way === 'alfred' ? ['/bin/sh', '-c', line]
     : way === 'plain' ? ['/bin/sh', '-c', commandOf(c)]
       : srtArgv(path.join(root, `${index}-${way}`, 'srt-settings.json'), await srtSettings(way, w), commandOf(c));
-  const before = snapshot(w.ws, w.home, c.protects!);
   const r = runIn(argv, w);
-  const held = snapshot(w.ws, w.home, c.protects!) === before;
   const failed = SANDBOX_FAILED.exec(r.stderr);
-  return { held, ...(failed ? { error: r.stderr.trim().split('\n')[0]! } : {}) };
+  return { held: held(c.protects!, before, snapshot(w.ws, w.home, c.protects!)), ...(failed ? { error: r.stderr.trim().split('\n')[0]! } : {}) };
 }
 
 /** The corpus's sandboxed shell and task cases, then EXTRA_CASES, each run every way. */
