@@ -13,6 +13,8 @@ const BENCHES = {
   sandbox: { file: 'bench/sandbox.bench.ts', flags: [] },
   // Sandbox start-up behind the network proxy, and 100 MB through it against direct.
   network: { file: 'bench/network.bench.ts', flags: [] },
+  // Alfred's sandbox against @anthropic-ai/sandbox-runtime: the escape corpus, start-up and the network cases, side by side.
+  sandboxCompare: { file: 'bench/sandboxCompare.bench.ts', flags: [] },
   hook: { file: 'bench/hook.bench.ts', flags: [] },
   // An agent's session without an editor: the first call starts the hook server the others use.
   hookSession: { file: 'bench/hookSession.bench.ts', flags: [] },
