@@ -30,7 +30,7 @@ import { sandboxRefusal as sandboxRefusalOf } from './sandbox/refusal';
 import { strictProbeFailure } from './sandbox/detect';
 import { sandboxStatus, type SandboxStatus } from './sandbox/status';
 import type { VscodeSandboxInput } from './sandbox/vscodeSandbox';
-import { vscodeSandboxEverywhere, vscodeUserSettingsFiles, type VscodeSandboxReport } from './sandbox/vscodeSettingsFiles';
+import { vscodeSandboxEverywhere, vscodeSandboxOnEverywhere, vscodeUserSettingsFiles, type VscodeSandboxReport } from './sandbox/vscodeSettingsFiles';
 import { chargeMeasured, type MeasuredCharge } from './usage/chargeMeasured';
 import type { ModelUsageRecord } from './usage/types';
 import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './roles/active';
@@ -268,6 +268,11 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
   vscodeSandbox(): VscodeSandboxReport {
     const input = this.vscodeSandboxInput();
     return input ? vscodeSandboxEverywhere(vscodeUserSettingsFiles(this.env, this.homeDir), input) : { holds: false, off: false, missing: ['Alfred plans no sandbox here to compare with'] };
+  }
+
+  /** The same for a hook call: no plan is made where VS Code's sandbox is off in some editor (the usual case). */
+  vscodeSandboxHolds(): boolean {
+    return vscodeSandboxOnEverywhere(vscodeUserSettingsFiles(this.env, this.homeDir), this.workspaceFolder) && this.vscodeSandbox().holds;
   }
 
   /** Whether shell commands of the active role run in the kernel sandbox, without planning one. */

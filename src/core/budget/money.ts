@@ -25,7 +25,8 @@ export interface MoneyOptions {
 export function formatUsd(usd: number, options: MoneyOptions = {}): string {
   const n = Number.isFinite(usd) ? usd : 0;
   const sign = n < 0 ? '-' : '';
-  const digits = numberFormat(options.locale, decimalsFor(Math.abs(n))).format(Math.abs(n));
+  const decimals = decimalsFor(Math.abs(n));
+  const digits = options.locale === undefined ? plainDigits(Math.abs(n), decimals) : numberFormat(options.locale, decimals).format(Math.abs(n));
   return `${options.estimated ? '~' : ''}${sign}$${digits}`;
 }
 
@@ -55,6 +56,30 @@ function decimalsFor(abs: number): number {
   if (abs >= 0.0001) return 4;
   // Two significant digits, at most ten decimals: below that the amount is not worth a digit.
   return Math.min(10, Math.ceil(-Math.log10(abs)) + 1);
+}
+
+/**
+ * Without a locale: what Intl.NumberFormat('en', { useGrouping: false }) writes, without building
+ * one (the first costs about 14 ms, on every hook call that writes the budget line). Rounded as it
+ * rounds: half away from zero, on the shortest decimal that reads back as the number (1.005 → 1.01,
+ * where toFixed gives 1.00).
+ */
+function plainDigits(abs: number, maxDecimals: number): string {
+  const [mantissa = '0', exponent = '0'] = String(abs).split('e');
+  const [whole = '0', fraction = ''] = mantissa.split('.');
+  // The digits without the point, and where the point falls in them.
+  let digits = whole + fraction;
+  let point = whole.length + Number(exponent);
+  if (point < 0) { digits = '0'.repeat(-point) + digits; point = 0; }
+  digits = digits.padEnd(point + maxDecimals + 1, '0');
+  const kept = digits.slice(0, point + maxDecimals);
+  const rounded = BigInt(kept || '0') + (Number(digits[point + maxDecimals]) >= 5 ? 1n : 0n);
+  const text = rounded.toString().padStart(maxDecimals + 1, '0');
+  const intPart = text.slice(0, text.length - maxDecimals);
+  let decimals = text.slice(text.length - maxDecimals);
+  // Trailing zeros dropped down to two decimals.
+  while (decimals.length > 2 && decimals.endsWith('0')) decimals = decimals.slice(0, -1);
+  return `${intPart}.${decimals}`;
 }
 
 const formats = new Map<string, Intl.NumberFormat>();

@@ -11,7 +11,7 @@ import { isObject } from '../isObject';
 import { atomicWrite } from '../fs/atomicWrite';
 import { vscodeUserDirs } from '../mcp/locations';
 import { alfredHome } from '../state/paths';
-import { effectiveSettings, vscodeSandboxHolds, type VscodeSandboxInput, type VscodeSandboxVerdict } from './vscodeSandbox';
+import { effectiveSettings, VSCODE_SANDBOX, vscodeSandboxHolds, vscodeSandboxOn, type VscodeSandboxInput, type VscodeSandboxVerdict } from './vscodeSandbox';
 
 interface Read { stamp: string; doc: Record<string, unknown> | undefined }
 const cache = new Map<string, Read>();
@@ -95,6 +95,16 @@ export function vscodeSandboxEverywhere(files: readonly string[], input: VscodeS
   if (!seen) return { holds: false, off: true, missing: ['no VS Code user settings here'] };
   // Where it is on somewhere, what it lacks there says more than another editor's being off.
   return short.find((v) => !v.holds && !v.off) ?? short[0] ?? { holds: true };
+}
+
+/**
+ * Whether VS Code's sandbox is on in every existing user settings file (the workspace's laid over
+ * each): read before Alfred plans anything, so a hook call where it is off pays for no plan.
+ */
+export function vscodeSandboxOnEverywhere(files: readonly string[], workspaceFolder: string): boolean {
+  const workspace = settingsFileOf(path.join(workspaceFolder, '.vscode', 'settings.json')) ?? {};
+  const users = files.map(settingsFileOf).filter((u): u is Record<string, unknown> => u !== undefined);
+  return users.length > 0 && users.every((user) => vscodeSandboxOn(effectiveSettings(user, workspace)[VSCODE_SANDBOX.enabled]));
 }
 
 /** A settings file's text with `values` set (comments and every other setting kept), for the write pipeline's diff. */

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { VSCODE_SANDBOX as S, vscodeSandboxSettings, type VscodeSandboxInput } from '../../../src/core/sandbox/vscodeSandbox';
-import { rememberVscodeUserDir, settingsFileOf, settingsTextWith, vscodeSandboxEverywhere, vscodeUserSettingsFiles } from '../../../src/core/sandbox/vscodeSettingsFiles';
+import { rememberVscodeUserDir, settingsFileOf, settingsTextWith, vscodeSandboxEverywhere, vscodeSandboxOnEverywhere, vscodeUserSettingsFiles } from '../../../src/core/sandbox/vscodeSettingsFiles';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-vscode-settings-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -35,6 +35,19 @@ test('every existing editor\'s settings must hold: one short is named, an absent
   write(b, { ...holding, 'editor.tabSize': 2 });
   assert.deepEqual(vscodeSandboxEverywhere([a, b], INPUT, 'linux'), { holds: true });
   fs.rmSync(path.dirname(b), { recursive: true });
+});
+
+test('before a hook call plans anything: on in every existing editor, the workspace laid over each', () => {
+  const a = path.join(root, 'on-a', 'settings.json');
+  const b = path.join(root, 'on-b', 'settings.json');
+  const wsOn = path.join(root, 'ws-on');
+  assert.equal(vscodeSandboxOnEverywhere([a], wsOn), false, 'no editor here');
+  write(a, { [S.enabled]: 'on' });
+  assert.equal(vscodeSandboxOnEverywhere([a, b], wsOn), true, 'an absent file is no editor');
+  write(b, {});
+  assert.equal(vscodeSandboxOnEverywhere([a, b], wsOn), false, 'off in one editor');
+  write(path.join(wsOn, '.vscode', 'settings.json'), { [S.enabled]: 'on' });
+  assert.equal(vscodeSandboxOnEverywhere([a, b], wsOn), true, 'the workspace turns it on in both');
 });
 
 test('the workspace\'s .vscode/settings.json counts over each editor\'s: it can turn the sandbox off or empty denyWrite', () => {

@@ -32,7 +32,7 @@ export const preToolUse: HookHandler = async (harness, input, event) => {
   const { command } = call;
   // VS Code's own sandbox, configured to hold Alfred's rules in every editor here, runs Copilot's
   // terminal command: none is nested inside it (sandbox/vscodeSandbox.ts). Else Alfred's, fail safe.
-  const byVscode = command !== undefined && runsInVscodeSandbox(input, call.base, input.toolInput) && harness.vscodeSandbox().holds;
+  const byVscode = command !== undefined && runsInVscodeSandbox(input, call.base, input.toolInput) && harness.vscodeSandboxHolds();
   const rewritten = command !== undefined && !byVscode ? sandboxedInput(input, call, harness) : undefined;
   const sandboxed = rewritten?.line;
   const decided = await decideCall(harness, call, {
