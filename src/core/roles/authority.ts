@@ -3,6 +3,7 @@
  * privileges silently). A switch that raises authority takes effect only when the user confirms it
  * in VS Code or at an interactive terminal; a switch that lowers it (or keeps it) needs no one.
  */
+import * as path from 'node:path';
 import { rolePermits } from '../policy/gate';
 import { KNOWN_TOOLS } from '../policy/categories';
 import type { ActiveRoleOrigin } from './active';
@@ -34,7 +35,10 @@ export function moreAuthority(next: Role, current: Role): string[] {
     const to = next.mcp?.[key] ?? 'allow';
     if (MCP_RANK[to] > MCP_RANK[from]) more.push(`${key} MCP servers ${from} → ${to}`);
   }
-  const writes = (next.allowWrite ?? []).filter((p) => !(current.allowWrite ?? []).some((c) => p === c || p.startsWith(`${c.replace(/\/+$/, '')}/`)));
+  // Compared normalised: `~/notes/../.ssh` is not under `~/notes`.
+  const under = (p: string, c: string) => p === c || p.startsWith(`${c.replace(/\/+$/, '')}/`);
+  const held = (current.allowWrite ?? []).map((c) => path.normalize(c));
+  const writes = (next.allowWrite ?? []).filter((p) => !held.some((c) => under(path.normalize(p), c)));
   if (writes.length > 0) more.push(`sandboxed commands write ${writes.join(', ')}`);
   const reach = moreNetwork(next.network, current.network);
   if (reach) more.push(reach);

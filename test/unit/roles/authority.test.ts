@@ -39,6 +39,7 @@ describe('moreAuthority', () => {
   it('wider sandbox writes, network and fewer questions are more authority', () => {
     const base: Role = { ...role('coder'), allowWrite: ['~/notes'], network: { allow: ['registry.npmjs.org'], deny: ['evil.example'] }, tools: { denied: [], ask: ['@exec:git push*'] } };
     assert.deepEqual(moreAuthority({ ...base, allowWrite: ['~/notes/today', '~/.ssh'] }, base), ['sandboxed commands write ~/.ssh']);
+    assert.deepEqual(moreAuthority({ ...base, allowWrite: ['~/notes/../.ssh'] }, base), ['sandboxed commands write ~/notes/../.ssh'], 'not under ~/notes once resolved');
     assert.deepEqual(moreAuthority({ ...base, network: { allow: ['registry.npmjs.org', 'pastebin.com'], deny: ['evil.example'] } }, base), ['network reaches pastebin.com']);
     assert.deepEqual(moreAuthority({ ...base, network: { allow: ['*'], deny: [] } }, base), ['network reaches every name']);
     assert.deepEqual(moreAuthority({ ...base, network: undefined }, base), ['network reaches every name'], 'no rules: the network as it is');
