@@ -68,7 +68,7 @@ async function chargeClaudeUsage(harness: Harness, input: HookInput, event: Hook
 async function chargeGeminiUsage(harness: Harness, input: HookInput, event: HookEvent): Promise<void> {
   if (input.agent !== 'gemini' || !input.transcriptPath) return;
   try {
-    await harness.chargeMeasured(readNewGeminiUsage(harness.stateDir, input.transcriptPath));
+    await harness.chargeMeasured(await readNewGeminiUsage(harness.stateDir, input.transcriptPath));
   } catch (err) {
     await harness.record([{ type: 'HookError', event, message: `reading Gemini CLI's session file: ${(err as Error).message}` }]).catch(() => undefined);
   }

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { atomicWriteAsync } from '../fs/atomicWrite';
 import { ClaudeTranscriptReader, type ClaudeTranscriptState, type TranscriptUsage } from './claudeTranscript';
+import { inTurn } from './inTurn';
 import { FileTail, type TailState } from './tail';
 import type { ModelUsageRecord } from './types';
 import { isObject } from '../isObject';
@@ -58,25 +59,7 @@ function subagentTranscripts(transcript: string): string[] {
 
 /** The usage records of the API messages completed since the last read of `transcript` and its sub-agents' transcripts. */
 export async function readNewClaudeUsage(stateDir: string, transcript: string, now: Date = new Date()): Promise<ModelUsageRecord[]> {
-  return (await inTurn(stateDir, () => readNew(stateDir, transcript, now))).records;
-}
-
-/**
- * The read under way in each state folder, settled either way: a read that started while another was
- * saving would start from the place before it, and the later save of the two would put back what the
- * other read (read again at the next hook, though charged once).
- */
-const reading = new Map<string, Promise<void>>();
-
-/** `read` once the reads of `stateDir` started before it in this process are done. */
-function inTurn<T>(stateDir: string, read: () => Promise<T>): Promise<T> {
-  const result = (reading.get(stateDir) ?? Promise.resolve()).then(read);
-  const settled = result.then(() => undefined, () => undefined);
-  reading.set(stateDir, settled);
-  void settled.then(() => {
-    if (reading.get(stateDir) === settled) reading.delete(stateDir);
-  });
-  return result;
+  return (await inTurn(path.join(stateDir, TRANSCRIPTS_FILE), () => readNew(stateDir, transcript, now))).records;
 }
 
 /** At most this long Stop waits for the answer that ends the turn. */
@@ -94,7 +77,7 @@ export async function readClaudeUsageAtStop(stateDir: string, transcript: string
   const deadline = Date.now() + waitMs;
   const records: ModelUsageRecord[] = [];
   for (;;) {
-    const read = await inTurn(stateDir, () => readNew(stateDir, transcript, new Date()));
+    const read = await inTurn(path.join(stateDir, TRANSCRIPTS_FILE), () => readNew(stateDir, transcript, new Date()));
     records.push(...read.records);
     if (!read.turnOpen || Date.now() >= deadline) return records;
     await new Promise((resolve) => setTimeout(resolve, STOP_POLL_MS));

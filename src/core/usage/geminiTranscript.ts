@@ -12,7 +12,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { atomicWrite } from '../fs/atomicWrite';
+import { atomicWriteAsync } from '../fs/atomicWrite';
+import { inTurn } from './inTurn';
 import { FileTail, type TailState } from './tail';
 import type { ModelUsageRecord } from './types';
 
@@ -56,13 +57,18 @@ function load(stateDir: string): Places {
   }
 }
 
-function save(stateDir: string, places: Places): void {
+/** Saved without holding up the event loop (the hook server runs in the extension host), as Claude Code's places are. */
+function save(stateDir: string, places: Places): Promise<void> {
   const kept = Object.entries(places).sort((a, b) => b[1].at.localeCompare(a[1].at)).slice(0, MAX_TRANSCRIPTS);
-  atomicWrite(path.join(stateDir, GEMINI_TRANSCRIPTS_FILE), JSON.stringify(Object.fromEntries(kept)), { fsync: false });
+  return atomicWriteAsync(path.join(stateDir, GEMINI_TRANSCRIPTS_FILE), JSON.stringify(Object.fromEntries(kept)), { fsync: false });
 }
 
-/** The usage records of the model answers written to `transcript` since its last read. */
-export function readNewGeminiUsage(stateDir: string, transcript: string, now: Date = new Date()): ModelUsageRecord[] {
+/** The usage records of the model answers written to `transcript` since its last read; reads of one state folder take turns (inTurn.ts). */
+export function readNewGeminiUsage(stateDir: string, transcript: string, now: Date = new Date()): Promise<ModelUsageRecord[]> {
+  return inTurn(path.join(stateDir, GEMINI_TRANSCRIPTS_FILE), () => readNew(stateDir, transcript, now));
+}
+
+async function readNew(stateDir: string, transcript: string, now: Date): Promise<ModelUsageRecord[]> {
   const places = load(stateDir);
   const place = places[transcript] ?? { at: now.toISOString() };
   const tail = new FileTail(transcript, place.tail);
@@ -85,6 +91,6 @@ export function readNewGeminiUsage(stateDir: string, transcript: string, now: Da
     if (!read.more) break;
   }
   places[transcript] = { ...(tail.state ? { tail: tail.state } : {}), ...(sessionId ? { sessionId } : {}), at: now.toISOString() };
-  save(stateDir, places);
+  await save(stateDir, places);
   return records;
 }
