@@ -3,11 +3,11 @@
  * the display language's digit grouping, and a limit of 0 said as "not allowed" rather than `0/0 (0%)`.
  * Pure: the caller passes the locale (VS Code's display language) and the translated words.
  */
-import { formatCharge as coreFormatCharge, formatUsd as coreFormatUsd, type Charge } from '../core/budget/money';
+import { formatCharge as coreFormatCharge, formatUsd as coreFormatUsd, localeNumberFormat, type Charge } from '../core/budget/money';
 
 /** Whole numbers with the locale's separators (en: 24,000; es: 24.000). An unknown locale falls back to English. */
 export function formatCount(n: number, locale: string): string {
-  return numberFormat(locale, 0).format(Math.round(n));
+  return localeNumberFormat(locale, 0, 0).format(Math.round(n));
 }
 
 /** Dollars as every surface writes them (src/core/budget/money.ts), with the locale's separators. */
@@ -18,22 +18,6 @@ export function formatUsd(n: number, locale: string, estimated = false): string 
 /** A charge, naming the fallback price when it was used. */
 export function formatCharge(charge: Charge, locale: string, fallbackNote?: string): string {
   return coreFormatCharge(charge, locale, fallbackNote);
-}
-
-const formats = new Map<string, Intl.NumberFormat>();
-function numberFormat(locale: string, decimals: number): Intl.NumberFormat {
-  const key = `${locale}|${decimals}`;
-  let f = formats.get(key);
-  if (!f) {
-    const opts = { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
-    try {
-      f = new Intl.NumberFormat(locale || 'en', opts);
-    } catch {
-      f = new Intl.NumberFormat('en', opts);
-    }
-    formats.set(key, f);
-  }
-  return f;
 }
 
 export interface DimensionNumbers {

@@ -26,7 +26,7 @@ export function formatUsd(usd: number, options: MoneyOptions = {}): string {
   const n = Number.isFinite(usd) ? usd : 0;
   const sign = n < 0 ? '-' : '';
   const decimals = decimalsFor(Math.abs(n));
-  const digits = options.locale === undefined ? plainDigits(Math.abs(n), decimals) : numberFormat(options.locale, decimals).format(Math.abs(n));
+  const digits = options.locale === undefined ? plainDigits(Math.abs(n), decimals) : localeNumberFormat(options.locale, 2, decimals).format(Math.abs(n));
   return `${options.estimated ? '~' : ''}${sign}$${digits}`;
 }
 
@@ -83,12 +83,16 @@ function plainDigits(abs: number, maxDecimals: number): string {
 }
 
 const formats = new Map<string, Intl.NumberFormat>();
-function numberFormat(locale: string | undefined, maxDecimals: number): Intl.NumberFormat {
-  const key = `${locale ?? ''}|${maxDecimals}`;
+
+/**
+ * A locale's number format with `minDecimals` to `maxDecimals` decimals and its own grouping rule
+ * (Spanish leaves 1234 ungrouped), built once per kind; an unknown locale falls back to English.
+ */
+export function localeNumberFormat(locale: string, minDecimals: number, maxDecimals: number): Intl.NumberFormat {
+  const key = `${locale}|${minDecimals}|${maxDecimals}`;
   let f = formats.get(key);
   if (!f) {
-    // With a locale, its own grouping rule (Spanish leaves 1234 ungrouped); without one, none.
-    const opts: Intl.NumberFormatOptions = { minimumFractionDigits: 2, maximumFractionDigits: maxDecimals, ...(locale === undefined ? { useGrouping: false } : {}) };
+    const opts: Intl.NumberFormatOptions = { minimumFractionDigits: minDecimals, maximumFractionDigits: maxDecimals };
     try {
       f = new Intl.NumberFormat(locale || 'en', opts);
     } catch {
