@@ -30,7 +30,7 @@ import { sandboxRefusal as sandboxRefusalOf } from './sandbox/refusal';
 import { strictProbeFailure } from './sandbox/detect';
 import { sandboxStatus, type SandboxStatus } from './sandbox/status';
 import type { VscodeSandboxInput } from './sandbox/vscodeSandbox';
-import { vscodeSandboxEverywhere, vscodeSandboxOnEverywhere, vscodeUserSettingsFiles, type VscodeSandboxReport } from './sandbox/vscodeSettingsFiles';
+import { vscodeSandboxEverywhere, vscodeSandboxOnHere, vscodeUserSettingsFiles, type VscodeSandboxReport } from './sandbox/vscodeSettingsFiles';
 import { chargeMeasured, type MeasuredCharge } from './usage/chargeMeasured';
 import type { ModelUsageRecord } from './usage/types';
 import { requireRole, resolveActiveRoleName, type ActiveRoleOrigin } from './roles/active';
@@ -272,7 +272,7 @@ export class Harness implements CallGovernor, CompletionHost, HandoffHost, Opera
 
   /** The same for a hook call: no plan is made where VS Code's sandbox is off in some editor (the usual case). */
   vscodeSandboxHolds(): boolean {
-    return vscodeSandboxOnEverywhere(vscodeUserSettingsFiles(this.env, this.homeDir), this.workspaceFolder) && this.vscodeSandbox().holds;
+    return vscodeSandboxOnHere(this.env, this.homeDir, this.workspaceFolder) && this.vscodeSandbox().holds;
   }
 
   /** Whether shell commands of the active role run in the kernel sandbox, without planning one. */

@@ -3,12 +3,14 @@
  * cannot tell which editor (stable, Insiders, VSCodium, code-server) or which profile runs it, so each
  * user settings file and each profile's that exists must hold, with the workspace's settings over it.
  * The files are read again only when their size or time changes (a hook server answers many calls).
+ * Every read goes through fs/keptReads, so an answer kept between calls knows what it depended on.
  */
-import * as fs from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { applyEdits, modify, parse } from 'jsonc-parser';
 import { isObject } from '../isObject';
 import { atomicWrite } from '../fs/atomicWrite';
+import { KeptValues, readdir, readText, stat } from '../fs/keptReads';
 import { vscodeUserDirs } from '../mcp/locations';
 import { alfredHome } from '../state/paths';
 import { effectiveSettings, VSCODE_SANDBOX, vscodeSandboxHolds, vscodeSandboxOn, type VscodeSandboxInput, type VscodeSandboxVerdict } from './vscodeSandbox';
@@ -18,10 +20,8 @@ const cache = new Map<string, Read>();
 
 /** The file's settings, undefined when it does not exist; a file that does not parse counts as empty (its sandbox off). */
 export function settingsFileOf(file: string): Record<string, unknown> | undefined {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(file);
-  } catch {
+  const st = stat(file);
+  if (!st) {
     cache.delete(file);
     return undefined;
   }
@@ -30,7 +30,7 @@ export function settingsFileOf(file: string): Record<string, unknown> | undefine
   if (hit?.stamp === stamp) return hit.doc;
   let doc: Record<string, unknown> = {};
   try {
-    const parsed: unknown = parse(fs.readFileSync(file, 'utf8'), [], { allowTrailingComma: true });
+    const parsed: unknown = parse(readText(file), [], { allowTrailingComma: true });
     if (isObject(parsed)) doc = parsed;
   } catch {
     doc = {};
@@ -47,7 +47,7 @@ const rememberedFile = (env: NodeJS.ProcessEnv): string => path.join(alfredHome(
 
 function rememberedDirs(env: NodeJS.ProcessEnv): string[] {
   try {
-    const list: unknown = JSON.parse(fs.readFileSync(rememberedFile(env), 'utf8'));
+    const list: unknown = JSON.parse(readText(rememberedFile(env)));
     return Array.isArray(list) ? list.filter((d): d is string => typeof d === 'string' && path.isAbsolute(d)) : [];
   } catch {
     return [];
@@ -59,14 +59,14 @@ export function rememberVscodeUserDir(dir: string, env: NodeJS.ProcessEnv = proc
   const dirs = rememberedDirs(env);
   const abs = path.resolve(dir);
   if (dirs.includes(abs)) return;
-  fs.mkdirSync(path.dirname(rememberedFile(env)), { recursive: true, mode: 0o700 });
+  mkdirSync(path.dirname(rememberedFile(env)), { recursive: true, mode: 0o700 });
   atomicWrite(rememberedFile(env), `${JSON.stringify([...dirs, abs], null, 2)}\n`);
 }
 
 /** The profiles' settings of a user folder (`profiles/<id>/settings.json`), listed without reading VS Code's state. */
 function profileSettings(userDir: string): string[] {
   try {
-    return fs.readdirSync(path.join(userDir, 'profiles'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => path.join(userDir, 'profiles', d.name, 'settings.json'));
+    return readdir(path.join(userDir, 'profiles')).filter((d) => d.isDirectory()).map((d) => path.join(userDir, 'profiles', d.name, 'settings.json'));
   } catch {
     return [];
   }
@@ -105,6 +105,17 @@ export function vscodeSandboxOnEverywhere(files: readonly string[], workspaceFol
   const workspace = settingsFileOf(path.join(workspaceFolder, '.vscode', 'settings.json')) ?? {};
   const users = files.map(settingsFileOf).filter((u): u is Record<string, unknown> => u !== undefined);
   return users.length > 0 && users.every((user) => vscodeSandboxOn(effectiveSettings(user, workspace)[VSCODE_SANDBOX.enabled]));
+}
+
+/**
+ * vscodeSandboxOnEverywhere for every editor's user settings under `env` and `home`, asked on each
+ * Copilot terminal call: kept while no file or folder it read changed (fs/keptReads), so a hook
+ * server checks a few stats instead of listing each editor's profiles and reading its settings.
+ */
+const onHere = new KeptValues<boolean>(4);
+
+export function vscodeSandboxOnHere(env: NodeJS.ProcessEnv, home: string, workspaceFolder: string): boolean {
+  return onHere.get(JSON.stringify([home, workspaceFolder, env]), () => vscodeSandboxOnEverywhere(vscodeUserSettingsFiles(env, home), workspaceFolder));
 }
 
 /** A settings file's text with `values` set (comments and every other setting kept), for the write pipeline's diff. */

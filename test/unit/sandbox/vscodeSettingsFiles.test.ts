@@ -1,14 +1,18 @@
 /** VS Code's sandbox checked in every editor's settings here (core/sandbox/vscodeSettingsFiles.ts). */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
+import fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { after, mock, test } from 'node:test';
+import { rememberReads } from '../../../src/core/fs/keptReads';
 import { VSCODE_SANDBOX as S, vscodeSandboxSettings, type VscodeSandboxInput } from '../../../src/core/sandbox/vscodeSandbox';
-import { rememberVscodeUserDir, settingsFileOf, settingsTextWith, vscodeSandboxEverywhere, vscodeSandboxOnEverywhere, vscodeUserSettingsFiles } from '../../../src/core/sandbox/vscodeSettingsFiles';
+import { rememberVscodeUserDir, settingsFileOf, settingsTextWith, vscodeSandboxEverywhere, vscodeSandboxOnEverywhere, vscodeSandboxOnHere, vscodeUserSettingsFiles } from '../../../src/core/sandbox/vscodeSettingsFiles';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-vscode-settings-'));
-after(() => fs.rmSync(root, { recursive: true, force: true }));
+after(() => {
+  rememberReads(false);
+  fs.rmSync(root, { recursive: true, force: true });
+});
 const ws = path.join(root, 'ws');
 const home = path.join(root, 'home');
 fs.mkdirSync(ws, { recursive: true });
@@ -84,4 +88,53 @@ test('the settings text keeps the user\'s comments and other settings; a file th
   const bad = path.join(root, 'bad.json');
   write(bad, '[1, 2');
   assert.deepEqual(settingsFileOf(bad), {});
+});
+
+test('kept between a hook server\'s calls, the answer sees at once each change that turns the sandbox off somewhere', async () => {
+  const RACY_MS = 50;
+  rememberReads(true, RACY_MS);
+  const h = path.join(root, 'kept-home');
+  const w = path.join(root, 'kept-ws');
+  const env = { ALFRED_HOME: path.join(h, '.alfred'), XDG_CONFIG_HOME: path.join(h, '.config'), XDG_DATA_HOME: path.join(h, '.local', 'share') };
+  fs.mkdirSync(env.ALFRED_HOME, { recursive: true });
+  fs.mkdirSync(w, { recursive: true });
+  const code = path.join(h, '.config', 'Code', 'User');
+  write(path.join(code, 'settings.json'), { [S.enabled]: 'on' });
+  const on = () => vscodeSandboxOnHere(env, h, w);
+  /** The answer after the racy window, and whether it came without reading a settings file. */
+  const settled = async (): Promise<{ on: boolean; kept: boolean }> => {
+    on();
+    await new Promise((resolve) => setTimeout(resolve, RACY_MS + 30));
+    on();
+    const read = mock.method(fs, 'readFileSync');
+    const now = on();
+    const reads = read.mock.calls.length;
+    read.mock.restore();
+    return { on: now, kept: reads === 0 };
+  };
+  assert.deepEqual(await settled(), { on: true, kept: true });
+  // A profile of that editor, its sandbox off.
+  write(path.join(code, 'profiles', '7f3a', 'settings.json'), {});
+  assert.equal(on(), false, 'a new profile');
+  fs.rmSync(path.join(code, 'profiles'), { recursive: true });
+  assert.equal(on(), true);
+  assert.deepEqual(await settled(), { on: true, kept: true });
+  write(path.join(h, '.local', 'share', 'code-server', 'User', 'settings.json'), { 'editor.tabSize': 2 });
+  assert.equal(on(), false, 'another editor installed');
+  fs.rmSync(path.join(h, '.local'), { recursive: true });
+  assert.deepEqual(await settled(), { on: true, kept: true });
+  write(path.join(w, '.vscode', 'settings.json'), { [S.enabled]: 'off' });
+  assert.equal(on(), false, 'the workspace turns it off');
+  fs.rmSync(path.join(w, '.vscode'), { recursive: true });
+  assert.deepEqual(await settled(), { on: true, kept: true });
+  const custom = path.join(root, 'kept-custom', 'User');
+  write(path.join(custom, 'settings.json'), {});
+  rememberVscodeUserDir(custom, env);
+  assert.equal(on(), false, 'an editor with its own user folder noted');
+  write(path.join(custom, 'settings.json'), { [S.enabled]: 'on' });
+  assert.equal(on(), true, 'that editor\'s settings edited');
+  write(path.join(code, 'settings.json'), { [S.enabled]: 'on', 'editor.tabSize': 3 });
+  assert.deepEqual(await settled(), { on: true, kept: true });
+  write(path.join(code, 'settings.json'), { [S.enabled]: 'off' });
+  assert.equal(on(), false, 'the first editor\'s settings edited');
 });
