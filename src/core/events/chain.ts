@@ -15,7 +15,11 @@ export const GENESIS = '0'.repeat(64);
 
 export const lineHash = (line: string | Buffer): string => sha256Hex(line);
 
-/** The last line of `file` that is not blank, as bytes; undefined when it has none. Reads backwards, a block at a time. */
+/** The first block read from a log's end: a line is a few hundred bytes, and this runs on every append. */
+const FIRST_BLOCK = 4096;
+const MAX_BLOCK = 65536;
+
+/** The last line of `file` that is not blank, as bytes; undefined when it has none. Reads backwards, a block at a time, each larger. */
 function lastLine(file: string): Buffer | undefined {
   let fd: number;
   try {
@@ -26,10 +30,10 @@ function lastLine(file: string): Buffer | undefined {
   try {
     const size = fs.fstatSync(fd).size;
     let tail = Buffer.alloc(0);
-    for (let pos = size; pos > 0;) {
-      const n = Math.min(65536, pos);
+    for (let pos = size, want = FIRST_BLOCK; pos > 0; want = Math.min(want * 4, MAX_BLOCK)) {
+      const n = Math.min(want, pos);
       pos -= n;
-      const block = Buffer.alloc(n);
+      const block = Buffer.allocUnsafe(n);
       fs.readSync(fd, block, 0, n, pos);
       tail = Buffer.concat([block, tail]);
       // The last line with something in it (blank ones, as a torn write's newline leaves, are passed over as

@@ -106,3 +106,17 @@ test('eight processes appending at once, 25 batches each, leave one valid chain 
   const verdict = verifyChain(dir);
   assert.deepEqual(verdict.ok && [verdict.lines, verdict.unchained], [8 * 25 * 2, 0], JSON.stringify(verdict));
 });
+
+test('a last line longer than the blocks read from the log\'s end is found whole, blank lines after it passed over', async () => {
+  for (const size of [10, 4_090, 4_200, 30_000, 200_000]) {
+    const dir = tempState();
+    await recordEvents(dir, 'coder', [{ type: 'ConfigWritten', n: 0 }]);
+    await recordEvents(dir, 'coder', [{ type: 'ConfigWritten', note: 'x'.repeat(size) }]);
+    const file = path.join(dir, EVENTS_FILE);
+    fs.appendFileSync(file, '\n  \n');
+    await recordEvents(dir, 'coder', [{ type: 'ConfigWritten', n: 2 }]);
+    const ls = lines(file).filter((l) => l.trim() !== '');
+    assert.equal(JSON.parse(ls[2]!).prev, lineHash(ls[1]!), `a ${size}-character note`);
+    assert.equal(verifyChain(dir).ok, true);
+  }
+});
