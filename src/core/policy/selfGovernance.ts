@@ -63,18 +63,28 @@ const COMPUTED_VARIABLE_SET: readonly RegExp[] = [
 const READ_ONLY_VSCODE_COMMANDS = new Set(['alfred.showBudget', 'alfred.showRoles', 'alfred.openDashboard', 'alfred.openEventLog']);
 const VSCODE_COMMAND_TOOLS = new Set(['run_vscode_command', 'runVscodeCommand', 'copilot_runVscodeCommand']);
 
+/**
+ * What each family of patterns cannot match without, tested first: V8 compiles a regular expression
+ * on its first uses, some 2 ms for those above in a hook call without a server, and almost no command
+ * names Alfred or expands a variable. Each is exactly what its patterns spell literally (the same
+ * case rule), so it only skips patterns that could not match.
+ */
+const NAMES_ALFRED = /alfred/i;
+const namesOwnVariable = (line: string): boolean => line.includes('ALFRED_') || line.includes('LEAN_CTX_');
+
 /** What the command would change, when a shell command runs Alfred's mutating command line. */
 export function alfredMutationIn(command: string): string | undefined {
   const joined = joinedWords(command);
   for (const line of joined === command ? [command] : [command, joined]) {
-    const m = MUTATING_CLI.exec(line);
+    const m = NAMES_ALFRED.test(line) ? MUTATING_CLI.exec(line) : null;
     if (m) return m[1] ? 'alfred role NAME (a role switch)' : `alfred ${(m[2] as string).toLowerCase()}`;
+    if (!namesOwnVariable(line)) continue;
     const set = OWN_VARIABLE_SET.exec(line) ?? firstMatch(OWN_VARIABLE_ASSIGNED, line);
     if (set) return `a command that sets ${set[1]}, one of Alfred's own variables, for what it starts`;
     const unset = OWN_VARIABLE_UNSET.exec(line);
     if (unset) return `a command that unsets ${unset[1]}, one of Alfred's own variables, for what it starts`;
   }
-  const computed = firstMatch(COMPUTED_VARIABLE_SET, command);
+  const computed = command.includes('$') ? firstMatch(COMPUTED_VARIABLE_SET, command) : undefined;
   return computed ? `${computed[1] === 'printf' ? 'printf -v' : computed[1]} with a variable whose name the command computes (it may be one of Alfred's own)` : undefined;
 }
 
