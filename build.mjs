@@ -16,8 +16,8 @@ const outRoot = outIndex > 0 ? process.argv[outIndex + 1] : undefined;
 if (outIndex > 0 && !outRoot) throw new Error('--out needs a folder');
 const out = (p) => (outRoot ? path.join(outRoot, p) : p);
 
-/** The team ledger's SQL migrations, inlined as text (src/core/team/migrationFiles.ts reads the define). */
-const MIGRATIONS = 'src/core/team/migrations';
+/** The team ledger's SQL migrations, inlined as text (src/core/ledger/team/migrationFiles.ts reads the define). */
+const MIGRATIONS = 'src/core/ledger/team/migrations';
 const teamMigrations = Object.fromEntries(fs.readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).map((f) => [f, fs.readFileSync(path.join(MIGRATIONS, f), 'utf8')]));
 
 /** The sandbox's launcher script, inlined as text (src/core/sandbox/launcher.ts reads the define). */

@@ -9,7 +9,7 @@ const noVscode = {
 };
 
 // A hook call without a server is a new process: Node's crypto would cost it ~8 ms to load.
-const cryptoMessage = 'Hash and draw ids through src/core/crypto/, which loads Node\'s crypto only in long-lived processes.';
+const cryptoMessage = 'Hash and draw ids through src/core/base/crypto/, which loads Node\'s crypto only in long-lived processes.';
 const noNodeCrypto = [{ name: 'node:crypto', message: cryptoMessage }, { name: 'crypto', message: cryptoMessage }];
 
 export default tseslint.config(
@@ -31,7 +31,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/crypto/**/*.ts'],
+    files: ['src/core/base/crypto/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', noVscode] },
   },
   {
@@ -44,10 +44,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         ...noVscode,
-        // The one money format (src/core/budget/money.ts, pure and dependency-free) is shared with the page.
+        // The one money format (src/core/base/money.ts, pure and dependency-free) is shared with the page.
         patterns: [
           { group: ['**/vscode/**'], message: 'The webview and the protocol share only src/protocol/ (and the money format).' },
-          { regex: '/core/(?!budget/money$)', message: 'The webview and the protocol share only src/protocol/ (and the money format).' },
+          { regex: '/core/(?!base/money$)', message: 'The webview and the protocol share only src/protocol/ (and the money format).' },
         ],
       }],
     },

@@ -21,11 +21,11 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
-import { openWorkspaceHarness } from '../src/core/hooks/openWorkspace';
-import { startHookServer, type HookServer } from '../src/core/hooks/server';
-import { ServerBuild } from '../src/core/hooks/serverBuild';
-import { readLedger } from '../src/core/state/ledgerFormat';
-import { forwardedEnv, HOOK_PROTOCOL_VERSION } from '../src/core/hooks/serverProtocol';
+import { openWorkspaceHarness } from '../src/core/integrations/hooks/openWorkspace';
+import { startHookServer, type HookServer } from '../src/core/integrations/hooks/server';
+import { ServerBuild } from '../src/core/integrations/hooks/serverBuild';
+import { readLedger } from '../src/core/ledger/ledgerFormat';
+import { forwardedEnv, HOOK_PROTOCOL_VERSION } from '../src/core/integrations/hooks/serverProtocol';
 import { cleanOf, seedState } from './hookSetup';
 import { finish, tempDir, verdict } from './util';
 

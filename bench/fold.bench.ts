@@ -10,9 +10,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EVENTS_FILE, KEEP_ROTATED, eventFiles, rotatedFile } from '../src/core/events/format';
-import type { AlfredEvent } from '../src/core/events/types';
-import { foldLedger } from '../src/core/state/ledgerFold';
+import { EVENTS_FILE, KEEP_ROTATED, eventFiles, rotatedFile } from '../src/core/base/events/format';
+import type { AlfredEvent } from '../src/core/base/events/types';
+import { foldLedger } from '../src/core/ledger/ledgerFold';
 import { finish, median, nowMs, sessionEvents, tempDir, verdict, writeEventFile, writeRotatedLog } from './util';
 
 const TARGET_MS = 200;
@@ -35,7 +35,7 @@ interface Result {
   retained: number;
 }
 
-/** `sessionEvents` with their keys in the order `complete()` (state/ledgerStore.ts) writes them. */
+/** `sessionEvents` with their keys in the order `complete()` (ledger/ledgerStore.ts) writes them. */
 function* alfredOrder(events: Iterable<AlfredEvent>): Generator<AlfredEvent> {
   for (const { id, ts, type, session, role, ...payload } of events) yield { id, ts, type, session, role, ...payload };
 }

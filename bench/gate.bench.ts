@@ -6,10 +6,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { budgetStatus, formatBudgetLine } from '../src/core/budget/status';
-import { decide, type GateInput } from '../src/core/policy/gate';
-import { toolCall } from '../src/core/policy/toolCall';
-import type { Role } from '../src/core/roles/types';
+import { budgetStatus, formatBudgetLine } from '../src/core/rules/budget/status';
+import { decide, type GateInput } from '../src/core/rules/policy/gate';
+import { toolCall } from '../src/core/rules/policy/toolCall';
+import type { Role } from '../src/core/rules/roles/types';
 import { finish, median, nowMs, tempDir, verdict } from './util';
 
 const TARGET_US = 20;

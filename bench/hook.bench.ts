@@ -21,8 +21,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { foldLedger } from '../src/core/state/ledgerFold';
-import type { Ledger } from '../src/core/state/ledgerFormat';
+import { foldLedger } from '../src/core/ledger/ledgerFold';
+import type { Ledger } from '../src/core/ledger/ledgerFormat';
 import { cleanOf, copyCli, hookInputTemplate, NOT_CLEAN, seedState, writeLauncher } from './hookSetup';
 import { finish, median, nowMs, percentile, roundOrder, tempDir, verdict } from './util';
 
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
   try {
     servers.push(await startServer(cli, clean.native, ws), await startServer(cli, clean.nodeClient, ws), await startInstantServer(instantEnv.ALFRED_HOME!, instantEnv));
     check();
-    // What a call reads is kept only once it is 2 s old (src/core/fs/keptReads.ts): an agent's
+    // What a call reads is kept only once it is 2 s old (src/core/base/fs/keptReads.ts): an agent's
     // workspace is older than this one, made a moment ago.
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     ({ times: result, rss: spawnerRss } = measure(waysIn(clean)));

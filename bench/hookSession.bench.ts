@@ -14,7 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PORT_FILE } from '../src/core/hooks/nativeProtocol';
+import { PORT_FILE } from '../src/core/integrations/hooks/nativeProtocol';
 import { cleanOf, copyCli, hookInputTemplate, seedState, writeLauncher } from './hookSetup';
 import { finish, median, percentile, roundOrder, tempDir, verdict } from './util';
 
@@ -28,7 +28,7 @@ const PACED = { warmup: 1, sessions: 6, pauseMs: 300 };
 /**
  * Calls back to back, the worst case (no target): an agent that makes many calls at once. All of
  * them come within two seconds of the server's start, while whatever a sandbox plan read that changed
- * that recently is read again on every call (src/core/fs/keptReads.ts), the server's own files among it.
+ * that recently is read again on every call (src/core/base/fs/keptReads.ts), the server's own files among it.
  */
 const BACK_TO_BACK = { warmup: 0, sessions: 4, pauseMs: 0 };
 

@@ -5,11 +5,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EVENTS_FILE } from '../src/core/events/format';
-import { launcherScripts } from '../src/core/hooks/install';
-import { foldLedger } from '../src/core/state/ledgerFold';
-import { writeLedger, type Ledger } from '../src/core/state/ledgerFormat';
-import { stateDir } from '../src/core/state/paths';
+import { EVENTS_FILE } from '../src/core/base/events/format';
+import { launcherScripts } from '../src/core/integrations/hooks/install';
+import { foldLedger } from '../src/core/ledger/ledgerFold';
+import { writeLedger, type Ledger } from '../src/core/ledger/ledgerFormat';
+import { stateDir } from '../src/core/base/state/paths';
 import { sessionEvents, writeEventFile } from './util';
 
 const ROOT = path.resolve(__dirname, '..');

@@ -1,6 +1,6 @@
 /**
  * A hook server that decides nothing: it reads a request of the launcher's fast path
- * (src/core/hooks/nativeProtocol.ts) and answers "allowed, nothing to say" at once. hook.bench.ts
+ * (src/core/integrations/hooks/nativeProtocol.ts) and answers "allowed, nothing to say" at once. hook.bench.ts
  * runs the launcher against it to show what the fast path costs before Alfred does any work: bash's
  * start, the launcher script, and one round trip to an idle process. Usage: `<alfred home>`; prints
  * `ready` once `<alfred home>/run/hook.tcp` names its port.
@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { hasToken, nativeAnswer, parseNativeHeader, PORT_FILE } from '../src/core/hooks/nativeProtocol';
+import { hasToken, nativeAnswer, parseNativeHeader, PORT_FILE } from '../src/core/integrations/hooks/nativeProtocol';
 
 const home = process.argv[2];
 if (!home) throw new Error('usage: instantHookServer.ts <alfred home>');

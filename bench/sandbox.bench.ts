@@ -17,11 +17,11 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { protectedGlobsReader } from '../src/core/completion/protectGlobs';
-import { governanceHomePaths } from '../src/core/governance/agents';
+import { protectedGlobsReader } from '../src/core/protect/protectGlobs';
+import { governanceHomePaths } from '../src/core/protect/agents';
 import { detectSandbox, planSandbox, readOnlyPaths, type PlanOptions } from '../src/core/sandbox/index';
-import { rememberReads } from '../src/core/fs/keptReads';
-import { stateDir } from '../src/core/state/paths';
+import { rememberReads } from '../src/core/base/fs/keptReads';
+import { stateDir } from '../src/core/base/state/paths';
 import { finish, median, nowMs, tempDir, verdict } from './util';
 
 const TARGET_ADDED_MS = 50;

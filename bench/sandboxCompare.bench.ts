@@ -14,10 +14,10 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openWorkspaceHarness } from '../src/core/hooks/openWorkspace';
-import { protectedGlobsReader } from '../src/core/completion/protectGlobs';
+import { openWorkspaceHarness } from '../src/core/integrations/hooks/openWorkspace';
+import { protectedGlobsReader } from '../src/core/protect/protectGlobs';
 import { detectSandbox, planSandbox } from '../src/core/sandbox/index';
-import { stateDir } from '../src/core/state/paths';
+import { stateDir } from '../src/core/base/state/paths';
 import { runControl, runCorpus, srtSettings, WAYS, world, type CaseRow, type Way } from './sandboxCompareCorpus';
 import { runNetwork } from './sandboxCompareNet';
 import { SRT_CLI, srtArgv, srtVersion } from './srt';

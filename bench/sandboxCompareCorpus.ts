@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../src/cli/main';
-import { openWorkspaceHarness } from '../src/core/hooks/openWorkspace';
+import { openWorkspaceHarness } from '../src/core/integrations/hooks/openWorkspace';
 import { closedHomes } from '../src/core/sandbox/mounts';
 import { shellQuote } from '../src/core/sandbox/wrap';
 import { CORPUS, held, prepareCorpusHome, snapshot, writeCorpusWorkspace, type CorpusCase } from '../test/unit/adversarial/corpusHome';

@@ -17,8 +17,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Harness } from '../src/core/harness';
-import { toolCall } from '../src/core/policy/toolCall';
+import { Harness } from '../src/core/harness/harness';
+import { toolCall } from '../src/core/rules/policy/toolCall';
 import { PG_TEST_PASSWORD, startPostgres } from '../test/support/postgres';
 import { finish, median, nowMs, percentile, roundOrder, tempDir, verdict } from './util';
 

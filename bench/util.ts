@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EVENTS_FILE, KEEP_ROTATED, rotatedFile } from '../src/core/events/format';
-import type { AlfredEvent } from '../src/core/events/types';
+import { EVENTS_FILE, KEEP_ROTATED, rotatedFile } from '../src/core/base/events/format';
+import type { AlfredEvent } from '../src/core/base/events/types';
 import { seededRandom } from '../src/core/trials/stats';
 
 export function median(values: readonly number[]): number {

@@ -5,12 +5,12 @@
 import fs from 'node:fs';
 // From the files that define them: through tsx, an ES module import did not see the names agents.ts
 // re-exports with `export *`.
-import { GOVERNED_AGENTS } from '../../src/core/governance/agentTable.ts';
+import { GOVERNED_AGENTS } from '../../src/core/protect/agentTable.ts';
 import {
   GOVERNANCE_WORKSPACE_PATHS, WORKSPACE_SETTINGS_GLOBS, REPOSITORY_CODE_PATHS, HOME_CONFIG_PATHS, governanceHomePaths,
-} from '../../src/core/governance/protectedCatalogue.ts';
-import { runsLaterPaths } from '../../src/core/governance/homeProbes.ts';
-import { DOWNLOAD_CACHES } from '../../src/core/governance/downloadCaches.ts';
+} from '../../src/core/protect/protectedCatalogue.ts';
+import { runsLaterPaths } from '../../src/core/protect/homeProbes.ts';
+import { DOWNLOAD_CACHES } from '../../src/core/protect/downloadCaches.ts';
 import { main as cliMain } from '../../src/cli/main.ts';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -27,7 +27,7 @@ function protectedPaths() {
   const home = governanceHomePaths({}, HOME).map(tilde);
   const later = [...new Set(runsLaterPaths(HOME).map(tilde))];
   return [
-    header('Protected paths', '`src/core/governance/` (`GOVERNED_AGENTS`, `GOVERNANCE_WORKSPACE_PATHS`, `governanceHomePaths`, `runsLaterPaths`, `HOME_CONFIG_PATHS`, `REPOSITORY_CODE_PATHS`, `DOWNLOAD_CACHES`)'),
+    header('Protected paths', '`src/core/protect/` (`GOVERNED_AGENTS`, `GOVERNANCE_WORKSPACE_PATHS`, `governanceHomePaths`, `runsLaterPaths`, `HOME_CONFIG_PATHS`, `REPOSITORY_CODE_PATHS`, `DOWNLOAD_CACHES`)'),
     'Why these paths are held, and what holds them, is told in [governing agents](../governing-agents.md) and [the sandbox](../sandbox.md). `~` is the home folder.',
     '',
     '## The governed agents',

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Harness } from '../core/harness';
-import { openWorkspaceHarness } from '../core/hooks/openWorkspace';
+import type { Harness } from '../core/harness/harness';
+import { openWorkspaceHarness } from '../core/integrations/hooks/openWorkspace';
 
 /** The CLI ships inside the extension: dist/cli/alfred.mjs, with the built-in roles two folders up. */
 export function builtinRolesDir(): string {
@@ -11,7 +11,7 @@ export function builtinRolesDir(): string {
   return candidates.find((c) => fs.existsSync(c)) ?? candidates[0]!;
 }
 
-/** A workspace's harness as the command line opens it (src/core/hooks/openWorkspace.ts). */
+/** A workspace's harness as the command line opens it (src/core/integrations/hooks/openWorkspace.ts). */
 export function openHarness(workspace: string): Promise<Harness> {
   return openWorkspaceHarness(workspace, { builtinRolesDir: builtinRolesDir(), version: alfredVersion() });
 }

@@ -1,10 +1,10 @@
 /**
  * The hook path's client: `alfred hook <Event>` asks the resident hook server (the extension host, or
- * `alfred serve`; src/core/hooks/server.ts) and prints its answer, so a tool call costs a bare Node
+ * `alfred serve`; src/core/integrations/hooks/server.ts) and prints its answer, so a tool call costs a bare Node
  * start plus a round trip. Any failure (no server, refused, slow, a bad answer) hands the input back
  * for the in-process command line, exactly as without a server, saying whether none serves there
  * (the launcher then starts one for the calls to come: serverStart.ts). Each request names the build
- * this process runs, so that a server of another build does not answer it (core/hooks/serverBuild.ts).
+ * this process runs, so that a server of another build does not answer it (core/integrations/hooks/serverBuild.ts).
  *
  * Every hook call loads this, bundled as CommonJS (named imports become plain requires): only fs
  * and path, net once a socket is there (os when HOME is unset, crypto for Windows' pipe name).
@@ -13,8 +13,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { readStdin, writeLine as print } from './fdIo';
-import { canonicalHookEvent } from '../core/hooks/events';
-import { forwardedEnv, HOOK_PROTOCOL_VERSION, hookSocketPath, isHookAnswer, type HookRequest } from '../core/hooks/serverProtocol';
+import { canonicalHookEvent } from '../core/integrations/hooks/events';
+import { forwardedEnv, HOOK_PROTOCOL_VERSION, hookSocketPath, isHookAnswer, type HookRequest } from '../core/integrations/hooks/serverProtocol';
 
 /** A server on this machine accepts at once; past this there is none worth waiting for (Windows pipes). */
 const CONNECT_TIMEOUT_MS = 200;
@@ -68,7 +68,7 @@ function homedir(): string {
   return process.env[process.platform === 'win32' ? 'USERPROFILE' : 'HOME'] || (load('node:os') as typeof import('node:os')).homedir();
 }
 
-/** As src/core/state/paths.ts `alfredHome`, which this file cannot load (it loads crypto). */
+/** As src/core/base/state/paths.ts `alfredHome`, which this file cannot load (it loads crypto). */
 const alfredHome = (): string => (process.env.ALFRED_HOME ? resolve(process.env.ALFRED_HOME) : join(homedir(), '.alfred'));
 
 function socketPath(home: string): string {

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Script } from 'node:vm';
-import { atomicWrite } from '../core/fs/atomicWrite';
+import { atomicWrite } from '../core/base/fs/atomicWrite';
 
 // Loaded only when the command line runs: a served hook call needs neither.
 const load = createRequire(__filename);

@@ -2,7 +2,7 @@
  * A hook call that found no hook server starts one, so that an agent in a terminal, with no editor
  * open, pays for a Node start on its first call only: `alfred serve --on-demand`, detached, with this
  * process's runtime and command line (the same build), which takes the socket by the server's own
- * rules (src/core/hooks/server.ts: one per alfred home, a live one is left alone) and leaves after an
+ * rules (src/core/integrations/hooks/server.ts: one per alfred home, a live one is left alone) and leaves after an
  * idle time (src/cli/commands/serve.ts). This call is still answered in this process. Nothing here
  * may fail or slow the hook: any failure only means no server this time.
  *

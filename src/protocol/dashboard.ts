@@ -135,7 +135,7 @@ export interface HookRunView {
   failed: boolean;
 }
 
-/** One governed agent (src/core/governance/agents.ts) and whether its hooks are really in force. */
+/** One governed agent (src/core/protect/agents.ts) and whether its hooks are really in force. */
 export interface AgentGovernanceView {
   id: GovernedAgent;
   /** The agent's name: Copilot in VS Code, Copilot CLI, Claude Code, Codex. */
@@ -199,7 +199,7 @@ export interface AgentUsageView {
   models: Array<{ model: string } & UsageTotalsView>;
 }
 
-/** A team budget the active role's calls fall under (src/core/team/), with its exact line. */
+/** A team budget the active role's calls fall under (src/core/ledger/team/), with its exact line. */
 export interface TeamBudgetView {
   name: string;
   period: string;
@@ -225,7 +225,7 @@ export interface TeamView {
   error: string | null;
 }
 
-/** The ids of src/core/governance/agents.ts (the adapter checks that they match). */
+/** The ids of src/core/protect/agents.ts (the adapter checks that they match). */
 export type GovernedAgent = 'copilot' | 'copilot-cli' | 'claude-code' | 'codex' | 'gemini';
 
 /**

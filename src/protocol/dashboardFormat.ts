@@ -3,14 +3,14 @@
  * the display language's digit grouping, and a limit of 0 said as "not allowed" rather than `0/0 (0%)`.
  * Pure: the caller passes the locale (VS Code's display language) and the translated words.
  */
-import { formatCharge as coreFormatCharge, formatUsd as coreFormatUsd, localeNumberFormat, type Charge } from '../core/budget/money';
+import { formatCharge as coreFormatCharge, formatUsd as coreFormatUsd, localeNumberFormat, type Charge } from '../core/base/money';
 
 /** Whole numbers with the locale's separators (en: 24,000; es: 24.000). An unknown locale falls back to English. */
 export function formatCount(n: number, locale: string): string {
   return localeNumberFormat(locale, 0, 0).format(Math.round(n));
 }
 
-/** Dollars as every surface writes them (src/core/budget/money.ts), with the locale's separators. */
+/** Dollars as every surface writes them (src/core/base/money.ts), with the locale's separators. */
 export function formatUsd(n: number, locale: string, estimated = false): string {
   return coreFormatUsd(n, { locale, estimated });
 }

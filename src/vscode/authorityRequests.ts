@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { AuthorityRequest } from '../core/harness';
-import type { AlfredEvent } from '../core/events/types';
+import type { AuthorityRequest } from '../core/harness/harness';
+import type { AlfredEvent } from '../core/base/events/types';
 import type { HarnessHost } from './harnessHost';
 import { prompts } from './prompts';
 

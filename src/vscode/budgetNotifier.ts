@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Dimension, Signal } from '../core/budget/types';
+import type { Dimension, Signal } from '../core/rules/budget/types';
 import type { HarnessHost } from './harnessHost';
 
 const RANK: Record<Signal, number> = { OK: 0, WARNING: 1, EXHAUSTED: 2 };

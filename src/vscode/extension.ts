@@ -1,6 +1,6 @@
 /** Composition root: builds the adapter's parts and registers each with the extension's lifetime. */
 import * as vscode from 'vscode';
-import type { Harness } from '../core/harness';
+import type { Harness } from '../core/harness/harness';
 import { AuthorityRequests } from './authorityRequests';
 import { BudgetNotifier } from './budgetNotifier';
 import { createChatHandler, registerChatParticipant } from './chat/participant';
@@ -20,12 +20,12 @@ import { TerminalObserver } from './terminals';
 import { registerMcpAudit } from './mcp';
 import { registerTools } from './tools';
 import { userSettingsFile } from './config/settingsFiles';
-import { userDirOfGlobalStorage } from '../core/mcp/locations';
+import { userDirOfGlobalStorage } from '../core/rules/mcp/locations';
 import { rememberVscodeUserDir } from '../core/sandbox/vscodeSettingsFiles';
 import { DashboardViewProvider } from './webviews/dashboardView';
 import { registerFirstAnswer } from './models/firstAnswer';
 import { ModelAvailability } from './models/modelAvailability';
-import { useNodeCrypto } from '../core/crypto/nodeCrypto';
+import { useNodeCrypto } from '../core/base/crypto/nodeCrypto';
 
 /**
  * Alfred's test seams: handed out only when the extension runs under its own integration tests
@@ -45,7 +45,7 @@ export interface AlfredTestApi {
 }
 
 export function activate(context: vscode.ExtensionContext): AlfredTestApi | undefined {
-  // The extension host stays: Node's native hashing and random ids (see core/crypto/nodeCrypto.ts).
+  // The extension host stays: Node's native hashing and random ids (see core/base/crypto/nodeCrypto.ts).
   useNodeCrypto();
   const host = new HarnessHost(context.extensionUri);
   try {

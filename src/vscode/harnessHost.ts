@@ -1,12 +1,12 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { protectedGlobsReader } from '../core/completion/protectGlobs';
-import { publishPricing } from '../core/budget/pricingFile';
-import { Harness } from '../core/harness';
-import { publishableProviders } from '../core/providers/publishable';
-import { PROVIDERS_FILE, publishJson } from '../core/state/published';
-import { sweepInterrupted } from '../core/operations/lifecycle';
-import type { AlfredEvent } from '../core/events/types';
+import { protectedGlobsReader } from '../core/protect/protectGlobs';
+import { publishPricing } from '../core/rules/budget/pricingFile';
+import { Harness } from '../core/harness/harness';
+import { publishableProviders } from '../core/models/providers/publishable';
+import { PROVIDERS_FILE, publishJson } from '../core/base/state/published';
+import { sweepInterrupted } from '../core/work/operations/lifecycle';
+import type { AlfredEvent } from '../core/base/events/types';
 import { readSettings, roleSettings } from './settings';
 
 /**

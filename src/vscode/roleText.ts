@@ -4,7 +4,7 @@
  * allowed", as the status bar's tooltip says them (not `denied []` or `0 shell`).
  */
 import * as vscode from 'vscode';
-import type { Role, RoleSource } from '../core/roles/types';
+import type { Role, RoleSource } from '../core/rules/roles/types';
 import { formatCount, formatUsd } from '../protocol/dashboardFormat';
 
 /** `builtin`, `project`, `user`…, translated. */

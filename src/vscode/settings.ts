@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { PricingOptions } from '../core/budget/prices';
-import type { ModelPrice } from '../core/budget/prices';
-import { capLowerOnly } from '../core/budget/workspaceLimits';
-import { workspacePricing } from '../core/budget/workspacePricing';
-import { offeredId } from '../core/providers/catalog';
+import type { PricingOptions } from '../core/rules/budget/prices';
+import type { ModelPrice } from '../core/rules/budget/prices';
+import { capLowerOnly } from '../core/rules/budget/workspaceLimits';
+import { workspacePricing } from '../core/rules/budget/workspacePricing';
+import { offeredId } from '../core/models/providers/catalog';
 import { readProviders } from './providers/providerSettings';
 
 export interface AlfredSettings {

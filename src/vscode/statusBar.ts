@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { eventsNewestFirst } from '../core/events/read';
-import type { AlfredEvent } from '../core/events/types';
+import { eventsNewestFirst } from '../core/base/events/read';
+import type { AlfredEvent } from '../core/base/events/types';
 import { utcDay } from '../core/models/spend';
 import { addCharge, noCost, type CostSplit } from '../core/usage/summary';
 import { dimensionText, formatCharge, formatCount, formatUsd } from '../protocol/dashboardFormat';
-import type { BudgetStatus } from '../core/budget/types';
+import type { BudgetStatus } from '../core/rules/budget/types';
 import type { HarnessHost } from './harnessHost';
 
 /**
@@ -50,7 +50,7 @@ class CostSplits {
   }
 }
 
-/** As every surface writes money (src/core/budget/money.ts). */
+/** As every surface writes money (src/core/base/money.ts). */
 const usd = (n: number): string => formatUsd(n, vscode.env.language);
 const spent = (n: number, fallback: boolean): string => formatCharge({ usd: n, fallback }, vscode.env.language, vscode.l10n.t('fallback price'));
 

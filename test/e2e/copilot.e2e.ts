@@ -22,9 +22,9 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
 import { freePort } from '../../scripts/lib/vscodeServer.mjs';
-import { copilotHookFile } from '../../src/core/hooks/install';
-import { workspaceId } from '../../src/core/state/paths';
-import { PRICING_FILE } from '../../src/core/state/published';
+import { copilotHookFile } from '../../src/core/integrations/hooks/install';
+import { workspaceId } from '../../src/core/base/state/paths';
+import { PRICING_FILE } from '../../src/core/base/state/published';
 import { packageScriptedModel, prepareScriptFolder, readRequests, writeScript, type RecordedRequest } from './support/scriptedModel';
 import { copilotReady, dashboardFrame, runCommand, startWorkbench, switchRoleFromPalette, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 

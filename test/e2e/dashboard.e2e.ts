@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { workspaceId } from '../../src/core/state/paths';
+import { workspaceId } from '../../src/core/base/state/paths';
 import { startDownloadsServer, startTestRegistry, type DownloadsServer, type TestRegistry } from '../support/registry';
 import { STATUS_ITEM, dashboardFrame, runCommand, startWorkbench, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 

@@ -13,7 +13,7 @@ import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
 import { startWorkbench, webviewWith, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
-/** LM Studio's default port: where Alfred looks for a local server (core/providers/localFirst.ts). */
+/** LM Studio's default port: where Alfred looks for a local server (core/models/providers/localFirst.ts). */
 const LOCAL_PORT = 1234;
 const HINT = '[id="alfred-harness.alfred-harness.alfred.modelHint"]';
 

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { isCopilotHookFileGoverning } from '../../src/core/hooks/install';
+import { isCopilotHookFileGoverning } from '../../src/core/integrations/hooks/install';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
 import { STATUS_ITEM, dashboardFrame, runCommand, runDoctor, startWorkbench, webviewWith, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AlfredTestApi } from '../../src/vscode/extension';
-import type { Harness } from '../../src/core/harness';
+import type { Harness } from '../../src/core/harness/harness';
 
 export const EXTENSION_ID = 'alfred-harness.alfred-harness';
 

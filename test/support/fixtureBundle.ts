@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const MIGRATIONS = path.join(ROOT, 'src', 'core', 'team', 'migrations');
+const MIGRATIONS = path.join(ROOT, 'src', 'core', 'ledger', 'team', 'migrations');
 const built = new Map<string, string>();
 
 /** The path of `file` (a .ts under the repository) bundled as CommonJS: run it with `node <path>`. */

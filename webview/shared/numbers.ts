@@ -7,7 +7,7 @@ const locale = (): string => (globalThis as { document?: { documentElement?: { l
 /** A whole number with the display language's separators. */
 export const count = (n: number): string => formatCount(n, locale());
 
-/** Dollars as every surface writes them (src/core/budget/money.ts), with the display language's separators. */
+/** Dollars as every surface writes them (src/core/base/money.ts), with the display language's separators. */
 export const dollars = (n: number, estimated = false): string => formatUsd(n, locale(), estimated);
 
 /** The display language, for formatters that take it. */

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
-import { auditServers } from '../../core/mcp/audit';
-import { commandLineSources } from '../../core/mcp/commandLineSources';
-import { readMcpInventory } from '../../core/mcp/inventory';
-import { userAuditSettings } from '../../core/mcp/settings';
-import type { McpAudit } from '../../core/mcp/types';
+import { auditServers } from '../../core/rules/mcp/audit';
+import { commandLineSources } from '../../core/rules/mcp/commandLineSources';
+import { readMcpInventory } from '../../core/rules/mcp/inventory';
+import { userAuditSettings } from '../../core/rules/mcp/settings';
+import type { McpAudit } from '../../core/rules/mcp/types';
 import { openHarness } from '../context';
 import { json } from '../io';
 import type { CliCommand } from './command';

@@ -1,10 +1,10 @@
 import { alfredChecks, doctorText, hookSocketFor, probeProviders, type DoctorCheck } from '../../core/doctor/report';
-import { clientVersions } from '../../core/governance/clientVersions';
-import { readHealthFromDisk } from '../../core/governance/readHealth';
-import { parseProviders, problemLabel } from '../../core/providers/config';
-import { resolveKey } from '../../core/providers/keys';
-import { listModels } from '../../core/providers/stream';
-import { PROVIDERS_FILE, publishedJsonReader } from '../../core/state/published';
+import { clientVersions } from '../../core/protect/clientVersions';
+import { readHealthFromDisk } from '../../core/integrations/health/readHealth';
+import { parseProviders, problemLabel } from '../../core/models/providers/config';
+import { resolveKey } from '../../core/models/providers/keys';
+import { listModels } from '../../core/models/providers/stream';
+import { PROVIDERS_FILE, publishedJsonReader } from '../../core/base/state/published';
 import { openHarness } from '../context';
 import { json } from '../io';
 import type { CliCommand } from './command';

@@ -1,12 +1,12 @@
-import { verifyChain } from '../../core/events/chain';
-import { summarizeEvent } from '../../core/events/summary';
-import { ledgerBackendOf } from '../../core/state/ledgerBackend';
+import { verifyChain } from '../../core/base/events/chain';
+import { summarizeEvent } from '../../core/base/events/summary';
+import { ledgerBackendOf } from '../../core/ledger/ledgerBackend';
 import { openHarness } from '../context';
 import type { CliCommand } from './command';
 
 /**
  * `alfred events [--tail N] [--json]`: the event log, oldest first; corrupt lines reported on stderr.
- * `--verify`: checks the log's hash chain (core/events/chain.ts); exit 1 naming the first broken line.
+ * `--verify`: checks the log's hash chain (core/base/events/chain.ts); exit 1 naming the first broken line.
  */
 export const eventsCommand: CliCommand = {
   name: 'events',
@@ -21,7 +21,7 @@ export const eventsCommand: CliCommand = {
           : verdict.anchored === 'unchained' ? 'from the last line written before the chain existed' : 'empty';
         io.out(`The event log's chain holds: ${verdict.lines} lines in ${verdict.files.length} file(s), linked ${start}${verdict.unchained ? `; ${verdict.unchained} older lines were written before the chain` : ''}.`);
       } else io.out(`The event log's chain breaks at ${verdict.file}:${verdict.line}: ${verdict.problem}.`);
-      // The PostgreSQL trail, where the ledger is kept there (core/state/pgLedger/pgChain.ts).
+      // The PostgreSQL trail, where the ledger is kept there (core/ledger/pgLedger/pgChain.ts).
       const backend = ledgerBackendOf(harness.stateDir);
       const db = backend?.verifyChain ? await backend.verifyChain().catch((err: Error) => ({ ok: false as const, seq: 0, rows: 0, problem: `cannot be read: ${err.message}` })) : undefined;
       if (db && args.json) io.out(JSON.stringify({ database: db }));

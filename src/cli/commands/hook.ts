@@ -1,9 +1,9 @@
-import { HOOK_USAGE, hookOptionsFromEnv, runHook } from '../../core/hooks/run';
-import { holdLocksBetweenUses, releaseKeptLocks } from '../../core/state/lock';
+import { HOOK_USAGE, hookOptionsFromEnv, runHook } from '../../core/integrations/hooks/run';
+import { holdLocksBetweenUses, releaseKeptLocks } from '../../core/base/state/lock';
 import { openHarness } from '../context';
 import type { CliCommand } from './command';
 
-/** `alfred hook <Event>`: hook JSON on stdin, the agent's hook answer on stdout (src/core/hooks/run.ts). */
+/** `alfred hook <Event>`: hook JSON on stdin, the agent's hook answer on stdout (src/core/integrations/hooks/run.ts). */
 export const hookCommand: CliCommand = {
   name: 'hook',
   usage: HOOK_USAGE,

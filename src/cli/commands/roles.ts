@@ -1,4 +1,4 @@
-import type { Role } from '../../core/roles/types';
+import type { Role } from '../../core/rules/roles/types';
 import { openHarness } from '../context';
 import { json } from '../io';
 import type { CliCommand } from './command';

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openWorkspaceHarness } from '../../core/hooks/openWorkspace';
-import { startHookServer, type HookServer } from '../../core/hooks/server';
-import { ServerBuild } from '../../core/hooks/serverBuild';
-import { alfredHome } from '../../core/state/paths';
+import { openWorkspaceHarness } from '../../core/integrations/hooks/openWorkspace';
+import { startHookServer, type HookServer } from '../../core/integrations/hooks/server';
+import { ServerBuild } from '../../core/integrations/hooks/serverBuild';
+import { alfredHome } from '../../core/base/state/paths';
 import { alfredVersion, builtinRolesDir } from '../context';
 import { UsageError } from '../io';
 import { STARTING_FILE } from '../serverStart';

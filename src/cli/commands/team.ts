@@ -1,7 +1,7 @@
-import type { Harness } from '../../core/harness';
-import { formatUsd } from '../../core/budget/money';
-import type { TeamBudgetStatus } from '../../core/team/budgets';
-import { PERIODS, periodStart, type Period } from '../../core/team/period';
+import type { Harness } from '../../core/harness/harness';
+import { formatUsd } from '../../core/base/money';
+import type { TeamBudgetStatus } from '../../core/ledger/team/budgets';
+import { PERIODS, periodStart, type Period } from '../../core/ledger/team/period';
 import { openHarness } from '../context';
 import { json, UsageError } from '../io';
 import type { CliCommand } from './command';

@@ -5,10 +5,10 @@
  * same command again resumes.
  */
 import * as path from 'node:path';
-import { publishedPricingReader } from '../../core/budget/pricingFile';
-import { parseProviders } from '../../core/providers/config';
-import { resolveKey } from '../../core/providers/keys';
-import { PROVIDERS_FILE, publishedJsonReader } from '../../core/state/published';
+import { publishedPricingReader } from '../../core/rules/budget/pricingFile';
+import { parseProviders } from '../../core/models/providers/config';
+import { resolveKey } from '../../core/models/providers/keys';
+import { PROVIDERS_FILE, publishedJsonReader } from '../../core/base/state/published';
 import type { TrialOutcome } from '../../core/trials/outcome';
 import { runSuite, type RunProgress, type RunReport } from '../../core/trials/runner';
 import { loadSuite, suiteFilePath } from '../../core/trials/suite';

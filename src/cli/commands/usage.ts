@@ -1,4 +1,4 @@
-import { formatCharge, formatUsd } from '../../core/budget/money';
+import { formatCharge, formatUsd } from '../../core/base/money';
 import { readUsage } from '../../core/models/usageLog';
 import { sinceTime, summarizeUsage, type ToolCounts, type UsageTotals } from '../../core/usage/summary';
 import { openHarness } from '../context';
@@ -8,7 +8,7 @@ import type { CliCommand } from './command';
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
- * The cost, measured apart from estimated, in the one money format (core/budget/money.ts); what the
+ * The cost, measured apart from estimated, in the one money format (core/base/money.ts); what the
  * fallback price priced (a model without a price) is marked `~` and named.
  */
 export function usageCost(t: UsageTotals): string {

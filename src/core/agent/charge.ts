@@ -3,9 +3,9 @@
  * usage the provider reported (else counted), tool results already charged by the tool path taken
  * off the role budget's share, kept in the daily spend and a trace, with the configuration's fingerprint.
  */
-import type { Harness } from '../harness';
+import type { Harness } from '../harness/harness';
 import type { ModelChargeResult } from '../models/charge';
-import type { ReportedTokens } from '../providers/types';
+import type { ReportedTokens } from '../models/providers/types';
 import type { AgentModel } from './model';
 
 export interface AgentConfiguration {

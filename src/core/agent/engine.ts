@@ -6,11 +6,11 @@
  * limit, the time limit, a model failure. The driver does the I/O: counting, sending, charging,
  * running a tool, keeping the conversation.
  */
-import { PROJECTED_OUTPUT_TOKENS, projectRequest } from '../budget/projection';
-import type { Harness } from '../harness';
-import type { RefusalCode } from '../policy/types';
-import type { ReportedTokens } from '../providers/types';
-import type { Role } from '../roles/types';
+import { PROJECTED_OUTPUT_TOKENS, projectRequest } from '../rules/budget/projection';
+import type { Harness } from '../harness/harness';
+import type { RefusalCode } from '../rules/vocabulary/types';
+import type { ReportedTokens } from '../models/providers/types';
+import type { Role } from '../rules/roles/types';
 
 export type LoopStop =
   | 'done'         // the model answered without calling a tool

@@ -3,8 +3,8 @@
  * Alfred's own providers, the core tools behind the governed call, o200k token counts, and a
  * conversation in the providers' neutral messages. No VS Code.
  */
-import { countTokens } from '../budget/tokens';
-import type { ChatMessage, RequestPart, ToolDefinition } from '../providers/types';
+import { countTokens } from '../rules/budget/tokens';
+import type { ChatMessage, RequestPart, ToolDefinition } from '../models/providers/types';
 import { chargeAgentRequest, type AgentConfiguration } from './charge';
 import { runEngine, type LoopDriver, type LoopOptions, type LoopStop, type LoopToolCall } from './engine';
 import type { AgentModel } from './model';

@@ -3,16 +3,16 @@
  * Anthropic), through the core's wire clients. The loop sees only this interface, so a test or
  * another caller can give it any model that streams neutral response parts.
  */
-import { providerEndpoint } from '../fingerprint/endpoint';
-import { streamChat } from '../providers/stream';
-import type { ChatRequest, ProviderConfig, ResponsePart } from '../providers/types';
+import { providerEndpoint } from '../models/fingerprint/endpoint';
+import { streamChat } from '../models/providers/stream';
+import type { ChatRequest, ProviderConfig, ResponsePart } from '../models/providers/types';
 
 export interface AgentModel {
   /** The model's id as the endpoint spells it (priced and fingerprinted by it). */
   readonly id: string;
   /** The provider's name (its charges' vendor). */
   readonly vendor: string;
-  /** Where its requests go (fingerprint/endpoint.ts): the fingerprint's endpoint. */
+  /** Where its requests go (models/fingerprint/endpoint.ts): the fingerprint's endpoint. */
   readonly endpoint: string;
   stream(request: Omit<ChatRequest, 'model'>, signal: AbortSignal): AsyncIterable<ResponsePart>;
 }

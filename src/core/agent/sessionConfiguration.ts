@@ -3,7 +3,7 @@
  * the same inputs its turns' model charges carry in their fingerprint (charge.ts), read back from
  * what each turn recorded of itself. Pure: the editor hands over the turns and the endpoint lookup.
  */
-import type { SessionConfiguration } from '../fingerprint/fingerprint';
+import type { SessionConfiguration } from '../models/fingerprint/fingerprint';
 import type { AgentConfiguration } from './charge';
 
 /** A model as a turn recorded it. */

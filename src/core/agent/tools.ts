@@ -4,14 +4,14 @@
  * the contract, then the one governed call (gate → run → charge → warning), exec calls persisted
  * as operations before they start, shell output compressed under `compress`.
  */
-import { governedCall } from '../governedCall';
-import type { Harness } from '../harness';
-import { runOperation } from '../operations/lifecycle';
-import { compressShellOutput } from '../policy/compress';
-import { rolePermits } from '../policy/gate';
-import type { RefusalCode } from '../policy/types';
-import { toolCall } from '../policy/toolCall';
-import type { Role } from '../roles/types';
+import { governedCall } from '../harness/governedCall';
+import type { Harness } from '../harness/harness';
+import { runOperation } from '../work/operations/lifecycle';
+import { compressShellOutput } from '../rules/policy/compress';
+import { rolePermits } from '../rules/policy/gate';
+import type { RefusalCode } from '../rules/vocabulary/types';
+import { toolCall } from '../rules/policy/toolCall';
+import type { Role } from '../rules/roles/types';
 import { contractOf, TOOL_CONTRACTS } from '../tools/contracts';
 import { editOp } from '../tools/ops/edit';
 import type { OpResult } from '../tools/ops/errors';
@@ -20,7 +20,7 @@ import { searchOp } from '../tools/ops/search';
 import { shellOp } from '../tools/ops/shell';
 import { treeOp } from '../tools/ops/tree';
 import { validateToolInput } from '../tools/validate';
-import type { ToolDefinition } from '../providers/types';
+import type { ToolDefinition } from '../models/providers/types';
 
 type Op = (harness: Harness, input: Record<string, unknown>, ctx: { signal: AbortSignal; env: Record<string, string> }) => Promise<OpResult>;
 

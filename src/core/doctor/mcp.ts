@@ -1,6 +1,6 @@
 /** The doctor's line on MCP servers: what the latest audit (`mcp-audit/latest.json`) found. */
-import { latestPath, readLatest } from '../mcp/cache';
-import type { McpAudit } from '../mcp/types';
+import { latestPath, readLatest } from '../rules/mcp/cache';
+import type { McpAudit } from '../rules/mcp/types';
 import type { DoctorCheck } from './check';
 
 const list = (audits: readonly McpAudit[]): string => audits.map((a) => a.server.name).join(', ');

@@ -7,22 +7,22 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import type { AgentHealth } from '../governance/health';
-import { issueEnglish } from '../governance/issueText';
-import { clientVersionEnglish, type ClientVersion } from '../governance/clientVersions';
-import type { Harness } from '../harness';
-import { hookSocketPath } from '../hooks/serverProtocol';
-import { alfredHome } from '../state/paths';
-import type { ProviderConfig } from '../providers/types';
+import type { AgentHealth } from '../integrations/health/health';
+import { issueEnglish } from '../integrations/health/issueText';
+import { clientVersionEnglish, type ClientVersion } from '../protect/clientVersions';
+import type { Harness } from '../harness/harness';
+import { hookSocketPath } from '../integrations/hooks/serverProtocol';
+import { alfredHome } from '../base/state/paths';
+import type { ProviderConfig } from '../models/providers/types';
 import type { SandboxStatus } from '../sandbox/status';
-import type { LedgerBackend } from '../state/ledgerBackend';
-import type { TeamLedger } from '../team/teamLedger';
+import type { LedgerBackend } from '../ledger/ledgerBackend';
+import type { TeamLedger } from '../ledger/team/teamLedger';
 import { vscodeSandboxCheck } from './vscodeSandboxCheck';
 import type { CheckState, DoctorCheck } from './check';
 // Its callers (the CLI, the editor's provider checks) take a check's type with the report.
 export type { CheckState, DoctorCheck } from './check';
 import { mcpCheck } from './mcp';
-import { sha256Hex } from '../crypto/sha256';
+import { sha256Hex } from '../base/crypto/sha256';
 
 export interface DoctorReport {
   providers: DoctorCheck[];
@@ -69,7 +69,7 @@ export function probeProviders(providers: readonly ProviderConfig[], deps: Provi
 export interface AlfredHealthInput {
   harness: Harness;
   governance: readonly AgentHealth[];
-  /** The terminal agents installed and their versions (governance/clientVersions.ts), when asked. */
+  /** The terminal agents installed and their versions (protect/clientVersions.ts), when asked. */
   clients?: readonly ClientVersion[];
   /** The hook server's socket, to try. */
   hookSocket: string;

@@ -2,12 +2,12 @@
  * Charges one model request of `@alfred` to the role budget's cost and records it for the daily
  * spend, under one lock: the ledger, the event log and `usage.jsonl` can never disagree.
  */
-import { costOfUsage, type PriceQuote } from '../budget/prices';
-import type { NewEvent } from '../events/types';
-import type { HarnessFingerprint } from '../fingerprint/fingerprint';
-import type { Role } from '../roles/types';
-import { chargeLedger, settle, type GovernResult } from '../state/govern';
-import { transact } from '../state/ledgerStore';
+import { costOfUsage, type PriceQuote } from '../rules/budget/prices';
+import type { NewEvent } from '../base/events/types';
+import type { HarnessFingerprint } from './fingerprint/fingerprint';
+import type { Role } from '../rules/roles/types';
+import { chargeLedger, settle, type GovernResult } from '../ledger/govern';
+import { transact } from '../ledger/ledgerStore';
 import type { UsageRecord } from './spend';
 import { appendUsage } from './usageLog';
 

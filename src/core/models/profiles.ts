@@ -1,9 +1,9 @@
 /** Failover profiles (`alfred.profiles`): named, ordered chains of model selectors. */
-import { INTENTIONS } from '../providers/intentions';
-import type { Intention, ModelLink } from '../providers/types';
+import { INTENTIONS } from './providers/intentions';
+import type { Intention, ModelLink } from './providers/types';
 
 // Declared beside the intentions it names, which match a link against a provider's models.
-export type { ModelLink } from '../providers/types';
+export type { ModelLink } from './providers/types';
 
 export interface Profile {
   name: string;

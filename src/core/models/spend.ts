@@ -3,9 +3,9 @@
  * of the priced usage records of the current UTC day; at 80% of `alfred.dailyBudgetUsd` a warning
  * once a day, at 100% a critical notice once a day (and a frugality note in every prompt).
  */
-import { formatUsd } from '../budget/money';
-import { percentOf } from '../budget/status';
-import type { HarnessFingerprint } from '../fingerprint/fingerprint';
+import { formatUsd } from '../base/money';
+import { percentOf } from '../rules/budget/status';
+import type { HarnessFingerprint } from './fingerprint/fingerprint';
 
 export const SPEND_WARN_PERCENT = 80;
 export const SPEND_CRITICAL_PERCENT = 100;

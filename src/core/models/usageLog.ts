@@ -1,15 +1,15 @@
 /**
  * `usage.jsonl` in the state folder: one priced model request a line, appended under the state lock
  * (the record of `@alfred`'s model use). The daily spend itself is everything charged today — tools,
- * hooks and models alike — read from the event log (budget/dailySpend.ts), so `@alfred`'s notices and
+ * hooks and models alike — read from the event log (rules/budget/dailySpend.ts), so `@alfred`'s notices and
  * the dashboard's gauge show one number. `spend.json` remembers which daily notices were given.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spentToday } from '../budget/dailySpend';
-import { atomicWrite } from '../fs/atomicWrite';
-import { appendJsonLines, readJsonLines, type CorruptLine } from '../fs/jsonLines';
-import { withLock } from '../state/lock';
+import { spentToday } from '../rules/budget/dailySpend';
+import { atomicWrite } from '../base/fs/atomicWrite';
+import { appendJsonLines, readJsonLines, type CorruptLine } from '../base/fs/jsonLines';
+import { withLock } from '../base/state/lock';
 import { dueNotices, spendStatus, utcDay, type SpendNotice, type SpendNoticed, type SpendStatus, type UsageRecord } from './spend';
 
 export const USAGE_FILE = 'usage.jsonl';

@@ -8,7 +8,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lookup, readdir } from '../fs/keptReads';
+import { lookup, readdir } from '../base/fs/keptReads';
 
 export function blockDevices(dev = '/dev', platform: NodeJS.Platform = process.platform): string[] {
   if (platform !== 'linux') return [];

@@ -16,7 +16,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KeptValues, lookup, readdir, stat } from '../fs/keptReads';
+import { KeptValues, lookup, readdir, stat } from '../base/fs/keptReads';
 import { coveredBy } from './pathSet';
 import { RealPaths } from './realPaths';
 

@@ -7,7 +7,7 @@
 import type * as ChildProcess from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { alfredHome } from '../state/paths';
+import { alfredHome } from '../base/state/paths';
 import { probeKey, rememberedSuccess, rememberSuccess } from './probeCache';
 import { BWRAP_FLAGS, STRICT_BWRAP_FLAGS } from './wrap';
 import { SECCOMP_FD } from './seccomp';

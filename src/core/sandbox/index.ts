@@ -3,7 +3,7 @@
  * how to run a command so that protected paths hold whatever it does. Alfred's ctx_shell spawns
  * `argv(...)`; an agent's hook rewrites a terminal command into `line(...)`.
  */
-import type { Role } from '../roles/types';
+import type { Role } from '../rules/roles/types';
 import { detectSandbox, strictFailure, type DetectOptions } from './detect';
 import type { AvailableSandbox, Sandbox } from './types';
 import { blockDevices } from './blockDevices';
@@ -11,9 +11,9 @@ import { commandServers, liveSockets } from './commandServers';
 import { closedHomes, hookRunFolder, netFolder, ownCopies, readOnlyPaths, writableRoots, type MountOptions } from './mounts';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { alfredHome, planFile, SANDBOXED_PORT_FILE, workspaceId } from '../state/paths';
+import { alfredHome, planFile, SANDBOXED_PORT_FILE, workspaceId } from '../base/state/paths';
 import { savePlan, saveSandboxFilter } from './launcher';
-import { KeptValues, notedEnv, runningCode } from '../fs/keptReads';
+import { KeptValues, notedEnv, runningCode } from '../base/fs/keptReads';
 import * as fs from 'node:fs';
 import { netRunnerWords, type NetConfig } from './netConfig';
 import { unrestricted } from './netRules';
@@ -121,7 +121,7 @@ export function planSandbox(opts: PlanOptions): SandboxPlan {
 }
 
 /**
- * How the role's commands reach the network (roles/types.ts, NetworkRules): as they are where every
+ * How the role's commands reach the network (rules/roles/types.ts, NetworkRules): as they are where every
  * name is allowed (or sandbox-exec, which has no network namespace); else in a namespace of their own
  * whose only way out is the proxy the runner starts (netRun.ts); with no runner to start, no way out.
  */

@@ -9,8 +9,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { atomicWrite } from '../fs/atomicWrite';
-import { planFile, PLAN_FILE_KINDS, sandboxCopies } from '../state/paths';
+import { atomicWrite } from '../base/fs/atomicWrite';
+import { planFile, PLAN_FILE_KINDS, sandboxCopies } from '../base/state/paths';
 import { sandboxFilter } from './seccomp';
 
 /** The seccomp filter's file, beside the script (seccomp.ts; the script opens it by this name on SECCOMP_FD). */
@@ -99,7 +99,7 @@ export const UNUSED_PLAN_MS = 30 * 24 * 3600_000;
 
 /**
  * Drops the plan files not written or touched for UNUSED_PLAN_MS, which would otherwise pile up, one set per
- * workspace ever used, and the folders of copies (state/paths.ts, sandboxCopies) of a workspace left
+ * workspace ever used, and the folders of copies (base/state/paths.ts, sandboxCopies) of a workspace left
  * with none. Runs when a workspace's first plan is written (rarely); a failure only keeps them.
  */
 function dropUnusedPlans(dir: string, now = Date.now()): void {

@@ -13,14 +13,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { exists, lookup } from '../fs/keptReads';
-import { relativeInside } from '../fs/relativeInside';
-import { DOWNLOAD_CACHES } from '../governance/downloadCaches';
-import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced, toolchainConfigToMake } from '../governance/agents';
-import { gitConfigSources } from '../governance/gitConfigSources';
-import { repositoryCodePaths } from '../governance/repositoryCode';
+import { exists, lookup } from '../base/fs/keptReads';
+import { relativeInside } from '../base/fs/relativeInside';
+import { DOWNLOAD_CACHES } from '../protect/downloadCaches';
+import { CODE_SERVER_MACHINE_FOLDER, commandSearchFolders, GOVERNANCE_WORKSPACE_PATHS, GOVERNED_AGENTS, HOME_CONFIG_PATHS, WORKSPACE_SETTINGS_GLOBS, governanceHomePaths, installationPaths, runsLaterPaths, startupSourced, toolchainConfigToMake } from '../protect/agents';
+import { gitConfigSources } from '../protect/gitConfigSources';
+import { repositoryCodePaths } from '../protect/repositoryCode';
 import { byDepth, coveredBy, outermost } from './pathSet';
-import { alfredHome, sandboxCopies, workspaceId } from '../state/paths';
+import { alfredHome, sandboxCopies, workspaceId } from '../base/state/paths';
 import { RealPaths } from './realPaths';
 import type { OwnCopy } from './wrap';
 import { walkWorkspace } from './walk';
@@ -32,7 +32,7 @@ export interface MountOptions {
   stateDir?: string;
   env?: NodeJS.ProcessEnv;
   home?: string;
-  /** The folder Alfred runs from (governance/agents.ts installationPaths). */
+  /** The folder Alfred runs from (protect/agents.ts installationPaths). */
   installation?: string;
   /** A role's `allow_write` paths, absolute (sandbox/index.ts resolves `~`); missing ones are left out. */
   allowWrite?: readonly string[];
@@ -156,7 +156,7 @@ const alfredFolder = (env: NodeJS.ProcessEnv, home: string): string => (env.ALFR
  * (the shallowest) and leaves the rest to the gate's parsing.
  */
 export const MAX_LISTED_FILES = 200;
-// The gate matches globs the same way (policy/toolPaths.ts): dotfiles included, case folded where the file system does.
+// The gate matches globs the same way (protect/toolPaths.ts): dotfiles included, case folded where the file system does.
 const FOLD_CASE = process.platform === 'win32' || process.platform === 'darwin';
 const GLOB_OPTIONS = { dot: true, windows: false, nocase: FOLD_CASE };
 /** A glob part that takes in everything under its base: the base folder itself is mounted. */
@@ -277,7 +277,7 @@ function compiled(glob: string): (rel: string) => boolean {
  * The home folders the sandbox creates when missing, as it does the workspace's governance folders
  * (a missing folder cannot be mounted, and a command could create it with files of its own): Alfred's
  * home and `$ALFRED_HOME`, where its own files go; `~/.lean-ctx`, whose `roles` the user's roles are
- * read from (roles/loader.ts); and the governed agents' own folders, whose files (`~/.claude/settings.json`,
+ * read from (rules/roles/loader.ts); and the governed agents' own folders, whose files (`~/.claude/settings.json`,
  * `~/.copilot/hooks`) VS Code loads hooks from, and a hook runs outside any sandbox. Editors' user
  * folders are mounted only when they exist: the running editor's does, and a missing one belongs to
  * an editor not installed here. code-server's machine settings folder is the exception: it is missing

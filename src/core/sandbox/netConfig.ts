@@ -3,7 +3,7 @@
  * run keeps its folder, as the words before bwrap. Apart from netRun.ts so that planning a command
  * (every hook call) loads no socket or process module.
  */
-import type { NetworkRules } from '../roles/types';
+import type { NetworkRules } from '../rules/roles/types';
 
 export interface NetConfig extends NetworkRules {
   role: string;

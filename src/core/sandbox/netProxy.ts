@@ -8,7 +8,7 @@
 import * as dns from 'node:dns';
 import * as http from 'node:http';
 import * as net from 'node:net';
-import type { NetworkRules } from '../roles/types';
+import type { NetworkRules } from '../rules/roles/types';
 import { hostDecision, localAddressProblem, normalHost, refusalReason } from './netRules';
 
 export interface Refusal {

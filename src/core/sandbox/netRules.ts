@@ -1,9 +1,9 @@
 /**
- * Whether a role's sandboxed commands may reach a network name (roles/types.ts, NetworkRules): `deny`
+ * Whether a role's sandboxed commands may reach a network name (rules/roles/types.ts, NetworkRules): `deny`
  * wins over `allow`; `*.name` matches the name's subdomains (not the name itself), `*` every name.
  * Pure; the proxy (netProxy.ts) asks it for each connection.
  */
-import type { NetworkRules } from '../roles/types';
+import type { NetworkRules } from '../rules/roles/types';
 
 /** A host as a connection names it: lower case, without a trailing dot or IPv6 brackets. */
 export function normalHost(host: string): string {

@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { atomicWrite } from '../fs/atomicWrite';
+import { atomicWrite } from '../base/fs/atomicWrite';
 
 export const PROBE_CACHE_FILE = 'sandbox-probe.json';
 const MAX_AGE_MS = 24 * 3600_000;
@@ -26,7 +26,7 @@ export function probeKey(file: string, args: readonly string[]): string | undefi
     const st = fs.statSync(file);
     const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
     // Kept as it is, not hashed: nothing in it is secret, and a hook call without a server would
-    // otherwise hash it in JavaScript (see crypto/nodeCrypto.ts), most of a millisecond cold.
+    // otherwise hash it in JavaScript (see base/crypto/nodeCrypto.ts), most of a millisecond cold.
     return JSON.stringify([file, st.ino, st.size, Math.trunc(st.mtimeMs), os.release(), uid, args]);
   } catch {
     return undefined;

@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lookup, readLink } from '../fs/keptReads';
+import { lookup, readLink } from '../base/fs/keptReads';
 
 /** Symlinks followed for one path before giving up, as the kernel does (ELOOP). */
 const MAX_HOPS = 40;

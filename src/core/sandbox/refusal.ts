@@ -1,7 +1,7 @@
 /** The gate's `sandbox-required` refusal: a shell call that a role needs in the kernel sandbox and that will not run there. */
-import type { ToolCall } from '../policy/toolCall';
-import type { Toolset } from '../policy/toolsets';
-import type { Role } from '../roles/types';
+import type { ToolCall } from '../rules/policy/toolCall';
+import type { Toolset } from '../rules/policy/toolsets';
+import type { Role } from '../rules/roles/types';
 import { sandboxVerdict } from './index';
 
 /**

@@ -1,5 +1,5 @@
 /** What the kernel sandbox does for the active role, for the dashboard and `/doctor` (no side effects). */
-import type { NetworkRules, SandboxMode } from '../roles/types';
+import type { NetworkRules, SandboxMode } from '../rules/roles/types';
 import { unrestricted } from './netRules';
 import type { Sandbox } from './types';
 import { sandboxFilter } from './seccomp';

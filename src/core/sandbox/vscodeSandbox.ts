@@ -20,7 +20,7 @@
  *   empty allowed list with denied names allows every other name.
  */
 import path from 'node:path';
-import type { NetworkRules } from '../roles/types';
+import type { NetworkRules } from '../rules/roles/types';
 
 export const VSCODE_SANDBOX = {
   enabled: 'chat.agent.sandbox.enabled',

@@ -8,11 +8,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { applyEdits, modify, parse } from 'jsonc-parser';
-import { isObject } from '../isObject';
-import { atomicWrite } from '../fs/atomicWrite';
-import { KeptValues, readdir, readText, stat } from '../fs/keptReads';
-import { vscodeUserDirs } from '../mcp/locations';
-import { alfredHome } from '../state/paths';
+import { isObject } from '../base/isObject';
+import { atomicWrite } from '../base/fs/atomicWrite';
+import { KeptValues, readdir, readText, stat } from '../base/fs/keptReads';
+import { vscodeUserDirs } from '../rules/mcp/locations';
+import { alfredHome } from '../base/state/paths';
 import { effectiveSettings, VSCODE_SANDBOX, vscodeSandboxHolds, vscodeSandboxOn, type VscodeSandboxInput, type VscodeSandboxVerdict } from './vscodeSandbox';
 
 interface Read { stamp: string; doc: Record<string, unknown> | undefined }

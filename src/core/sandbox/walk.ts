@@ -4,7 +4,7 @@
  * bound cuts the deepest entries; symlinks are not followed (no loops, no leaving the workspace).
  */
 import * as path from 'node:path';
-import { KeptValues, readdir } from '../fs/keptReads';
+import { KeptValues, readdir } from '../base/fs/keptReads';
 
 /** Dependency and history folders: huge, and no agent rule lives in them. */
 const SKIPPED = new Set(['node_modules', '.git']);

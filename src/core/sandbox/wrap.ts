@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import type { AvailableSandbox } from './types';
 import { byDepth, coveredBy, outermost } from './pathSet';
-import { PORT_FILE, SANDBOXED_PORT_FILE } from '../state/paths';
+import { PORT_FILE, SANDBOXED_PORT_FILE } from '../base/state/paths';
 import { SECCOMP_FD } from './seccomp';
 
 export interface WrapInput {
@@ -28,7 +28,7 @@ export interface WrapInput {
   /**
    * Alfred's `run` folder (real path), shown empty inside the sandbox but for the hook server's
    * sandboxed port file, in the launcher's file's place: a hook called from inside (a nested agent's)
-   * reaches the server only as the sandbox's, decided with the server's environment (hooks/nativeListener.ts).
+   * reaches the server only as the sandbox's, decided with the server's environment (integrations/hooks/nativeListener.ts).
    */
   hookRun?: string;
   /**

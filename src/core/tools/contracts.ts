@@ -163,7 +163,7 @@ export const TOOL_CONTRACTS: readonly ToolContract[] = [
     },
   },
   {
-    // Category edit (policy/categories.ts): a role that may not edit may not write memory either.
+    // Category edit (rules/vocabulary/categories.ts): a role that may not edit may not write memory either.
     name: 'alfred_memory_append',
     displayName: 'Alfred: Remember',
     toolReferenceName: 'alfredRemember',

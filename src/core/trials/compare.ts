@@ -4,7 +4,7 @@
  * interval includes no change, whether the component costs more than it saves. Pure: the CLI and the
  * dashboard render the same object (text here, or as JSON).
  */
-import type { HarnessFingerprint } from '../fingerprint/fingerprint';
+import type { HarnessFingerprint } from '../models/fingerprint/fingerprint';
 import { describeDiff, guardTrials, type ComponentDiff, type ConditionOutcomes } from './guard';
 import type { SuiteChangedLine, TrialOutcome } from './outcome';
 import { bootstrapDifference, bootstrapMean, rateDifference, wilson, type BootstrapOptions, type Difference, type Estimate } from './stats';

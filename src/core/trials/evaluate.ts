@@ -3,10 +3,10 @@
  * completion pipeline (snapshot, checks, snapshot again, a completion record in the trial's state);
  * after an acceptance, the hidden checks (if the task has them) tell whether a defect escaped.
  */
-import { parseChecksFile } from '../completion/checksFile';
-import { runChecks } from '../completion/runner';
-import { describeFailure, verifyCompletion } from '../completion/verify';
-import type { Harness } from '../harness';
+import { parseChecksFile } from '../protect/checksFile';
+import { runChecks } from '../work/completion/runner';
+import { describeFailure, verifyCompletion } from '../work/completion/verify';
+import type { Harness } from '../harness/harness';
 
 export interface TrialVerdict {
   status: 'accepted' | 'rejected' | 'evaluator-failure';

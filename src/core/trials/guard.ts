@@ -4,7 +4,7 @@
  * differ in more than one component (labels included), or when they ran different task instances,
  * budgets or trial counts, or under different versions of the suite.
  */
-import type { HarnessFingerprint } from '../fingerprint/fingerprint';
+import type { HarnessFingerprint } from '../models/fingerprint/fingerprint';
 import type { TrialOutcome } from './outcome';
 import type { TrialBudget } from './suite';
 

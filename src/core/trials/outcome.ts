@@ -2,9 +2,9 @@
  * What one trial ended with, and the lines of a suite's outcomes file (issue 15's shared contract):
  * `started` before a trial runs, `ended` after it, `suite-changed` when the plan changed between runs.
  */
-import type { HarnessFingerprint } from '../fingerprint/fingerprint';
+import type { HarnessFingerprint } from '../models/fingerprint/fingerprint';
 import type { TrialBudget } from './suite';
-import { isObject } from '../isObject';
+import { isObject } from '../base/isObject';
 
 export const TRIAL_STATUSES = [
   'accepted', 'rejected', 'timeout', 'policy-stop', 'budget-exhausted', 'harness-crash', 'evaluator-failure', 'interrupted',

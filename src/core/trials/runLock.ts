@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { processAlive } from '../processAlive';
+import { processAlive } from '../base/processAlive';
 
 const LOCK_FILE = 'run.pid';
 

@@ -5,12 +5,12 @@
  * session starts from it (each claim checked against the worktree), so it need not redo its edits;
  * with it off, a resumed session knows only the task.
  */
-import { writeHandoff } from '../handoff/handoff';
-import { resumeHandoff } from '../handoff/resume';
-import { domainPacksBlock } from '../packs/inject';
+import { writeHandoff } from '../work/handoff/handoff';
+import { resumeHandoff } from '../work/handoff/resume';
+import { domainPacksBlock } from '../work/packs/inject';
 import { personaText } from '../turn/persona';
 import { runAgentLoop, type AgentLoopInput, type LoopStop, type LoopToolCall } from '../agent/loop';
-import type { ChatMessage } from '../providers/types';
+import type { ChatMessage } from '../models/providers/types';
 
 export const TRIAL_SYSTEM_PROMPT = [
   'You are an agent working alone in a clean git worktree of a project, under a role\'s rules and a budget.',

@@ -5,9 +5,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { HarnessFingerprint } from '../fingerprint/fingerprint';
-import { appendJsonLines, readJsonLines, type CorruptLine } from '../fs/jsonLines';
-import { withLock } from '../state/lock';
+import type { HarnessFingerprint } from '../models/fingerprint/fingerprint';
+import { appendJsonLines, readJsonLines, type CorruptLine } from '../base/fs/jsonLines';
+import { withLock } from '../base/state/lock';
 import { checkOutcomeLine, trialKey, type OutcomeLine, type StartedLine, type SuiteChangedLine, type TrialOutcome } from './outcome';
 import type { TrialBudget } from './suite';
 

@@ -7,10 +7,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
-import { CHECKS_PATH } from '../completion/checksFile';
-import { canonicalJson, shortHash } from '../fingerprint/fingerprint';
-import { tomlTypeName } from '../tomlValue';
-import { isObject } from '../isObject';
+import { CHECKS_PATH } from '../protect/checksFile';
+import { canonicalJson, shortHash } from '../models/fingerprint/fingerprint';
+import { tomlTypeName } from '../base/tomlValue';
+import { isObject } from '../base/isObject';
 
 export const SUITE_PATH = '.alfred/trials.toml';
 /** The stop rules a suite may name; "all" runs every trial of the plan. */

@@ -3,11 +3,11 @@
  * (a fresh ALFRED_HOME), the condition's role, and that role's token and cost limits replaced by the
  * task's budget, so every trial starts with exactly its budget and nothing another trial spent.
  */
-import { harnessFingerprint, type FingerprintInputs, type HarnessFingerprint } from '../fingerprint/fingerprint';
-import { readFingerprintFiles } from '../fingerprint/files';
-import type { PricingOptions } from '../budget/prices';
-import { Harness, type ActiveRole } from '../harness';
-import { protectedGlobsReader } from '../completion/protectGlobs';
+import { harnessFingerprint, type FingerprintInputs, type HarnessFingerprint } from '../models/fingerprint/fingerprint';
+import { readFingerprintFiles } from '../models/fingerprint/files';
+import type { PricingOptions } from '../rules/budget/prices';
+import { Harness, type ActiveRole } from '../harness/harness';
+import { protectedGlobsReader } from '../protect/protectGlobs';
 import type { TrialBudget } from './suite';
 
 export interface TrialHarnessOptions {

@@ -5,9 +5,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { atomicWrite } from '../fs/atomicWrite';
+import { atomicWrite } from '../base/fs/atomicWrite';
 import type { FailoverState } from '../models/failover';
-import { withLock } from '../state/lock';
+import { withLock } from '../base/state/lock';
 
 export const CHAT_STATE_FILE = 'chat.json';
 

@@ -5,7 +5,7 @@
  * tool only when the user chose it: the `alfred.chatTools` setting and `/tools add`, as names, globs
  * (`mcp_github_*`) or categories (`@web`); `*` offers every tool the role permits.
  */
-import { compilePatterns, toolSubject } from '../policy/patterns';
+import { compilePatterns, toolSubject } from '../rules/vocabulary/patterns';
 
 /** Whether a tool the role permits is offered: Alfred's always, another when a chosen pattern names it. */
 export function offersTool(name: string, isAlfredTool: boolean, chosen: readonly string[]): boolean {

@@ -4,10 +4,10 @@
  * and which events to record. The steps themselves (resolving models, reading packs, summing the
  * spend) are given by the adapter, so the order and the composition are decided here, once.
  */
-import type { NewEvent } from '../events/types';
+import type { NewEvent } from '../base/events/types';
 import type { Switch } from '../models/failover';
 import { frugalityNote, type SpendNotice, type SpendStatus } from '../models/spend';
-import { domainPacksBlock, type InjectedPack } from '../packs/inject';
+import { domainPacksBlock, type InjectedPack } from '../work/packs/inject';
 
 export const TURN_ORDER = ['heal', 'pack', 'budget', 'persona'] as const;
 

@@ -5,14 +5,14 @@
  * charge is `measured` (ModelUsage events and usage.jsonl say so), and cache reads and writes are
  * priced as such where the price table has them.
  */
-import { costOfUsage, priceFor, type ModelPrice } from '../budget/prices';
-import type { NewEvent } from '../events/types';
-import type { HarnessFingerprint } from '../fingerprint/fingerprint';
+import { costOfUsage, priceFor, type ModelPrice } from '../rules/budget/prices';
+import type { NewEvent } from '../base/events/types';
+import type { HarnessFingerprint } from '../models/fingerprint/fingerprint';
 import { appendUsage } from '../models/usageLog';
 import type { UsageRecord } from '../models/spend';
-import type { Role } from '../roles/types';
-import { chargeLedger, settle, type GovernResult } from '../state/govern';
-import { transact } from '../state/ledgerStore';
+import type { Role } from '../rules/roles/types';
+import { chargeLedger, settle, type GovernResult } from '../ledger/govern';
+import { transact } from '../ledger/ledgerStore';
 import type { ModelUsageRecord } from './types';
 
 /** Ids remembered: far more than the requests between two reads of one source. */

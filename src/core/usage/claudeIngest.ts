@@ -8,12 +8,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { atomicWriteAsync } from '../fs/atomicWrite';
+import { atomicWriteAsync } from '../base/fs/atomicWrite';
 import { ClaudeTranscriptReader, type ClaudeTranscriptState, type TranscriptUsage } from './claudeTranscript';
 import { inTurn } from './inTurn';
 import { FileTail, type TailState } from './tail';
 import type { ModelUsageRecord } from './types';
-import { isObject } from '../isObject';
+import { isObject } from '../base/isObject';
 
 export const TRANSCRIPTS_FILE = 'claude-transcripts.json';
 /** Transcripts remembered at once (one per Claude Code session that ran here lately). */

@@ -20,7 +20,7 @@
  *
  * The record type is defined here because src/core/usage/types.ts did not exist yet.
  */
-import { isObject } from '../isObject';
+import { isObject } from '../base/isObject';
 
 /**
  * One API message's usage as the transcript tells it. claudeIngest.ts turns it into the shared

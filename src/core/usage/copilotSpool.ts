@@ -11,10 +11,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { atomicWrite, renameRetrying } from '../fs/atomicWrite';
-import { appendJsonLines } from '../fs/jsonLines';
-import { withLock } from '../state/lock';
-import { alfredHome } from '../state/paths';
+import { atomicWrite, renameRetrying } from '../base/fs/atomicWrite';
+import { appendJsonLines } from '../base/fs/jsonLines';
+import { withLock } from '../base/state/lock';
+import { alfredHome } from '../base/state/paths';
 import { FileTail, type TailState } from './tail';
 import type { ModelUsageRecord } from './types';
 

@@ -12,7 +12,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { atomicWriteAsync } from '../fs/atomicWrite';
+import { atomicWriteAsync } from '../base/fs/atomicWrite';
 import { inTurn } from './inTurn';
 import { FileTail, type TailState } from './tail';
 import type { ModelUsageRecord } from './types';

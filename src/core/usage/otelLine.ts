@@ -10,7 +10,7 @@
  * - the Copilot CLI's envelope (third-party fixtures only, unverified): `type: "span" | "metric"`;
  * - a whole OTLP/JSON export a line (an OpenTelemetry Collector's file exporter).
  */
-import { isObject } from '../isObject';
+import { isObject } from '../base/isObject';
 
 export type OtelLineKind = 'span' | 'log' | 'metric' | 'empty' | 'otlp-traces' | 'otlp-logs' | 'otlp-metrics' | 'unknown';
 

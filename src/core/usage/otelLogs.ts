@@ -16,7 +16,7 @@ import { OtelSignalReader, type OtelSignal } from './otelReader';
 import { ATTR, sourceOf, usageRecord } from './otelUsage';
 import type { ModelUsageRecord, UsageSource } from './types';
 import { anyValue, attributes, hrTimeToMs, isoTime, nanosToMs, resourceAttributes, text, type Attributes } from './otelValues';
-import { isObject } from '../isObject';
+import { isObject } from '../base/isObject';
 
 export interface OtelLogReaderOptions {
   /** The source when the resource does not name the Copilot CLI (default `copilot-otel`). */

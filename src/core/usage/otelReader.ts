@@ -9,7 +9,7 @@ import { otelLines, type OtelLineKind } from './otelLine';
 import type { ModelUsageRecord, UsageSource } from './types';
 import { exportResources, resourceAttributes } from './otelValues';
 import { sourceOf } from './otelUsage';
-import { isObject } from '../isObject';
+import { isObject } from '../base/isObject';
 
 /** The names of one signal in OTLP/JSON and in the file exporter's lines. */
 export interface OtelSignal {

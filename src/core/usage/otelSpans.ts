@@ -20,7 +20,7 @@ import { OtelSignalReader, type OtelSignal } from './otelReader';
 import { SpanSessions } from './otelSessions';
 import type { ModelUsageRecord, UsageSource } from './types';
 import { attributes, hrTimeToMs, isoTime, nanosToMs, resourceAttributes, text, type Attributes } from './otelValues';
-import { isObject } from '../isObject';
+import { isObject } from '../base/isObject';
 
 export interface OtelReaderOptions {
   /** The source when the resource does not name the Copilot CLI (default `copilot-otel`). */

@@ -5,7 +5,7 @@
  * attributes, HrTime `[seconds, nanos]`). Everything is checked: the input is another program's
  * output and must never throw.
  */
-import { isObject } from '../isObject';
+import { isObject } from '../base/isObject';
 
 export type Attributes = ReadonlyMap<string, unknown>;
 

@@ -5,7 +5,7 @@
  * sub-agent's requests are the session's too, and end before the answer that follows them).
  */
 import * as path from 'node:path';
-import { readJsonLines } from '../fs/jsonLines';
+import { readJsonLines } from '../base/fs/jsonLines';
 import { USAGE_FILE } from '../models/usageLog';
 import type { UsageRecord } from '../models/spend';
 

@@ -4,7 +4,7 @@
  * calls from the event log) and per model. A request whose model has no price is priced with the
  * fallback price, kept apart (`fallbackUsd`) so it is always shown as such (`~$0.0123 (fallback price)`).
  */
-import type { AlfredEvent } from '../events/types';
+import type { AlfredEvent } from '../base/events/types';
 import type { UsageRecord } from '../models/spend';
 
 export interface UsageTotals {

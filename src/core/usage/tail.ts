@@ -17,7 +17,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sha256Hex } from '../crypto/sha256';
+import { sha256Hex } from '../base/crypto/sha256';
 
 export interface TailState {
   /** Device and inode of the file read, as decimal strings (inodes may exceed 2^53). */

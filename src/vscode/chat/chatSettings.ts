@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { lowerOnly } from '../../core/budget/workspaceLimits';
+import { lowerOnly } from '../../core/rules/budget/workspaceLimits';
 import { parseProfiles, type Profile, type ProfileProblem } from '../../core/models/profiles';
 import { bySource, dailyBudgetCap } from '../settings';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Harness } from '../../core/harness';
+import type { Harness } from '../../core/harness/harness';
 import { chainHealth } from '../../core/models/failover';
 import type { ModelLink } from '../../core/models/profiles';
 import { readChatState } from '../../core/turn/chatState';

@@ -1,4 +1,4 @@
-import type { SessionConfiguration } from '../../core/fingerprint/fingerprint';
+import type { SessionConfiguration } from '../../core/models/fingerprint/fingerprint';
 
 /**
  * What this window knows of the configuration work was last done under: that of its latest

@@ -1,15 +1,15 @@
 import * as vscode from 'vscode';
 import type { AgentConfiguration } from '../../core/agent/charge';
 import { runEngine, type EngineResult, type LoopDriver, type ModelTurn, type StreamPart } from '../../core/agent/engine';
-import type { Harness } from '../../core/harness';
+import type { Harness } from '../../core/harness/harness';
 import type { Outcome } from '../../core/models/failover';
-import { toolCall } from '../../core/policy/toolCall';
+import { toolCall } from '../../core/rules/policy/toolCall';
 import { CHARGED_BY_CALLER, refusalOf } from '../providers/alfredModelProvider';
 import { cancellable, raceCancellation } from './cancel';
 import { storedResult, type StopReason, type StoredRound } from './history';
 import { overCapStop } from './projection';
 import { describeToolCall } from './render';
-import { readMcpTrust } from '../../core/policy/mcpAuditFile';
+import { readMcpTrust } from '../../core/rules/policy/mcpAuditFile';
 import { offeredTools, runToolCall } from './tools';
 import { chargeRequest, countMessages, countText, reportedUsage, type ReportedUsage } from './usage';
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Harness } from '../../core/harness';
+import type { Harness } from '../../core/harness/harness';
 import { chainHealth, heal, recordOutcome, type LinkStatus, type Outcome } from '../../core/models/failover';
 import { linkKey, linkLabel, type ModelLink, type Profile } from '../../core/models/profiles';
-import { matchesLink } from '../../core/providers/intentions';
+import { matchesLink } from '../../core/models/providers/intentions';
 import { readChatState, updateChatState } from '../../core/turn/chatState';
 import type { HealStep } from '../../core/turn/composer';
 import { intentionsOfModel } from '../providers/alfredModelProvider';

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import { PROJECTED_OUTPUT_TOKENS, projectRequest, type RequestProjection } from '../../core/budget/projection';
-import type { Harness } from '../../core/harness';
+import { PROJECTED_OUTPUT_TOKENS, projectRequest, type RequestProjection } from '../../core/rules/budget/projection';
+import type { Harness } from '../../core/harness/harness';
 import { formatUsd } from '../../protocol/dashboardFormat';
 
-/** As every surface writes money (src/core/budget/money.ts). */
+/** As every surface writes money (src/core/base/money.ts). */
 const usd = (n: number, estimated: boolean): string => formatUsd(n, vscode.env.language, estimated);
 
 /**
- * Whether `@alfred` may send a request to `model` now (core/budget/projection.ts). `inputTokens`:
+ * Whether `@alfred` may send a request to `model` now (core/rules/budget/projection.ts). `inputTokens`:
  * counted, less the tool results the tool path already charged (as chargeRequest bills them).
  */
 export function projectionFor(harness: Harness, model: vscode.LanguageModelChat, inputTokens: number, outputTokens = PROJECTED_OUTPUT_TOKENS): RequestProjection & { costEstimated: boolean; priceEstimated: boolean; role: string; line: string } {

@@ -6,7 +6,7 @@ import { formatCharge, formatUsd } from '../../protocol/dashboardFormat';
 
 const locale = (): string => vscode.env.language;
 const fallbackNote = (): string => vscode.l10n.t('fallback price');
-/** A spend, as every surface writes it (src/core/budget/money.ts). */
+/** A spend, as every surface writes it (src/core/base/money.ts). */
 const spent = (usd: number, fallback: boolean): string => formatCharge({ usd, fallback }, locale(), fallbackNote());
 const limit = (usd: number): string => formatUsd(usd, locale());
 

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { offersTool } from '../../core/turn/chatTools';
-import { governedCall, GovernedRefusal } from '../../core/governedCall';
-import type { Harness } from '../../core/harness';
-import { rolePermits } from '../../core/policy/gate';
-import type { McpTrust } from '../../core/policy/mcpTrust';
-import { toolCall } from '../../core/policy/toolCall';
-import type { Role } from '../../core/roles/types';
+import { governedCall, GovernedRefusal } from '../../core/harness/governedCall';
+import type { Harness } from '../../core/harness/harness';
+import { rolePermits } from '../../core/rules/policy/gate';
+import type { McpTrust } from '../../core/rules/policy/mcpTrust';
+import { toolCall } from '../../core/rules/policy/toolCall';
+import type { Role } from '../../core/rules/roles/types';
 import { TOOL_CONTRACTS } from '../../core/tools/contracts';
 import { prompts } from '../prompts';
 import { raceCancellation } from './cancel';

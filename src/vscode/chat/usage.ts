@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import { parseReportedUsage, type ReportedUsage } from '../../core/budget/reportedUsage';
+import { parseReportedUsage, type ReportedUsage } from '../../core/rules/budget/reportedUsage';
 import { chargeAgentRequest, type AgentConfiguration } from '../../core/agent/charge';
-import { modelEndpoint } from '../../core/fingerprint/endpoint';
-import type { Harness } from '../../core/harness';
+import { modelEndpoint } from '../../core/models/fingerprint/endpoint';
+import type { Harness } from '../../core/harness/harness';
 import type { ModelChargeResult } from '../../core/models/charge';
 import { readProviders } from '../providers/providerSettings';
 
 /**
  * Token counts of a model request: counted with the model's own `countTokens`, or taken from the
- * provider's report when it sends one (core/budget/reportedUsage.ts: Copilot's `usage` data part,
+ * provider's report when it sends one (core/rules/budget/reportedUsage.ts: Copilot's `usage` data part,
  * or a JSON one), cached input included.
  */
 
@@ -45,7 +45,7 @@ export interface RequestUsage {
   configuration?: AgentConfiguration;
 }
 
-/** Where a model's requests go, for the fingerprint (core/fingerprint/endpoint.ts). */
+/** Where a model's requests go, for the fingerprint (core/models/fingerprint/endpoint.ts). */
 export function endpointOf(model: Pick<vscode.LanguageModelChat, 'id' | 'vendor'>): string {
   return modelEndpoint(model.id, model.vendor, readProviders().providers);
 }

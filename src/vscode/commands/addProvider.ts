@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { parseProviders } from '../../core/providers/config';
-import { parseKeyReference } from '../../core/providers/keys';
-import type { ProviderProtocol } from '../../core/providers/types';
+import { parseProviders } from '../../core/models/providers/config';
+import { parseKeyReference } from '../../core/models/providers/keys';
+import type { ProviderProtocol } from '../../core/models/providers/types';
 import { addProviderToSettings } from '../providers/addToSettings';
 import { readProviders } from '../providers/providerSettings';
 import { inputStep, pickStep } from '../providers/steps';

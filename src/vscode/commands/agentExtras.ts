@@ -4,7 +4,7 @@
  * message after each write.
  */
 import * as vscode from 'vscode';
-import type { AgentId, GovernedAgent } from '../../core/governance/agentTable';
+import type { AgentId, GovernedAgent } from '../../core/protect/agentTable';
 import type { FileChange } from '../config/confirmAndWrite';
 import { userSettingsFile } from '../config/settingsFiles';
 import { otlpEndpoint, userSettingsWithExport } from '../usage/copilotOtelSettings';

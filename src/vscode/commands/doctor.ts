@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { alfredChecks, doctorText, hookSocketFor } from '../../core/doctor/report';
-import { clientVersions } from '../../core/governance/clientVersions';
+import { clientVersions } from '../../core/protect/clientVersions';
 import { readGovernanceHealth } from '../hooks/health';
 import { providerChecks } from '../providers/providerChecks';
 import { userSettingsFile } from '../config/settingsFiles';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { draftFromDefinition, emptyDraft, locationOf } from '../../core/roles/draft';
-import { parseRoleFile } from '../../core/roles/schema';
+import { draftFromDefinition, emptyDraft, locationOf } from '../../core/rules/roles/draft';
+import { parseRoleFile } from '../../core/rules/roles/schema';
 import { prompts } from '../prompts';
 import { openRoleEditor } from '../webviews/roleEditorPanel';
 import { roleOrigin } from '../roleText';

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AGENTS_DIR, agentFile, agentFileName, type AvailableTool } from '../../core/agents/agentFile';
-import { isCopilotHookFileGoverning } from '../../core/hooks/install';
+import { AGENTS_DIR, agentFile, agentFileName, type AvailableTool } from '../../core/integrations/agents/agentFile';
+import { isCopilotHookFileGoverning } from '../../core/integrations/hooks/install';
 import type { ModelLink } from '../../core/models/profiles';
-import type { Role } from '../../core/roles/types';
+import type { Role } from '../../core/rules/roles/types';
 import { readChatSettings } from '../chat/chatSettings';
 import { activeProfile, resolveLink } from '../chat/modelSelection';
 import { confirmAndWrite } from '../config/confirmAndWrite';

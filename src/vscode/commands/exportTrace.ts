@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { tracesAsJsonl } from '../../core/traces/log';
+import { tracesAsJsonl } from '../../core/usage/traces/log';
 import type { AlfredCommand } from './command';
 
 /**

@@ -8,9 +8,9 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { GOVERNED_AGENTS, type GovernedAgent } from '../../core/governance/agentTable';
-import { inForceContext, trustChange } from '../../core/governance/inForceAll';
-import { AGENT_HOOK_FILES } from '../../core/hooks/agentHooks';
+import { GOVERNED_AGENTS, type GovernedAgent } from '../../core/protect/agentTable';
+import { inForceContext, trustChange } from '../../core/integrations/health/inForceAll';
+import { AGENT_HOOK_FILES } from '../../core/integrations/hooks/agentHooks';
 import type { FileChange } from '../config/confirmAndWrite';
 import { confirmAndWrite } from '../config/confirmAndWrite';
 import { hookFilePath, readIfExists } from '../hooks/hookFiles';

@@ -1,4 +1,4 @@
-import { emptyDraft } from '../../core/roles/draft';
+import { emptyDraft } from '../../core/rules/roles/draft';
 import { openRoleEditor } from '../webviews/roleEditorPanel';
 import type { AlfredCommand } from './command';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { setPinned } from '../../core/config/backups';
+import { setPinned } from '../../core/base/config/backups';
 import { backupFromArgs } from '../config/pickBackup';
 import type { AlfredCommand } from './command';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { describeOperation, reconcileOperation, unknownOperations } from '../../core/operations/lifecycle';
-import type { Operation } from '../../core/operations/store';
+import { describeOperation, reconcileOperation, unknownOperations } from '../../core/work/operations/lifecycle';
+import type { Operation } from '../../core/work/operations/store';
 import type { AlfredCommand } from './command';
 
 /**

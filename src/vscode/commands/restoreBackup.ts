@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { restoreRequest } from '../../core/config/backups';
+import { restoreRequest } from '../../core/base/config/backups';
 import { confirmAndWrite } from '../config/confirmAndWrite';
 import { backupFromArgs } from '../config/pickBackup';
 import type { AlfredCommand } from './command';

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { applyPlan, configWrittenEvent } from '../../core/config/apply';
-import { planWrite } from '../../core/config/plan';
-import type { WritePlan, WriteRequest } from '../../core/config/types';
+import { applyPlan, configWrittenEvent } from '../../core/base/config/apply';
+import { planWrite } from '../../core/base/config/plan';
+import type { WritePlan, WriteRequest } from '../../core/base/config/types';
 import type { HarnessHost } from '../harnessHost';
 import { confirmations } from './confirmations';
 
-export type { FileChange, WriteRequest } from '../../core/config/types';
+export type { FileChange, WriteRequest } from '../../core/base/config/types';
 
 /**
  * The one way Alfred changes a user's configuration files: plan → diff shown and confirmed → backup

@@ -1,4 +1,4 @@
-import type { WritePlan } from '../../core/config/types';
+import type { WritePlan } from '../../core/base/config/types';
 import type { HarnessHost } from '../harnessHost';
 import { reviewInPanel } from '../webviews/confirmPanel';
 

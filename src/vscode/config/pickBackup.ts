@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { listBackups, type BackupManifest } from '../../core/config/backups';
-import type { Harness } from '../../core/harness';
+import { listBackups, type BackupManifest } from '../../core/base/config/backups';
+import type { Harness } from '../../core/harness/harness';
 
 /** A quick pick of the backups, newest first; undefined when the user dismissed it or there is none. */
 export async function pickBackup(harness: Harness, title: string, placeHolder: string): Promise<BackupManifest | undefined> {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { redactSecrets, isEnvFile } from '../../core/config/redact';
-import type { PlannedFile, WritePlan } from '../../core/config/types';
+import { redactSecrets, isEnvFile } from '../../core/base/config/redact';
+import type { PlannedFile, WritePlan } from '../../core/base/config/types';
 
 export const PLAN_SCHEME = 'alfred-plan';
 

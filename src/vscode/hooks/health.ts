@@ -1,14 +1,14 @@
 /**
- * The adapter of governance health (src/core/governance/health.ts): reads VS Code's chat settings,
+ * The adapter of governance health (src/core/integrations/health/health.ts): reads VS Code's chat settings,
  * Workspace Trust, the hook files and the files that can turn them off, the launcher, and the event
  * log's tail, and hands them to the core as plain values.
  */
 import * as vscode from 'vscode';
-import type { AgentHealth, VsCodeHookSettings } from '../../core/governance/health';
-import { readHealthFromDisk, type HealthCache } from '../../core/governance/readHealth';
-import type { Harness } from '../../core/harness';
+import type { AgentHealth, VsCodeHookSettings } from '../../core/integrations/health/health';
+import { readHealthFromDisk, type HealthCache } from '../../core/integrations/health/readHealth';
+import type { Harness } from '../../core/harness/harness';
 
-export { activityOf, lastActivity, type Activity, type HealthCache } from '../../core/governance/readHealth';
+export { activityOf, lastActivity, type Activity, type HealthCache } from '../../core/integrations/health/readHealth';
 
 /** The settings whose change can change the health (Copilot's OTel ones: whether its spend is measured). */
 export const HEALTH_SETTINGS = ['chat.useHooks', 'chat.useClaudeHooks', 'chat.hookFilesLocations', 'chat.hooks.allowManagedOnly', 'github.copilot.chat.otel', 'alfred.usage'];

@@ -1,7 +1,7 @@
 /** Governance health in words (English and Spanish through vscode.l10n), for the dashboard and `@alfred /doctor`. */
 import * as vscode from 'vscode';
-import type { AgentHealth, HealthIssue } from '../../core/governance/health';
-import type { HookRun } from '../../core/hooks/lastRun';
+import type { AgentHealth, HealthIssue } from '../../core/integrations/health/health';
+import type { HookRun } from '../../core/integrations/hooks/lastRun';
 
 /** `2026-05-01 12:00:03` (UTC), as the dashboard shows times. */
 export function shortTime(ts: string): string {

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import { openWorkspaceHarness } from '../../core/hooks/openWorkspace';
-import { startHookServer, type HookServer } from '../../core/hooks/server';
-import { ServerBuild } from '../../core/hooks/serverBuild';
+import { openWorkspaceHarness } from '../../core/integrations/hooks/openWorkspace';
+import { startHookServer, type HookServer } from '../../core/integrations/hooks/server';
+import { ServerBuild } from '../../core/integrations/hooks/serverBuild';
 
 /** How often a window that does not serve tries again (another window's server may have gone). */
 const RETRY_MS = 30_000;
 
 /**
  * Answers `alfred hook` calls from this extension host while the extension is active
- * (src/core/hooks/server.ts), so an agent's tool call does not start the whole command line. Harnesses
+ * (src/core/integrations/hooks/server.ts), so an agent's tool call does not start the whole command line. Harnesses
  * are opened as the command line opens them, with this installation's built-in roles. When another
  * window's server (or `alfred serve`) holds the socket, this one leaves it alone and tries again every
  * 30 s; it also notices when its socket was removed or taken over, and starts again.

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { atomicWrite } from '../../core/fs/atomicWrite';
-import { launcherDir } from '../../core/hooks/launcherPath';
-import { launcherScripts } from '../../core/hooks/install';
+import { atomicWrite } from '../../core/base/fs/atomicWrite';
+import { launcherDir } from '../../core/integrations/hooks/launcherPath';
+import { launcherScripts } from '../../core/integrations/hooks/install';
 
 
 /**

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { auditServers } from '../../core/mcp/audit';
-import { DISCOVERY_SETTING } from '../../core/mcp/discovery';
-import { readMcpInventory } from '../../core/mcp/inventory';
-import type { McpAudit, McpInventory } from '../../core/mcp/types';
+import { auditServers } from '../../core/rules/mcp/audit';
+import { DISCOVERY_SETTING } from '../../core/rules/mcp/discovery';
+import { readMcpInventory } from '../../core/rules/mcp/inventory';
+import type { McpAudit, McpInventory } from '../../core/rules/mcp/types';
 import type { HarnessHost } from '../harnessHost';
 import { setAuditRunning } from './auditState';
 import { editorSources } from './editorSources';
@@ -21,7 +21,7 @@ export interface AuditRun {
 export const MCP_AUDIT_SETTINGS = ['mcp', 'alfred.mcpAudit', DISCOVERY_SETTING];
 
 /**
- * Runs the inventory and the audit of the workspace's MCP servers (src/core/mcp/), one run at a time:
+ * Runs the inventory and the audit of the workspace's MCP servers (src/core/rules/mcp/), one run at a time:
  * a request while one runs makes one more run after it. Its results are `latest.json`, which the
  * gate, the dashboard and the doctor read; the dashboard is refreshed and new unaudited servers told.
  */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { DISCOVERY_SETTING, discoveryFiles, enabledDiscovery } from '../../core/mcp/discovery';
-import type { McpInventoryOptions } from '../../core/mcp/inventory';
-import { userConfigFiles, userDirOfGlobalStorage, vscodeUserDirs } from '../../core/mcp/locations';
+import { DISCOVERY_SETTING, discoveryFiles, enabledDiscovery } from '../../core/rules/mcp/discovery';
+import type { McpInventoryOptions } from '../../core/rules/mcp/inventory';
+import { userConfigFiles, userDirOfGlobalStorage, vscodeUserDirs } from '../../core/rules/mcp/locations';
 
 /**
  * Where the editor finds MCP servers, asked of VS Code where it can tell: its own user folder (from

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { McpAudit } from '../../core/mcp/types';
-import { normalizeServer } from '../../core/policy/mcpServer';
-import { packageLabel, trustFromAudits } from '../../core/policy/mcpTrust';
+import type { McpAudit } from '../../core/rules/mcp/types';
+import { normalizeServer } from '../../core/rules/vocabulary/mcpServer';
+import { packageLabel, trustFromAudits } from '../../core/rules/policy/mcpTrust';
 
 const SEEN_KEY = 'alfred.mcp.unauditedSeen';
 

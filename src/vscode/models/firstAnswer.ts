@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { localOffers } from '../../core/providers/localFirst';
+import { localOffers } from '../../core/models/providers/localFirst';
 import type { HarnessHost } from '../harnessHost';
 import { addProviderToSettings } from '../providers/addToSettings';
 import { probeLocalEndpoints } from '../providers/localFirst';

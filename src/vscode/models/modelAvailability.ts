@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { localOffers, type LocalOffer } from '../../core/providers/localFirst';
+import { localOffers, type LocalOffer } from '../../core/models/providers/localFirst';
 import type { ModelsView } from '../../protocol/models';
 import { probeLocalEndpoints } from '../providers/localFirst';
 import { providerChecks } from '../providers/providerChecks';

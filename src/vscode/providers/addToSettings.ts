@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
-import { withProviderAdded } from '../../core/providers/settingsEdit';
-import type { ProviderConfig } from '../../core/providers/types';
+import { withProviderAdded } from '../../core/models/providers/settingsEdit';
+import type { ProviderConfig } from '../../core/models/providers/types';
 import { confirmAndWrite } from '../config/confirmAndWrite';
 import { syncUserSettings } from '../config/syncUserSettings';
 import type { HarnessHost } from '../harnessHost';

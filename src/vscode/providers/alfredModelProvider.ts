@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { countTokensSync } from '../../core/budget/tokens';
-import { offeredModels, type OfferedModel } from '../../core/providers/catalog';
-import { intentionsOf } from '../../core/providers/intentions';
-import { resolveKey } from '../../core/providers/keys';
-import { listModels, streamChat } from '../../core/providers/stream';
-import { ProviderError, type Intention, type ProviderConfig, type ReportedTokens } from '../../core/providers/types';
+import { countTokensSync } from '../../core/rules/budget/tokens';
+import { offeredModels, type OfferedModel } from '../../core/models/providers/catalog';
+import { intentionsOf } from '../../core/models/providers/intentions';
+import { resolveKey } from '../../core/models/providers/keys';
+import { listModels, streamChat } from '../../core/models/providers/stream';
+import { ProviderError, type Intention, type ProviderConfig, type ReportedTokens } from '../../core/models/providers/types';
 import type { ModelUsageRecord } from '../../core/usage/types';
 import type { HarnessHost } from '../harnessHost';
 import { toChatRequest } from './messages';

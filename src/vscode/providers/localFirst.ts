@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { LOCAL_ENDPOINTS, localOffers, type ProbeResult } from '../../core/providers/localFirst';
-import { listModels } from '../../core/providers/stream';
+import { LOCAL_ENDPOINTS, localOffers, type ProbeResult } from '../../core/models/providers/localFirst';
+import { listModels } from '../../core/models/providers/stream';
 import type { HarnessHost } from '../harnessHost';
 import { addProviderToSettings } from './addToSettings';
 import { readProviders } from './providerSettings';

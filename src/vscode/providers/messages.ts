@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatMessage, ChatRequest, RequestPart, ToolDefinition } from '../../core/providers/types';
+import type { ChatMessage, ChatRequest, RequestPart, ToolDefinition } from '../../core/models/providers/types';
 
 /** VS Code's request messages in the core's neutral form (what the protocol clients send). */
 export function toChatMessages(messages: readonly vscode.LanguageModelChatRequestMessage[]): ChatMessage[] {

@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { probeProviders, type DoctorCheck } from '../../core/doctor/report';
-import { problemLabel } from '../../core/providers/config';
-import { resolveKey } from '../../core/providers/keys';
-import { listModels } from '../../core/providers/stream';
+import { problemLabel } from '../../core/models/providers/config';
+import { resolveKey } from '../../core/models/providers/keys';
+import { listModels } from '../../core/models/providers/stream';
 import { readProviders } from './providerSettings';
 
 /** Where `secret:NAME` keys live: set once at activation (the extension's own secret storage). */

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { parseProviders } from '../../core/providers/config';
-import type { ProviderConfig, ProviderProblem } from '../../core/providers/types';
+import { parseProviders } from '../../core/models/providers/config';
+import type { ProviderConfig, ProviderProblem } from '../../core/models/providers/types';
 
-/** `alfred.providers`, read and checked (core/providers/config.ts): bad entries are problems, the rest load. */
+/** `alfred.providers`, read and checked (core/models/providers/config.ts): bad entries are problems, the rest load. */
 export function readProviders(): { providers: ProviderConfig[]; problems: ProviderProblem[] } {
   return parseProviders(vscode.workspace.getConfiguration('alfred').get<unknown>('providers'));
 }

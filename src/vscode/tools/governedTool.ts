@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { governedCall, GovernedRefusal, type GovernedOutcome } from '../../core/governedCall';
-import type { Harness } from '../../core/harness';
-import { runOperation } from '../../core/operations/lifecycle';
-import { compressShellOutput } from '../../core/policy/compress';
-import { toolCall } from '../../core/policy/toolCall';
+import { governedCall, GovernedRefusal, type GovernedOutcome } from '../../core/harness/governedCall';
+import type { Harness } from '../../core/harness/harness';
+import { runOperation } from '../../core/work/operations/lifecycle';
+import { compressShellOutput } from '../../core/rules/policy/compress';
+import { toolCall } from '../../core/rules/policy/toolCall';
 import type { ToolContract } from '../../core/tools/contracts';
 import { validateToolInput } from '../../core/tools/validate';
 import type { HarnessHost } from '../harnessHost';
@@ -34,7 +34,7 @@ export function defineTool<I>(name: string, run: ToolRun<I>): ToolDefinition {
 }
 
 /**
- * Wraps a tool operation in Alfred's rules: validate, then the governed call (core/governedCall.ts:
+ * Wraps a tool operation in Alfred's rules: validate, then the governed call (core/harness/governedCall.ts:
  * gate → run → charge the output → the budget line at WARNING). A refusal is thrown as a
  * GovernedRefusal, so the model gets an error result, never a silent success, and `@alfred` tells it
  * from a failure.

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { atomicWrite } from '../../core/fs/atomicWrite';
-import { isAlfredModel } from '../../core/providers/catalog';
+import { atomicWrite } from '../../core/base/fs/atomicWrite';
+import { isAlfredModel } from '../../core/models/providers/catalog';
 import { appendToSpool, EXPORT_MARKER_FILE, readNewCopilotUsage, spoolPath, usageHome } from '../../core/usage/copilotSpool';
 import { OtelUsageReader } from '../../core/usage/otelSpans';
 import { UsageDeduper } from '../../core/usage/otelDedupe';

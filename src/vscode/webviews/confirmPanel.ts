@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { backupsDir } from '../../core/config/backups';
-import type { WritePlan } from '../../core/config/types';
+import { backupsDir } from '../../core/base/config/backups';
+import type { WritePlan } from '../../core/base/config/types';
 import {
   CancelCommand, ConfirmCommand, ConfirmStateNotification, GetConfirmStateRequest, OpenDiffCommand, ReadyCommand, type ConfirmState,
 } from '../../protocol/confirm';

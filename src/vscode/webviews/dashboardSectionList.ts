@@ -1,5 +1,5 @@
-import type { AlfredEvent } from '../../core/events/types';
-import type { Harness } from '../../core/harness';
+import type { AlfredEvent } from '../../core/base/events/types';
+import type { Harness } from '../../core/harness/harness';
 import type { BudgetView, DashboardState } from '../../protocol/dashboard';
 import { HEALTH_SETTINGS } from '../hooks/health';
 import { COMPLETION_EVENTS, completionsView } from './completionViews';

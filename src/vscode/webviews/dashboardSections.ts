@@ -1,7 +1,7 @@
-import { addToDay, dailySpendStatus, spentToday, utcDayOf, type DaySpent } from '../../core/budget/dailySpend';
-import { eventsNewestFirst } from '../../core/events/read';
-import type { AlfredEvent } from '../../core/events/types';
-import type { Harness } from '../../core/harness';
+import { addToDay, dailySpendStatus, spentToday, utcDayOf, type DaySpent } from '../../core/rules/budget/dailySpend';
+import { eventsNewestFirst } from '../../core/base/events/read';
+import type { AlfredEvent } from '../../core/base/events/types';
+import type { Harness } from '../../core/harness/harness';
 import { readUsage } from '../../core/models/usageLog';
 import { summarizeUsage } from '../../core/usage/summary';
 import type { AgentUsageView, DailySpendView, FailoverView, PackView } from '../../protocol/dashboard';

@@ -1,5 +1,5 @@
-import type { AlfredEvent } from '../../core/events/types';
-import type { Harness } from '../../core/harness';
+import type { AlfredEvent } from '../../core/base/events/types';
+import type { Harness } from '../../core/harness/harness';
 import type { DashboardState, EventView } from '../../protocol/dashboard';
 import { DASHBOARD_SECTIONS, type DashboardSection, type SectionContext } from './dashboardSectionList';
 import { DailySpendTracker } from './dashboardSections';

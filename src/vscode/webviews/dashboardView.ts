@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AlfredEvent } from '../../core/events/types';
+import type { AlfredEvent } from '../../core/base/events/types';
 import {
   EditRoleCommand, EventNotification, NewRoleCommand, OpenEventLogCommand, ReadyCommand, ReconcileOperationCommand, ResetBudgetCommand,
   ConfigureVscodeSandboxCommand, SetGovernanceCommand, StateNotification, StatePatchNotification, SwitchRoleCommand, VerifyCompletionCommand,

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { SUMMARY_TEMPLATES, describeEvent } from '../../core/events/summary';
-import type { AlfredEvent } from '../../core/events/types';
+import { SUMMARY_TEMPLATES, describeEvent } from '../../core/base/events/summary';
+import type { AlfredEvent } from '../../core/base/events/types';
 import { formatCount } from '../../protocol/dashboardFormat';
 
 /**
  * The event's sentence in the user's language: the core chose the template and its values
- * (src/core/events/summary.ts); the template's English text is its key in l10n/bundle.l10n.es.json.
+ * (src/core/base/events/summary.ts); the template's English text is its key in l10n/bundle.l10n.es.json.
  */
 export function localizedSummary(e: AlfredEvent): string {
   const { kind, args } = describeEvent(e);

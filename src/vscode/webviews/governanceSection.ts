@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import type { AlfredEvent } from '../../core/events/types';
-import { governedAgent, type AgentId } from '../../core/governance/agents';
-import { clientVersions, type ClientVersion } from '../../core/governance/clientVersions';
-import { HEALTH_WORKSPACE_FILES, type AgentHealth } from '../../core/governance/health';
-import type { Harness } from '../../core/harness';
-import { hookRunOf, lastHookRun, type HookRun } from '../../core/hooks/lastRun';
+import type { AlfredEvent } from '../../core/base/events/types';
+import { governedAgent, type AgentId } from '../../core/protect/agents';
+import { clientVersions, type ClientVersion } from '../../core/protect/clientVersions';
+import { HEALTH_WORKSPACE_FILES, type AgentHealth } from '../../core/integrations/health/health';
+import type { Harness } from '../../core/harness/harness';
+import { hookRunOf, lastHookRun, type HookRun } from '../../core/integrations/hooks/lastRun';
 import { copilotExportOn } from '../../core/usage/copilotSpool';
 import type { AgentGovernanceView, GovernanceView, GovernedAgent } from '../../protocol/dashboard';
 import { activityOf, lastActivity, readGovernanceHealth, type Activity } from '../hooks/health';

@@ -1,8 +1,8 @@
 /** The dashboard's "MCP servers" section: the latest audit (`mcp-audit/latest.json`) as the page shows it. */
-import type { Harness } from '../../core/harness';
-import { readLatestAudit } from '../../core/policy/mcpAuditFile';
-import type { McpAudit } from '../../core/mcp/types';
-import { packageLabel } from '../../core/policy/mcpTrust';
+import type { Harness } from '../../core/harness/harness';
+import { readLatestAudit } from '../../core/rules/policy/mcpAuditFile';
+import type { McpAudit } from '../../core/rules/mcp/types';
+import { packageLabel } from '../../core/rules/policy/mcpTrust';
 import type { McpAuditView, McpServerView } from '../../protocol/mcp';
 import { isAuditRunning } from '../mcp/auditState';
 

@@ -1,11 +1,11 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkDraft, type DraftContext } from '../../core/roles/draft';
-import type { Harness } from '../../core/harness';
-import { TOOL_CATEGORIES } from '../../core/policy/types';
-import { LIMIT_KEYS } from '../../core/roles/schema';
-import type { Role } from '../../core/roles/types';
+import { checkDraft, type DraftContext } from '../../core/rules/roles/draft';
+import type { Harness } from '../../core/harness/harness';
+import { TOOL_CATEGORIES } from '../../core/rules/vocabulary/types';
+import { LIMIT_KEYS } from '../../core/rules/roles/schema';
+import type { Role } from '../../core/rules/roles/types';
 import {
   CancelCommand, EditorStateNotification, GetEditorStateRequest, ReadyCommand, SaveRoleRequest, ValidateRoleRequest,
   type RoleChoice, type RoleEditorState, type RoleForm, type SaveResult,

@@ -4,8 +4,8 @@
  * of this one, so the tracker asks the database (every few seconds while the view lives, and after
  * this window's own events) and redraws the section when the answer changed.
  */
-import type { AlfredEvent } from '../../core/events/types';
-import type { Harness } from '../../core/harness';
+import type { AlfredEvent } from '../../core/base/events/types';
+import type { Harness } from '../../core/harness/harness';
 import type { TeamView } from '../../protocol/dashboard';
 
 const REFUSALS = 5;

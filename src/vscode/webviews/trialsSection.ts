@@ -1,6 +1,6 @@
 /** The dashboard's "Trials" section: the workspace's suites (core/trials/overview.ts) as the page shows it. */
 import * as fs from 'node:fs';
-import type { Harness } from '../../core/harness';
+import type { Harness } from '../../core/harness/harness';
 import type { Comparison } from '../../core/trials/compare';
 import { describeDiff } from '../../core/trials/guard';
 import { listSuites, trialsOverview } from '../../core/trials/overview';

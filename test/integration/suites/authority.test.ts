@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readRuntimeRole } from '../../../src/core/state/runtimeRole';
+import { readRuntimeRole } from '../../../src/core/rules/roles/runtimeRole';
 import { alfred, freshSession, until } from '../helpers';
 
 /**

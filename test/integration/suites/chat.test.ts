@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { formatCharge } from '../../../src/core/budget/money';
+import { formatCharge } from '../../../src/core/base/money';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { readUsage } from '../../../src/core/models/usageLog';

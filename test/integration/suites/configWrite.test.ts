@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { WritePlan } from '../../../src/core/config/types';
+import type { WritePlan } from '../../../src/core/base/config/types';
 import { alfred, harness, workspaceFile } from '../helpers';
 
 /** Runs `fn` with the confirmation answered by `answer`, recording the plans shown. */

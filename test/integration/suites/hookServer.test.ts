@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { defaultHookSocketPath } from '../../../src/core/hooks/server';
+import { defaultHookSocketPath } from '../../../src/core/integrations/hooks/server';
 import { EXTENSION_ID, freshSession, until } from '../helpers';
 
 /** The built command line as an agent's hook runs it, with this extension host's HOME and ALFRED_HOME. */

@@ -10,7 +10,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { mcpCheck } from '../../../src/core/doctor/mcp';
-import { readLatest } from '../../../src/core/mcp/cache';
+import { readLatest } from '../../../src/core/rules/mcp/cache';
 import { dashboardState } from '../../../src/vscode/webviews/dashboardState';
 import { ask, messageText, requests, resetModel, script } from '../chat';
 import { alfred, freshSession, invoke, refusal, textOf, until, workspaceFile, writeRole } from '../helpers';

@@ -3,8 +3,8 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { WritePlan } from '../../../src/core/config/types';
-import { defaultHookSocketPath } from '../../../src/core/hooks/server';
+import type { WritePlan } from '../../../src/core/base/config/types';
+import { defaultHookSocketPath } from '../../../src/core/integrations/hooks/server';
 import { VSCODE_SANDBOX as S } from '../../../src/core/sandbox/vscodeSandbox';
 import { alfred, EXTENSION_ID, freshSession, until } from '../helpers';
 

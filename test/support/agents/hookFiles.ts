@@ -4,9 +4,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { codexHookFile, copilotHookFile, launcherScripts, withClaudeHooks } from '../../../src/core/hooks/install';
-import { launcherFile } from '../../../src/core/hooks/launcherPath';
-import { LAUNCHER_POSIX } from '../../../src/core/hooks/launcherPath';
+import { codexHookFile, copilotHookFile, launcherScripts, withClaudeHooks } from '../../../src/core/integrations/hooks/install';
+import { launcherFile } from '../../../src/core/integrations/hooks/launcherPath';
+import { LAUNCHER_POSIX } from '../../../src/core/integrations/hooks/launcherPath';
 
 export type ClientId = 'claude' | 'codex' | 'copilot-cli' | 'gemini';
 

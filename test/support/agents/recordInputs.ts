@@ -1,7 +1,7 @@
 /**
  * Records what each real client sends its hooks and what Alfred answered, into
  * test/fixtures/agents/<client>-<version>/<Event>[.<tool>][.refused].json, the inputs the unit tests
- * of Alfred's input reading run on (test/unit/hooks/recordedInputs.test.ts). Run it again when a
+ * of Alfred's input reading run on (test/unit/integrations/hooks/recordedInputs.test.ts). Run it again when a
  * client's pinned version changes:
  *
  *   node build.mjs && node --import tsx test/support/agents/recordInputs.ts [client ...]
@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { launcherFile } from '../../../src/core/hooks/launcherPath';
+import { launcherFile } from '../../../src/core/integrations/hooks/launcherPath';
 import { startScriptedModel } from '../scriptedModel/server';
 import { CLIENT_PACKAGES, CLIENT_VERSIONS, prepareClient, runClient } from './clients';
 import { corpusCalls } from './corpusCalls';

@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { runAgentLoop } from '../../../src/core/agent/loop';
 import { providerModel } from '../../../src/core/agent/model';
 import { readUsage } from '../../../src/core/models/usageLog';
-import { readOperations } from '../../../src/core/operations/store';
-import type { ChatMessage, ProviderConfig } from '../../../src/core/providers/types';
+import { readOperations } from '../../../src/core/work/operations/store';
+import type { ChatMessage, ProviderConfig } from '../../../src/core/models/providers/types';
 import { startFakeModelServer, type FakeModelServer } from '../../support/fakeModelServer';
 import { makeEnv, roleFile } from '../harness/helpers';
 

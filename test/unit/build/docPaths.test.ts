@@ -3,7 +3,7 @@
  * reader to nothing. Checked in README.md, ARCHITECTURE.md and every page of docs/, code blocks
  * included (the code map is one): each path under a top-level folder of the repository (`src/…`,
  * `test/…`, `scripts/…`, `webview/…`, `bench/…`, `roles/…`, `packs/…`, `media/…`), and each source
- * file named by a shorter path or its name alone (`hooks/output.ts`, `corpus.test.ts`), which must be
+ * file named by a shorter path or its name alone (`integrations/hooks/output.ts`, `corpus.test.ts`), which must be
  * the end of a file's path.
  */
 import assert from 'node:assert/strict';
@@ -68,8 +68,8 @@ test('every repository path README.md, ARCHITECTURE.md and docs/ cite exists', (
 });
 
 test('the path finder reads paths as the pages write them', () => {
-  const { rooted, partial } = citedPaths('see `src/core/hooks/output.ts`, (bench/network.bench.ts) and `.alfred/roles/x.toml`, '
+  const { rooted, partial } = citedPaths('see `src/core/integrations/hooks/output.ts`, (bench/network.bench.ts) and `.alfred/roles/x.toml`, '
     + '`test/unit/<folder>/<file>.test.ts`, `hooks/agentHooks.ts`: corpus.test.ts. Also ~/src/x.ts and roles/.');
-  assert.deepEqual(rooted.sort(), ['bench/network.bench.ts', 'roles', 'src/core/hooks/output.ts']);
+  assert.deepEqual(rooted.sort(), ['bench/network.bench.ts', 'roles', 'src/core/integrations/hooks/output.ts']);
   assert.deepEqual(partial.sort(), ['corpus.test.ts', 'hooks/agentHooks.ts']);
 });

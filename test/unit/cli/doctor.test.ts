@@ -1,8 +1,8 @@
 /** `alfred doctor`: the providers the editor published, probed from the command line with their `$VAR` keys, and Alfred's health; no model needed. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PROVIDERS_FILE, publishJson } from '../../../src/core/state/published';
-import { stateDir } from '../../../src/core/state/paths';
+import { PROVIDERS_FILE, publishJson } from '../../../src/core/base/state/published';
+import { stateDir } from '../../../src/core/base/state/paths';
 import { startFakeModelServer, type FakeModelServer } from '../../support/fakeModelServer';
 import { isolateEnv, newWorkspace, run } from './helpers';
 

@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { stateDir } from '../../../src/core/state/paths';
+import { stateDir } from '../../../src/core/base/state/paths';
 import { isolateEnv, newWorkspace, run } from './helpers';
 
 const env = isolateEnv();

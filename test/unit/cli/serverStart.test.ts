@@ -13,8 +13,8 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launcherScripts } from '../../../src/core/hooks/install';
-import { NATIVE_MAGIC, PORT_FILE, SANDBOXED_PORT_FILE } from '../../../src/core/hooks/nativeProtocol';
+import { launcherScripts } from '../../../src/core/integrations/hooks/install';
+import { NATIVE_MAGIC, PORT_FILE, SANDBOXED_PORT_FILE } from '../../../src/core/integrations/hooks/nativeProtocol';
 import { onDemandServerEnv } from '../../../src/cli/serverStart';
 
 const ROOT = path.resolve(__dirname, '../../..');

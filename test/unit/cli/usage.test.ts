@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { appendUsage } from '../../../src/core/models/usageLog';
-import { stateDir } from '../../../src/core/state/paths';
+import { stateDir } from '../../../src/core/base/state/paths';
 import { isolateEnv, newWorkspace, run } from './helpers';
 
 const env = isolateEnv();

@@ -5,9 +5,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { alfredChecks, doctorText, ledgerCheck, probeProviders, sandboxCheck, teamCheck } from '../../../src/core/doctor/report';
-import { useLedgerBackend } from '../../../src/core/state/ledgerBackend';
-import { openLedgerBackend } from '../../../src/core/state/pgLedger/open';
-import type { ProviderConfig } from '../../../src/core/providers/types';
+import { useLedgerBackend } from '../../../src/core/ledger/ledgerBackend';
+import { openLedgerBackend } from '../../../src/core/ledger/pgLedger/open';
+import type { ProviderConfig } from '../../../src/core/models/providers/types';
 import { makeEnv } from '../harness/helpers';
 
 const provider = (name: string, extra: Partial<ProviderConfig> = {}): ProviderConfig => ({

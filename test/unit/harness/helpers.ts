@@ -3,10 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after } from 'node:test';
-import { Harness, type HarnessOptions } from '../../../src/core/harness';
-import { handleHook } from '../../../src/core/hooks/handle';
-import { parseHookInput } from '../../../src/core/hooks/input';
-import type { HookAnswer } from '../../../src/core/hooks/output';
+import { Harness, type HarnessOptions } from '../../../src/core/harness/harness';
+import { handleHook } from '../../../src/core/integrations/hooks/handle';
+import { parseHookInput } from '../../../src/core/integrations/hooks/input';
+import type { HookAnswer } from '../../../src/core/integrations/hooks/output';
 
 export const BUILTIN_ROLES = path.resolve(__dirname, '../../../roles');
 

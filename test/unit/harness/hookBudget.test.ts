@@ -1,7 +1,7 @@
 /** Budget charges and signals through handleHook: tokens of tool output, WARNING context (hookCrossing.test.ts: once per crossing), EXHAUSTED refusals. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { countTokens } from '../../../src/core/budget/tokens';
+import { countTokens } from '../../../src/core/rules/budget/tokens';
 import { sandboxAvailable } from '../adversarial/sandboxed';
 import { denyReason, makeEnv, roleFile } from './helpers';
 

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
-import { readEvents } from '../../../src/core/events/read';
-import { handleHook } from '../../../src/core/hooks/handle';
-import { parseHookInput } from '../../../src/core/hooks/input';
+import { readEvents } from '../../../src/core/base/events/read';
+import { handleHook } from '../../../src/core/integrations/hooks/handle';
+import { parseHookInput } from '../../../src/core/integrations/hooks/input';
 import { denyReason, makeEnv } from './helpers';
 
 const FAILING_CHECK = '[[check]]\nname = "tests"\nrun = "node -e \\"process.exit(fs.existsSync(\'fixed\') ? 0 : 1)\\""\n'.replace('fs.existsSync', 'require(\'fs\').existsSync');

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { SECURITY_AUDITOR } from '../roles/helpers';
+import { SECURITY_AUDITOR } from '../rules/roles/helpers';
 import { denyReason, makeEnv } from './helpers';
 
 describe('protected paths', () => {

@@ -1,7 +1,7 @@
 /**
  * Copilot's terminal command in VS Code is left to VS Code's own sandbox when that one holds Alfred's
  * rules in every editor here, and nested in Alfred's otherwise (fail safe); other agents' commands
- * are always Alfred's (hooks/handlers/toolUse.ts, sandbox/vscodeSandbox.ts).
+ * are always Alfred's (integrations/hooks/handlers/toolUse.ts, sandbox/vscodeSandbox.ts).
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';

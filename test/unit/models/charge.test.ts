@@ -3,12 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { priceFor } from '../../../src/core/budget/prices';
-import { readEvents } from '../../../src/core/events/read';
+import { priceFor } from '../../../src/core/rules/budget/prices';
+import { readEvents } from '../../../src/core/base/events/read';
 import { chargeModelUsage } from '../../../src/core/models/charge';
 import { readUsage } from '../../../src/core/models/usageLog';
-import { foldLedger } from '../../../src/core/state/ledgerFold';
-import { readLedger } from '../../../src/core/state/ledgerFormat';
+import { foldLedger } from '../../../src/core/ledger/ledgerFold';
+import { readLedger } from '../../../src/core/ledger/ledgerFormat';
 import { makeRole } from '../../fixtures/budget-role';
 
 const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-charge-'));

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { dueNotices, frugalityNote, spendOn, spendStatus, utcDay, type UsageRecord } from '../../../src/core/models/spend';
-import { appendEvents } from '../../../src/core/events/append';
+import { appendEvents } from '../../../src/core/base/events/append';
 import { appendUsage, dailySpend, readUsage, takeSpendNotices, USAGE_FILE } from '../../../src/core/models/usageLog';
 
 const rec = (ts: string, costUsd: number, estimated = false): UsageRecord => ({

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, mock, test } from 'node:test';
-import { rememberReads } from '../../../src/core/fs/keptReads';
+import { rememberReads } from '../../../src/core/base/fs/keptReads';
 import { commandServers, liveSockets, SHARED_MEMORY } from '../../../src/core/sandbox/commandServers';
 import { planSandbox, sandboxArgv } from '../../../src/core/sandbox/index';
 import { NO_SANDBOX, ORIGINAL, sandboxFixture, tempRoot } from './helpers';

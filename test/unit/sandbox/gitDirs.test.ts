@@ -11,7 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { repositoryCodePaths } from '../../../src/core/governance/repositoryCode';
+import { repositoryCodePaths } from '../../../src/core/protect/repositoryCode';
 import { planSandbox, readOnlyPaths } from '../../../src/core/sandbox/index';
 import { forms, NO_SANDBOX, tempRoot } from './helpers';
 

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after } from 'node:test';
 import { detectSandbox, planSandbox, type SandboxPlan } from '../../../src/core/sandbox/index';
-import { stateDir } from '../../../src/core/state/paths';
+import { stateDir } from '../../../src/core/base/state/paths';
 
 const roots: string[] = [];
 after(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));

@@ -8,7 +8,7 @@ import { afterEach, mock, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as path from 'node:path';
-import { rememberReads } from '../../../src/core/fs/keptReads';
+import { rememberReads } from '../../../src/core/base/fs/keptReads';
 import { planSandbox, type PlanOptions } from '../../../src/core/sandbox/index';
 import { readOnlyPaths, writableRoots } from '../../../src/core/sandbox/mounts';
 import { tempRoot } from './helpers';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { GOVERNANCE_WORKSPACE_PATHS } from '../../../src/core/governance/agents';
+import { GOVERNANCE_WORKSPACE_PATHS } from '../../../src/core/protect/agents';
 import { MAX_LISTED_FILES, readOnlyPaths } from '../../../src/core/sandbox/mounts';
 import { tempRoot } from './helpers';
 

@@ -11,8 +11,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { readEvents } from '../../../src/core/events/read';
-import type { NetworkRules } from '../../../src/core/roles/types';
+import { readEvents } from '../../../src/core/base/events/read';
+import type { NetworkRules } from '../../../src/core/rules/roles/types';
 import { planSandbox } from '../../../src/core/sandbox/index';
 import { NO_SANDBOX, tempRoot } from './helpers';
 

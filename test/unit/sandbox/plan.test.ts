@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { planSandbox, type PlanOptions } from '../../../src/core/sandbox/index';
-import type { SandboxMode } from '../../../src/core/roles/types';
+import type { SandboxMode } from '../../../src/core/rules/roles/types';
 import { tempRoot } from './helpers';
-import { workspaceId } from '../../../src/core/state/paths';
+import { workspaceId } from '../../../src/core/base/state/paths';
 import { sandboxFilter } from '../../../src/core/sandbox/seccomp';
 
 function options(sandbox: PlanOptions['sandbox'], mode: SandboxMode): PlanOptions {

@@ -11,7 +11,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { planSandbox } from '../../../src/core/sandbox/index';
-import { PORT_FILE, SANDBOXED_PORT_FILE } from '../../../src/core/state/paths';
+import { PORT_FILE, SANDBOXED_PORT_FILE } from '../../../src/core/base/state/paths';
 import { sandboxFilter } from '../../../src/core/sandbox/seccomp';
 import { forms, NO_SANDBOX, PYTHON, tempRoot } from './helpers';
 

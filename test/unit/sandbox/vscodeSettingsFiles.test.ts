@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, mock, test } from 'node:test';
-import { rememberReads } from '../../../src/core/fs/keptReads';
+import { rememberReads } from '../../../src/core/base/fs/keptReads';
 import { VSCODE_SANDBOX as S, vscodeSandboxSettings, type VscodeSandboxInput } from '../../../src/core/sandbox/vscodeSandbox';
 import { rememberVscodeUserDir, settingsFileOf, settingsTextWith, vscodeSandboxEverywhere, vscodeSandboxOnEverywhere, vscodeSandboxOnHere, vscodeUserSettingsFiles } from '../../../src/core/sandbox/vscodeSettingsFiles';
 

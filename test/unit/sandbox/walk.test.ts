@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { rememberReads } from '../../../src/core/fs/keptReads';
+import { rememberReads } from '../../../src/core/base/fs/keptReads';
 import { walkWorkspace } from '../../../src/core/sandbox/walk';
 
 afterEach(() => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { stateDir } from '../../../src/core/state/paths';
+import { stateDir } from '../../../src/core/base/state/paths';
 import type { TrialOutcome } from '../../../src/core/trials/outcome';
 import { outcomesPath, recordEnded } from '../../../src/core/trials/store';
 import { parseSuite, suiteHash } from '../../../src/core/trials/suite';

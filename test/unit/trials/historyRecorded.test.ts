@@ -9,10 +9,10 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { chatSessionConfiguration, turnConfiguration, type RecordedModel } from '../../../src/core/agent/sessionConfiguration';
 import { openHarness } from '../../../src/cli/context';
-import { verifyCompletion } from '../../../src/core/completion/verify';
-import { agentSessionConfiguration } from '../../../src/core/fingerprint/agentSession';
-import { modelEndpoint } from '../../../src/core/fingerprint/endpoint';
-import type { Harness } from '../../../src/core/harness';
+import { verifyCompletion } from '../../../src/core/work/completion/verify';
+import { agentSessionConfiguration } from '../../../src/core/usage/agentSession';
+import { modelEndpoint } from '../../../src/core/models/fingerprint/endpoint';
+import type { Harness } from '../../../src/core/harness/harness';
 import { isolateEnv, newWorkspace, run } from '../cli/helpers';
 
 const posixOnly = { skip: process.platform === 'win32' && 'uses a POSIX shell' };

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after } from 'node:test';
-import type { ProviderConfig } from '../../../src/core/providers/types';
+import type { ProviderConfig } from '../../../src/core/models/providers/types';
 
 export const FIXTURE = path.resolve(__dirname, '../../fixtures/trials/add-repo');
 export const BUILTIN_ROLES = path.resolve(__dirname, '../../../roles');

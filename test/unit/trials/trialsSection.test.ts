@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { Harness } from '../../../src/core/harness';
+import type { Harness } from '../../../src/core/harness/harness';
 import { compareTrials, renderComparison } from '../../../src/core/trials/compare';
 import type { TrialOutcome } from '../../../src/core/trials/outcome';
 import { noteSuiteHash, outcomesPath, readOutcomes, recordEnded } from '../../../src/core/trials/store';

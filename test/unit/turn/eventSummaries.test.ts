@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { summarizeEvent } from '../../../src/core/events/summary';
-import type { AlfredEvent } from '../../../src/core/events/types';
+import { summarizeEvent } from '../../../src/core/base/events/summary';
+import type { AlfredEvent } from '../../../src/core/base/events/types';
 
 const base = { id: 'e', ts: '2025-01-01T00:00:00.000Z', session: 's', role: 'coder' };
 const ev = (e: Record<string, unknown>) => ({ ...base, ...e }) as AlfredEvent;

@@ -78,7 +78,7 @@ describe('Copilot\'s measured spend at its hooks', () => {
 
 describe('the prices the window publishes for hooks and the CLI', () => {
   it('are read back as written, re-read when they change, and absent means the table alone', async () => {
-    const { publishPricing, publishedPricingReader } = await import('../../../src/core/budget/pricingFile');
+    const { publishPricing, publishedPricingReader } = await import('../../../src/core/rules/budget/pricingFile');
     const dir = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'alfred-pricing-'));
     const read = publishedPricingReader(dir);
     assert.deepEqual(read(), {});

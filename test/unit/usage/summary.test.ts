@@ -1,7 +1,7 @@
 /** The usage summary: per agent session and per model, with the session's tool and shell calls; no price → n/a. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AlfredEvent } from '../../../src/core/events/types';
+import type { AlfredEvent } from '../../../src/core/base/events/types';
 import type { UsageRecord } from '../../../src/core/models/spend';
 import { addCharge, noCost, summarizeUsage } from '../../../src/core/usage/summary';
 

@@ -3,7 +3,7 @@ import { t } from '../../shared/l10n';
 import { formatCharge } from '../../../src/protocol/dashboardFormat';
 import { count, dollars, pageLocale } from '../../shared/numbers';
 
-/** Money as every surface writes it (src/core/budget/money.ts): `$0.0007`, `$0.0564`. */
+/** Money as every surface writes it (src/core/base/money.ts): `$0.0007`, `$0.0564`. */
 export const usd = (n: number): string => dollars(n);
 
 /** A spend, `~` and the fallback price named when it was used. */

@@ -1,11 +1,11 @@
 /**
  * ctx_edit: replace an exact string in a workspace file, or create a new file. The write is
- * atomic (src/core/fs/atomicWrite.ts) and keeps the file's mode.
+ * atomic (src/core/base/fs/atomicWrite.ts) and keeps the file's mode.
  * Protected paths are refused earlier, by the policy gate.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { atomicWrite } from '../../fs/atomicWrite';
+import { atomicWrite } from '../../base/fs/atomicWrite';
 import { type OpResult, ToolError } from './errors';
 import { invalidateIgnoreRules } from './ignoreRules';
 import { looksBinary, splitLines, statForRead } from './read';

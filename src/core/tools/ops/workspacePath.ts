@@ -5,11 +5,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { realTarget as resolveTarget } from '../../fs/realTarget';
-import { relativeInside } from '../../fs/relativeInside';
+import { realTarget as resolveTarget } from '../../base/fs/realTarget';
+import { relativeInside } from '../../base/fs/relativeInside';
 import { ToolError } from './errors';
 
-/** Where `abs` really lands (see fs/realTarget.ts); a symlink loop is the model's error to hear about. */
+/** Where `abs` really lands (see base/fs/realTarget.ts); a symlink loop is the model's error to hear about. */
 export function realTarget(abs: string): string {
   const real = resolveTarget(abs);
   if (real === undefined) throw new ToolError(`Too many symbolic links while resolving ${abs}.`, 'invalid-input');

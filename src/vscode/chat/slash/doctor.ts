@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Harness } from '../../../core/harness';
-import { lastHookRun } from '../../../core/hooks/lastRun';
+import type { Harness } from '../../../core/harness/harness';
+import { lastHookRun } from '../../../core/integrations/hooks/lastRun';
 import { linkLabel, modelIdentity, type ModelLink } from '../../../core/models/profiles';
 import { readGovernanceHealth } from '../../hooks/health';
 import { providerChecks } from '../../providers/providerChecks';

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { chatSessionConfiguration } from '../../../core/agent/sessionConfiguration';
-import { completionsPath } from '../../../core/completion/record';
-import { checkLine } from '../../../core/completion/report';
-import type { CheckResult } from '../../../core/completion/runner';
-import { shortId, type Snapshot } from '../../../core/completion/snapshot';
-import type { VerifyOutcome } from '../../../core/completion/verify';
+import { completionsPath } from '../../../core/work/completion/record';
+import { checkLine } from '../../../core/work/completion/report';
+import type { CheckResult } from '../../../core/work/completion/runner';
+import { shortId, type Snapshot } from '../../../core/work/completion/snapshot';
+import type { VerifyOutcome } from '../../../core/work/completion/verify';
 import { runVerification } from '../../completion/runVerification';
 import { alfredTurns } from '../history';
 import { endpointOf } from '../usage';

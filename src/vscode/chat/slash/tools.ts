@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { chosenToolPatterns } from '../../../core/turn/chatTools';
 import { readChatState, updateChatState } from '../../../core/turn/chatState';
-import { readMcpTrust } from '../../../core/policy/mcpAuditFile';
+import { readMcpTrust } from '../../../core/rules/policy/mcpAuditFile';
 import { readChatSettings } from '../chatSettings';
 import { isAlfredTool, offeredTools } from '../tools';
 import type { SlashCommand } from './command';
