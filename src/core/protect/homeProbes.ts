@@ -120,9 +120,9 @@ export function runsLaterPaths(home: string = os.homedir(), search?: { env: Node
   if (!search) return [...fixed];
   const env = wholeEnv(search.env);
   const key = JSON.stringify([runningCode(), home, search.workspaceFolder]);
-  const file = planFile(path.join(home, '.alfred'), workspaceId(search.workspaceFolder), 'later.json');
   const compute = () => searchedPaths(home, { env: notedEnv(env), workspaceFolder: search.workspaceFolder }, fixed);
-  return [...keptLater.get(`${key}\n${JSON.stringify(env)}`, compute, { file, under: path.join(home, '.alfred'), valid: isPaths, key, env })];
+  const saved = () => ({ file: planFile(path.join(home, '.alfred'), workspaceId(search.workspaceFolder), 'later.json'), under: path.join(home, '.alfred'), valid: isPaths, key, env });
+  return [...keptLater.get(`${key}\n${JSON.stringify(env)}`, compute, saved)];
 }
 
 /**

@@ -210,7 +210,6 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
     opts.code ?? runningCode(), sandbox, strict, opts.workspaceFolder, opts.protectedGlobs, opts.stateDir ?? null, home, opts.installation ?? null,
     opts.tempFolders ?? null, opts.allowWrite ?? [],
   ]);
-  const file = planFile(path.join(home, '.alfred'), workspaceId(opts.workspaceFolder), 'mounts.json');
   return kept.get(`${key}\n${JSON.stringify(env)}`, () => {
     const noted = { ...opts, env: notedEnv(env) };
     const readOnly = readOnlyPaths(noted);
@@ -228,7 +227,7 @@ function plannedMounts(opts: PlanOptions, sandbox: AvailableSandbox, strict: boo
       ...(hidden.files.length + devices.length ? { hiddenFiles: [...hidden.files, ...devices] } : {}), ...(hidden.folders.length + (netDir ? 1 : 0) ? { hiddenFolders: [...hidden.folders, ...(netDir ? [netDir] : [])] } : {}),
       ...(netDir ? { netDir } : {}),
     };
-  }, { file, under: path.join(home, '.alfred'), valid: isMounts, key, env });
+  }, () => ({ file: planFile(path.join(home, '.alfred'), workspaceId(opts.workspaceFolder), 'mounts.json'), under: path.join(home, '.alfred'), valid: isMounts, key, env }));
 }
 
 /** `~/.alfred/bin/alfred-sandbox <id> '<command>'` (launcher.ts), where the plan can be saved; else undefined. */

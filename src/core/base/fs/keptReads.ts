@@ -280,11 +280,13 @@ export class KeptValues<T> {
   /**
    * The value kept for `key` while every stat it depended on is unchanged (and none was racy);
    * otherwise computed afresh by `compute`, whose reads (through this module) are noted. With
-   * `saved`, a process that keeps nothing in memory keeps the value in that file instead (savedValue).
+   * `saved`, a process that keeps nothing in memory keeps the value in that file instead (savedValue);
+   * given as a function, asked only then (naming the file may cost more than a process that keeps
+   * the value in memory spends on it: a workspace's id is a realpath).
    */
-  get(key: string, compute: () => T, saved?: SaveIn<T>): T {
+  get(key: string, compute: () => T, saved?: SaveIn<T> | (() => SaveIn<T>)): T {
     const keeps = remembering || this.always;
-    if (!keeps && saved) return savedValue(saved, compute);
+    if (!keeps && saved) return savedValue(typeof saved === 'function' ? saved() : saved, compute);
     if (!keeps && !reading) return compute();
     const kept = keeps ? this.entries.get(key) : undefined;
     if (kept && kept.reads.settled && unchanged(kept.reads)) {
