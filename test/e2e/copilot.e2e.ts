@@ -26,7 +26,7 @@ import { copilotHookFile } from '../../src/core/integrations/hooks/install';
 import { workspaceId } from '../../src/core/base/state/paths';
 import { PRICING_FILE } from '../../src/core/base/state/published';
 import { packageScriptedModel, prepareScriptFolder, readRequests, writeScript, type RecordedRequest } from './support/scriptedModel';
-import { copilotReady, dashboardFrame, runCommand, startWorkbench, switchRoleFromPalette, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
+import { copilotReady, dashboardFrame, runCommand, startWorkbench, switchRoleFromPalette, until, WORKBENCH_START_LIMIT, withScreenshot, type Workbench } from './support/workbench';
 
 let wb: Workbench;
 
@@ -68,14 +68,6 @@ function alfred(...args: string[]): string {
 function events(type: string): Array<Record<string, unknown>> {
   return alfred('events', '--tail', '500', '--json').split('\n').filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.type === type);
-}
-
-async function until(what: string, ok: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 async function send(prompt: string, answer: string): Promise<void> {

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { enableBuiltinChat } from '../../scripts/lib/browser.mjs';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
 import {
-  STATUS_ITEM, WORKBENCH_START_LIMIT, askInChat, dashboardFrame, openPalette, quickPickLabels, runCommand, runDoctor, startWorkbench, statusText, switchRoleFromPalette, withScreenshot, type Workbench,
+  STATUS_ITEM, WORKBENCH_START_LIMIT, askInChat, dashboardFrame, openPalette, quickPickLabels, runCommand, runDoctor, startWorkbench, statusText, switchRoleFromPalette, until, withScreenshot, type Workbench,
 } from './support/workbench';
 
 let wb: Workbench;
@@ -177,9 +177,11 @@ function cli(...args: string[]): string {
   return execFileSync(process.execPath, [path.join(wb.extensionDir, 'dist', 'cli', 'alfred.mjs'), ...args, '--workspace', wb.workspace], { env: { ...process.env, ...wb.env } }).toString();
 }
 
+const costUsed = (): number => (JSON.parse(cli('budget', '--json')) as { dimensions: { cost: { used: number } } }).dimensions.cost.used;
+
 test('@alfred answers on Alfred\'s own model, its key from $ALFRED_E2E_KEY, charged exactly the priced usage the endpoint reported', async () => {
   await withScreenshot(wb.page, 'alfred-own-model', async () => {
-    const costBefore = (JSON.parse(cli('budget', '--json')) as { dimensions: { cost: { used: number } } }).dimensions.cost.used;
+    const costBefore = costUsed();
     await runCommand(wb.page, 'Chat: Open Chat');
     await wb.page.locator('.interactive-input-editor .monaco-editor.focused').waitFor({ timeout: 30_000 });
     await (await askInChat(wb.page, '@alfred /profile two')).getByText(/Active profile: two/).waitFor({ timeout: 60_000 });
@@ -189,7 +191,9 @@ test('@alfred answers on Alfred\'s own model, its key from $ALFRED_E2E_KEY, char
     const sent = main.requests.filter((r) => r.path.endsWith('/chat/completions'));
     assert.equal(sent.length, 1);
     assert.equal(sent[0]!.headers.authorization, `Bearer ${KEY}`);
-    const cost = (JSON.parse(cli('budget', '--json')) as { dimensions: { cost: { used: number } } }).dimensions.cost.used;
+    // The request is charged once its stream has ended, a moment after the answer shows.
+    let cost = costBefore;
+    await until('the request to be charged', () => (cost = costUsed()) !== costBefore, 10_000);
     const expected = (200 * 2 + 1000 * 0.5 + 40 * 10) / 1e6;
     assert.ok(Math.abs(cost - costBefore - expected) < 1e-9, `cost moved by ${cost - costBefore}, expected ${expected}`);
   });

@@ -250,6 +250,15 @@ export async function webviewWith(page: Page, selector: string, timeoutMs = 15_0
 }
 
 /** Keeps a screenshot of what the user saw when a test fails. */
+/** Waits until `ok()` holds, asking every 250 ms: for what Alfred does after what the page shows (a charge after the answer). */
+export async function until(what: string, ok: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 export async function withScreenshot(page: Page, name: string, fn: () => Promise<void>): Promise<void> {
   try {
     await fn();
