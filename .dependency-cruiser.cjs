@@ -32,8 +32,8 @@ const LAYERS = [
     paths: ['^src/core/usage/'] },
   { tier: 9, name: 'tools', why: 'what Alfred\'s tools do',
     paths: ['^src/core/tools/'] },
-  { tier: 9, name: 'work', why: 'what a session works on: completion checks, operations, handoffs, packs, memory',
-    paths: ['^src/core/work/'] },
+  { tier: 9, name: 'workflow', why: 'what a session works on: completion checks, operations, handoffs, packs, memory',
+    paths: ['^src/core/workflow/'] },
   { tier: 10, name: 'harness', why: 'the Harness and the one governed call',
     paths: ['^src/core/harness/'] },
   { tier: 11, name: 'integrations', why: 'the agents Alfred governs: hooks, agent files, governance health',
@@ -45,9 +45,9 @@ const LAYERS = [
 ];
 // A module is a layer's folder, or one folder (or file) of a layer that holds several: the modules
 // must not import each other round either (scripts/depcruise.mjs checks it).
-const MODULE_OF = '^src/core/(?:(?:base|rules|ledger|models|usage|work|integrations)/)?[^/]+';
+const MODULE_OF = '^src/core/(?:(?:base|rules|ledger|models|usage|workflow|integrations)/)?[^/]+';
 // </layers>
-const SIBLINGS_ALLOWED = [['work', 'tools'], ['trials', 'agent'], ['trials', 'turn']];
+const SIBLINGS_ALLOWED = [['workflow', 'tools'], ['trials', 'agent'], ['trials', 'turn']];
 
 const layerRules = LAYERS.flatMap((group) => {
   const above = LAYERS.filter((g) => g.tier > group.tier).flatMap((g) => g.paths);

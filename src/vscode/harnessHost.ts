@@ -5,7 +5,7 @@ import { publishPricing } from '../core/rules/budget/pricingFile';
 import { Harness } from '../core/harness/harness';
 import { publishableProviders } from '../core/models/providers/publishable';
 import { PROVIDERS_FILE, publishJson } from '../core/base/state/published';
-import { sweepInterrupted } from '../core/work/operations/lifecycle';
+import { sweepInterrupted } from '../core/workflow/operations/lifecycle';
 import type { AlfredEvent } from '../core/base/events/types';
 import { readSettings, roleSettings } from './settings';
 

@@ -14,7 +14,7 @@ export const checkCommand: CliCommand = {
     const harness = await openHarness(args.workspace);
     // Loaded here, not at start-up: `alfred hook` shares this bundle's entry and must stay fast.
     const [{ verifyCompletion }, { formatOutcome, checkLine }] = await Promise.all([
-      import('../../core/work/completion/verify'), import('../../core/work/completion/report'),
+      import('../../core/workflow/completion/verify'), import('../../core/workflow/completion/report'),
     ]);
     const abort = new AbortController();
     const onSignal = () => abort.abort();

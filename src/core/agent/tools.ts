@@ -6,7 +6,7 @@
  */
 import { governedCall } from '../harness/governedCall';
 import type { Harness } from '../harness/harness';
-import { runOperation } from '../work/operations/lifecycle';
+import { runOperation } from '../workflow/operations/lifecycle';
 import { compressShellOutput } from '../rules/policy/compress';
 import { rolePermits } from '../rules/policy/gate';
 import type { RefusalCode } from '../rules/vocabulary/types';

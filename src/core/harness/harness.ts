@@ -5,10 +5,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Actor } from '../base/actor';
-import type { CompletionHost } from '../work/completion/verify';
+import type { CompletionHost } from '../workflow/completion/verify';
 import type { CallGovernor, CallOrigin } from './governedCall';
-import type { HandoffHost } from '../work/handoff/handoff';
-import type { OperationsHost } from '../work/operations/lifecycle';
+import type { HandoffHost } from '../workflow/handoff/handoff';
+import type { OperationsHost } from '../workflow/operations/lifecycle';
 import { costOf, priceFor, type PriceQuote, type PricingOptions } from '../rules/budget/prices';
 import { formatBudgetLine } from '../rules/budget/status';
 import { countTokens } from '../rules/budget/tokens';

@@ -4,8 +4,8 @@
  * after an acceptance, the hidden checks (if the task has them) tell whether a defect escaped.
  */
 import { parseChecksFile } from '../protect/checksFile';
-import { runChecks } from '../work/completion/runner';
-import { describeFailure, verifyCompletion } from '../work/completion/verify';
+import { runChecks } from '../workflow/completion/runner';
+import { describeFailure, verifyCompletion } from '../workflow/completion/verify';
 import type { Harness } from '../harness/harness';
 
 export interface TrialVerdict {

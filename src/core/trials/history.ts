@@ -3,7 +3,7 @@
  * Copilot's Stop hook, `@alfred /done`, Verify Completion and `alfred check` — grouped by the harness
  * fingerprint that produced them, so two configurations can be compared with the same guard as trials.
  */
-import { readCompletions, type CompletionRecord } from '../work/completion/record';
+import { readCompletions, type CompletionRecord } from '../workflow/completion/record';
 import type { HarnessFingerprint } from '../models/fingerprint/fingerprint';
 import type { CorruptLine } from '../base/fs/jsonLines';
 import { rateRow, type Comparison } from './compare';

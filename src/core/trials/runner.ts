@@ -14,7 +14,7 @@ import { isEndpoint, providerEndpoint } from '../models/fingerprint/endpoint';
 import { readFingerprintFiles } from '../models/fingerprint/files';
 import type { PricingOptions } from '../rules/budget/prices';
 import type { ProviderConfig } from '../models/providers/types';
-import { loadPacks } from '../work/packs/loader';
+import { loadPacks } from '../workflow/packs/loader';
 import { loadRoles } from '../rules/roles/loader';
 import { pickModel, providerModel } from '../agent/model';
 import type { LoopToolCall } from '../agent/loop';

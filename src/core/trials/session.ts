@@ -5,9 +5,9 @@
  * session starts from it (each claim checked against the worktree), so it need not redo its edits;
  * with it off, a resumed session knows only the task.
  */
-import { writeHandoff } from '../work/handoff/handoff';
-import { resumeHandoff } from '../work/handoff/resume';
-import { domainPacksBlock } from '../work/packs/inject';
+import { writeHandoff } from '../workflow/handoff/handoff';
+import { resumeHandoff } from '../workflow/handoff/resume';
+import { domainPacksBlock } from '../workflow/packs/inject';
 import { personaText } from '../turn/persona';
 import { runAgentLoop, type AgentLoopInput, type LoopStop, type LoopToolCall } from '../agent/loop';
 import type { ChatMessage } from '../models/providers/types';

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runGit } from '../work/completion/git';
+import { runGit } from '../workflow/completion/git';
 
 /** The full sha of `ref` (a commit, a branch, a checkpoint ref) in the repository at `repo`. */
 export async function resolveStart(repo: string, ref: string): Promise<string> {

@@ -7,7 +7,7 @@
 import type { NewEvent } from '../base/events/types';
 import type { Switch } from '../models/failover';
 import { frugalityNote, type SpendNotice, type SpendStatus } from '../models/spend';
-import { domainPacksBlock, type InjectedPack } from '../work/packs/inject';
+import { domainPacksBlock, type InjectedPack } from '../workflow/packs/inject';
 
 export const TURN_ORDER = ['heal', 'pack', 'budget', 'persona'] as const;
 

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { Harness } from '../../core/harness/harness';
-import { hintMatches } from '../../core/work/packs/hints';
-import { loadPacks } from '../../core/work/packs/loader';
-import { detectPack } from '../../core/work/packs/radar';
-import type { LoadedPacks, Pack } from '../../core/work/packs/types';
+import { hintMatches } from '../../core/workflow/packs/hints';
+import { loadPacks } from '../../core/workflow/packs/loader';
+import { detectPack } from '../../core/workflow/packs/radar';
+import type { LoadedPacks, Pack } from '../../core/workflow/packs/types';
 import { updateChatState } from '../../core/turn/chatState';
 import type { PackStep } from '../../core/turn/composer';
 import type { ChatSettings } from './chatSettings';

@@ -5,7 +5,7 @@ import { turnConfiguration } from '../../core/agent/sessionConfiguration';
 import { takeSpendNotices } from '../../core/models/usageLog';
 import { composeTurn } from '../../core/turn/composer';
 import { personaText } from '../../core/turn/persona';
-import { memoryBlock, readMemory } from '../../core/work/memory/store';
+import { memoryBlock, readMemory } from '../../core/workflow/memory/store';
 import type { HarnessHost } from '../harnessHost';
 import { readChatSettings } from './chatSettings';
 import { rebuildHistory, type AlfredTurnMetadata } from './history';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { describeOperation, reconcileOperation, unknownOperations } from '../../core/work/operations/lifecycle';
-import type { Operation } from '../../core/work/operations/store';
+import { describeOperation, reconcileOperation, unknownOperations } from '../../core/workflow/operations/lifecycle';
+import type { Operation } from '../../core/workflow/operations/store';
 import type { AlfredCommand } from './command';
 
 /**

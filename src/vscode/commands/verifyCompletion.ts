@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { formatOutcome } from '../../core/work/completion/report';
-import type { VerifyOutcome } from '../../core/work/completion/verify';
+import { formatOutcome } from '../../core/workflow/completion/report';
+import type { VerifyOutcome } from '../../core/workflow/completion/verify';
 import { lastTurnConfiguration } from '../chat/lastSession';
 import { runVerification } from '../completion/runVerification';
 import type { AlfredCommand } from './command';

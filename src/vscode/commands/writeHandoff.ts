@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { writeHandoff as write, type Handoff } from '../../core/work/handoff/handoff';
+import { writeHandoff as write, type Handoff } from '../../core/workflow/handoff/handoff';
 import { handoffSummary } from '../handoff/summary';
 import type { AlfredCommand } from './command';
 

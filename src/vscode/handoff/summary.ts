@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Handoff } from '../../core/work/handoff/handoff';
+import type { Handoff } from '../../core/workflow/handoff/handoff';
 
 /** One sentence on a handoff just written, for the palette command's message and `@alfred /handoff`. */
 export function handoffSummary(handoff: Handoff): string {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { governedCall, GovernedRefusal, type GovernedOutcome } from '../../core/harness/governedCall';
 import type { Harness } from '../../core/harness/harness';
-import { runOperation } from '../../core/work/operations/lifecycle';
+import { runOperation } from '../../core/workflow/operations/lifecycle';
 import { compressShellOutput } from '../../core/rules/policy/compress';
 import { toolCall } from '../../core/rules/policy/toolCall';
 import type { ToolContract } from '../../core/tools/contracts';

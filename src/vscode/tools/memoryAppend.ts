@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { GovernedRefusal } from '../../core/harness/governedCall';
-import { appendMemory, MEMORY_FILE } from '../../core/work/memory/store';
+import { appendMemory, MEMORY_FILE } from '../../core/workflow/memory/store';
 import { defineTool } from './governedTool';
 
 /** alfred_memory_append: one note to the project memory, only while the project's memory policy is on. */

@@ -1,7 +1,7 @@
-import { readCompletions, type CompletionRecord } from '../../core/work/completion/record';
-import { shortId } from '../../core/work/completion/snapshot';
+import { readCompletions, type CompletionRecord } from '../../core/workflow/completion/record';
+import { shortId } from '../../core/workflow/completion/snapshot';
 import type { Harness } from '../../core/harness/harness';
-import { describeOperation, unknownOperations } from '../../core/work/operations/lifecycle';
+import { describeOperation, unknownOperations } from '../../core/workflow/operations/lifecycle';
 import type { CompletionsView, CompletionView } from '../../protocol/dashboard';
 
 /** Records the dashboard lists: enough to judge one at a glance. */

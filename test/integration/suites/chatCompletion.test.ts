@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import * as vscode from 'vscode';
-import { readCompletions } from '../../../src/core/work/completion/record';
-import { handoffsPath, latestHandoff } from '../../../src/core/work/handoff/handoff';
+import { readCompletions } from '../../../src/core/workflow/completion/record';
+import { handoffsPath, latestHandoff } from '../../../src/core/workflow/handoff/handoff';
 import { ask, RecordingStream, resetModel } from '../chat';
 import { freshSession, until, workspaceFile } from '../helpers';
 

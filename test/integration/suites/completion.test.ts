@@ -4,10 +4,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { VerifyOutcome } from '../../../src/core/work/completion/verify';
-import type { Handoff } from '../../../src/core/work/handoff/handoff';
-import { sweepInterrupted } from '../../../src/core/work/operations/lifecycle';
-import { createOperation, readOperations, updateOperation, type Operation } from '../../../src/core/work/operations/store';
+import type { VerifyOutcome } from '../../../src/core/workflow/completion/verify';
+import type { Handoff } from '../../../src/core/workflow/handoff/handoff';
+import { sweepInterrupted } from '../../../src/core/workflow/operations/lifecycle';
+import { createOperation, readOperations, updateOperation, type Operation } from '../../../src/core/workflow/operations/store';
 import { completionsView } from '../../../src/vscode/webviews/completionViews';
 import { freshSession, invoke, refusal, textOf, workspaceFile } from '../helpers';
 

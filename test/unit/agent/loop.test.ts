@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { runAgentLoop } from '../../../src/core/agent/loop';
 import { providerModel } from '../../../src/core/agent/model';
 import { readUsage } from '../../../src/core/models/usageLog';
-import { readOperations } from '../../../src/core/work/operations/store';
+import { readOperations } from '../../../src/core/workflow/operations/store';
 import type { ChatMessage, ProviderConfig } from '../../../src/core/models/providers/types';
 import { startFakeModelServer, type FakeModelServer } from '../../support/fakeModelServer';
 import { makeEnv, roleFile } from '../harness/helpers';

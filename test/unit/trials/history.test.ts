@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { CompletionRecord } from '../../../src/core/work/completion/record';
+import type { CompletionRecord } from '../../../src/core/workflow/completion/record';
 import { renderComparison } from '../../../src/core/trials/compare';
 import { compareHistory, findGroup, groupCompletions, readHistory, type FingerprintGroup } from '../../../src/core/trials/history';
 

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { chatSessionConfiguration, turnConfiguration, type RecordedModel } from '../../../src/core/agent/sessionConfiguration';
 import { openHarness } from '../../../src/cli/context';
-import { verifyCompletion } from '../../../src/core/work/completion/verify';
+import { verifyCompletion } from '../../../src/core/workflow/completion/verify';
 import { agentSessionConfiguration } from '../../../src/core/usage/agentSession';
 import { modelEndpoint } from '../../../src/core/models/fingerprint/endpoint';
 import type { Harness } from '../../../src/core/harness/harness';

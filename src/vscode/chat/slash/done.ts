@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { chatSessionConfiguration } from '../../../core/agent/sessionConfiguration';
-import { completionsPath } from '../../../core/work/completion/record';
-import { checkLine } from '../../../core/work/completion/report';
-import type { CheckResult } from '../../../core/work/completion/runner';
-import { shortId, type Snapshot } from '../../../core/work/completion/snapshot';
-import type { VerifyOutcome } from '../../../core/work/completion/verify';
+import { completionsPath } from '../../../core/workflow/completion/record';
+import { checkLine } from '../../../core/workflow/completion/report';
+import type { CheckResult } from '../../../core/workflow/completion/runner';
+import { shortId, type Snapshot } from '../../../core/workflow/completion/snapshot';
+import type { VerifyOutcome } from '../../../core/workflow/completion/verify';
 import { runVerification } from '../../completion/runVerification';
 import { alfredTurns } from '../history';
 import { endpointOf } from '../usage';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { handoffsPath, writeHandoff, type Handoff } from '../../../core/work/handoff/handoff';
-import { resumeHandoff } from '../../../core/work/handoff/resume';
+import { handoffsPath, writeHandoff, type Handoff } from '../../../core/workflow/handoff/handoff';
+import { resumeHandoff } from '../../../core/workflow/handoff/resume';
 import { handoffSummary } from '../../handoff/summary';
 import type { SlashCommand } from './command';
 import { codeSpan } from './markdown';

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { readCompletions } from '../../../../src/core/work/completion/record';
-import { writeHandoff } from '../../../../src/core/work/handoff/handoff';
+import { readCompletions } from '../../../../src/core/workflow/completion/record';
+import { writeHandoff } from '../../../../src/core/workflow/handoff/handoff';
 import { latestMeasuredModel } from '../../../../src/core/usage/sessionModel';
 import { makeEnv } from '../../harness/helpers';
 

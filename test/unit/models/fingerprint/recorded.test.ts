@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { readCompletions } from '../../../../src/core/work/completion/record';
-import { verifyCompletion } from '../../../../src/core/work/completion/verify';
+import { readCompletions } from '../../../../src/core/workflow/completion/record';
+import { verifyCompletion } from '../../../../src/core/workflow/completion/verify';
 import { readUsage } from '../../../../src/core/models/usageLog';
 import { toolCall } from '../../../../src/core/rules/policy/toolCall';
 import { readTraces } from '../../../../src/core/usage/traces/log';

@@ -1,4 +1,4 @@
-import { resumeHandoff } from '../../../work/handoff/resume';
+import { resumeHandoff } from '../../../workflow/handoff/resume';
 import type { Role } from '../../../rules/roles/types';
 import { blockPromptAnswer, passAnswer } from '../output';
 import type { HookHandler } from './types';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { formatOutcome } from '../../../work/completion/report';
-import { verifyCompletion } from '../../../work/completion/verify';
+import { formatOutcome } from '../../../workflow/completion/report';
+import { verifyCompletion } from '../../../workflow/completion/verify';
 import { agentSessionConfiguration } from '../../../usage/agentSession';
 import { atomicWrite } from '../../../base/fs/atomicWrite';
 import { withLock } from '../../../base/state/lock';

@@ -3,10 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { hintMatches } from '../../../../src/core/work/packs/hints';
-import { frontMatter, loadPacks } from '../../../../src/core/work/packs/loader';
-import { detectPack } from '../../../../src/core/work/packs/radar';
-import { hintProblem } from '../../../../src/core/work/packs/schema';
+import { hintMatches } from '../../../../src/core/workflow/packs/hints';
+import { frontMatter, loadPacks } from '../../../../src/core/workflow/packs/loader';
+import { detectPack } from '../../../../src/core/workflow/packs/radar';
+import { hintProblem } from '../../../../src/core/workflow/packs/schema';
 
 const BUILTIN = path.resolve(__dirname, '../../../../packs');
 const roots: string[] = [];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { detectPack, scorePacks, triggerMatches, triggerWeight, type RadarPack } from '../../../../src/core/work/packs/radar';
+import { detectPack, scorePacks, triggerMatches, triggerWeight, type RadarPack } from '../../../../src/core/workflow/packs/radar';
 
 const pack = (name: string, triggers: string[], hints: string[] = []): RadarPack => ({ name, triggers, hints });
 

@@ -1,6 +1,6 @@
 /**
  * The project memory, `.alfred/memory.md`: read into `@alfred`'s prompt and appended to by the governed
- * `alfred_memory_append` tool, both only while the memory policy is on (work/memory/policy.ts).
+ * `alfred_memory_append` tool, both only while the memory policy is on (workflow/memory/policy.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 import { Harness } from '../../../../src/core/harness/harness';
 import {
   lastCommand, OPERATION_ENV, reconcileOperation, runOperation, stateFromResult, sweepInterrupted, unknownOperations,
-} from '../../../../src/core/work/operations/lifecycle';
-import { createOperation, operationsPath, readOperations, updateOperation } from '../../../../src/core/work/operations/store';
+} from '../../../../src/core/workflow/operations/lifecycle';
+import { createOperation, operationsPath, readOperations, updateOperation } from '../../../../src/core/workflow/operations/store';
 import { shellOp } from '../../../../src/core/tools/ops/shell';
 import { BUILTIN_ROLES, makeEnv } from '../../harness/helpers';
 

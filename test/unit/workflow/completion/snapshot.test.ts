@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { takeSnapshot } from '../../../../src/core/work/completion/snapshot';
+import { takeSnapshot } from '../../../../src/core/workflow/completion/snapshot';
 import { git, hasGit, repo, tempFolder, writeFile } from './gitRepo';
 
 const needsGit = { skip: !hasGit && 'git is not installed' };

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { latestHandoff, writeHandoff } from '../../../../src/core/work/handoff/handoff';
-import { checkHandoff, renderHandoff, resumeHandoff } from '../../../../src/core/work/handoff/resume';
-import { reconcileOperation, runOperation, sweepInterrupted } from '../../../../src/core/work/operations/lifecycle';
-import { createOperation, updateOperation } from '../../../../src/core/work/operations/store';
+import { latestHandoff, writeHandoff } from '../../../../src/core/workflow/handoff/handoff';
+import { checkHandoff, renderHandoff, resumeHandoff } from '../../../../src/core/workflow/handoff/resume';
+import { reconcileOperation, runOperation, sweepInterrupted } from '../../../../src/core/workflow/operations/lifecycle';
+import { createOperation, updateOperation } from '../../../../src/core/workflow/operations/store';
 import { shellOp } from '../../../../src/core/tools/ops/shell';
 import { git, hasGit } from '../completion/gitRepo';
 import { makeEnv } from '../../harness/helpers';
