@@ -42,6 +42,23 @@ test('the system bwrap wins over one earlier on PATH', { skip: HAS_BWRAP }, () =
   assert.deepEqual(found, { kind: 'bwrap', path: '/usr/bin/bwrap' });
 });
 
+test('without a system bwrap, the first executable file named bwrap on PATH is the one', { skip: !HAS_BWRAP && 'this machine has /usr/bin/bwrap' }, () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'alfred-path-'));
+  const dirs = ['plain', 'folder', 'real', 'later'].map((name) => path.join(root, name));
+  for (const dir of dirs) fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dirs[0]!, 'bwrap'), '', { mode: 0o644 }); // not executable
+  fs.mkdirSync(path.join(dirs[1]!, 'bwrap')); // a folder
+  fs.writeFileSync(path.join(dirs[2]!, 'bwrap'), '', { mode: 0o755 });
+  fs.writeFileSync(path.join(dirs[3]!, 'bwrap'), '', { mode: 0o755 });
+  const notAFolder = path.join(dirs[0]!, 'bwrap'); // a file named as a folder of PATH
+  const env = { PATH: ['relative/bin', notAFolder, path.join(root, 'missing'), ...dirs].join(path.delimiter) };
+  assert.deepEqual(detectSandbox(env, { platform: 'linux', probe: () => undefined }), { kind: 'bwrap', path: path.join(dirs[2]!, 'bwrap') });
+  resetSandboxDetection();
+  assert.deepEqual(detectSandbox({ PATH: [notAFolder, ...dirs.slice(0, 2)].join(path.delimiter) }, { platform: 'linux', probe: () => undefined }),
+    { kind: 'none', why: 'bubblewrap (bwrap) is not installed; on Debian or Ubuntu: apt install bubblewrap' });
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
 test('macOS without /usr/bin/sandbox-exec is none', { skip: fs.existsSync('/usr/bin/sandbox-exec') && 'this machine has sandbox-exec' }, () => {
   assert.deepEqual(detectSandbox({}, { platform: 'darwin', probe: () => undefined }), { kind: 'none', why: '/usr/bin/sandbox-exec is missing' });
 });

@@ -53,10 +53,13 @@ function readFiles(workspaceFolder: string): FingerprintFiles {
 
 /** `.github/agents/*.agent.md`, workspace-relative. */
 function agentFiles(workspaceFolder: string): string[] {
+  const dir = path.join(workspaceFolder, AGENTS_DIR);
   try {
-    return fs.readdirSync(path.join(workspaceFolder, AGENTS_DIR)).filter((n) => n.endsWith('.agent.md')).map((n) => `${AGENTS_DIR}/${n}`);
+    // Most workspaces have no agents folder: told by a stat, without the exception a listing throws (every trace asks).
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
+    return fs.readdirSync(dir).filter((n) => n.endsWith('.agent.md')).map((n) => `${AGENTS_DIR}/${n}`);
   } catch {
-    return []; // no agent files
+    return []; // unreadable: no agent files
   }
 }
 
