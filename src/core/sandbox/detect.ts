@@ -123,7 +123,8 @@ function runProbe(file: string, args: readonly string[]): string | undefined {
 
 function findBwrap(env: NodeJS.ProcessEnv): string | undefined {
   const onPath = (env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)).map((d) => path.join(d, 'bwrap'));
-  return [...SYSTEM_BWRAP, ...onPath].find(isExecutable);
+  // Each place once: PATH often names /usr/bin and /bin again, or a folder twice.
+  return [...new Set([...SYSTEM_BWRAP, ...onPath])].find(isExecutable);
 }
 
 /**

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { renameRetrying } from '../fs/atomicWrite';
-import { appendJsonLines, type AppendedBytes } from '../fs/jsonLines';
+import { appendJsonLines, appendStamp, type AppendedBytes } from '../fs/jsonLines';
 import { chainHead, linkEvents } from './chain';
 import { EVENTS_FILE, KEEP_ROTATED, MAX_LINES, rotatedFile } from './format';
 import type { AlfredEvent } from './types';
@@ -61,6 +61,22 @@ export function appendEvents(dir: string, events: readonly AlfredEvent[], curren
     rotated = true;
   }
   // Each event names the line before it (chain.ts): read here, under the lock every appender holds.
-  const write = appendJsonLines(file, linkEvents(events, chainHead(dir)));
+  const linked = linkEvents(events, headOf(dir, file));
+  const write = appendJsonLines(file, linked.records);
+  if (write) appended.set(file, { stamp: write.stamp, head: linked.head });
   return { lines: lines + events.length, write, rotated };
+}
+
+/**
+ * The chain's head this process left in each log it appended to, and the log's stamp right after.
+ * A process that appends on every call (the hook server) takes the head from here while the log is
+ * as it left it (one stat, the same inode, size and change time) instead of reading and hashing its
+ * last line. Any other writer's append, a rotation or an edit changes the stamp: the head is read.
+ */
+const appended = new Map<string, { stamp: string; head: string }>();
+
+function headOf(dir: string, file: string): string {
+  const mine = appended.get(file);
+  if (mine !== undefined && appendStamp(file) === mine.stamp) return mine.head;
+  return chainHead(dir);
 }

@@ -66,18 +66,19 @@ export function chainHead(dir: string): string {
 /**
  * Links `events` onto the chain whose head is `head`: the records to write, each with `prev` right
  * after the header (`{"id","ts","type","session","role","prev",...payload}`, so that a charge stays
- * last: lineShape.ts), hashed as JSON.stringify writes them (base/fs/jsonLines.ts). Each event given gets
- * its `prev` too (the bus carries them).
+ * last: lineShape.ts), hashed as JSON.stringify writes them (base/fs/jsonLines.ts), and the chain's
+ * head once they are written. Each event given gets its `prev` too (the bus carries them).
  */
-export function linkEvents(events: readonly AlfredEvent[], head: string): AlfredEvent[] {
+export function linkEvents(events: readonly AlfredEvent[], head: string): { records: AlfredEvent[]; head: string } {
   let prev = head;
-  return events.map((e) => {
+  const records = events.map((e) => {
     const { id, ts, type, session, role, prev: _old, ...payload } = e;
     const record = { id, ts, type, session, role, prev, ...payload } as AlfredEvent;
     e.prev = prev;
     prev = lineHash(JSON.stringify(record));
     return record;
   });
+  return { records, head: prev };
 }
 
 /** Where the chain starts: GENESIS, the last line written before it existed, a file rotated away (taken as given), or nowhere (no chained line). */

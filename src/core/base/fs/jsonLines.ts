@@ -22,6 +22,14 @@ export interface AppendedBytes {
   after: number;
   /** Bytes this append wrote (a newline ending a torn line included). */
   bytes: number;
+  /** `ino:size:ctimeNs` of the file right after the write: any later write, rename or truncation changes it. */
+  stamp: string;
+}
+
+/** A file's stamp as AppendedBytes gives it; undefined when the file is missing. */
+export function appendStamp(file: string): string | undefined {
+  const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+  return st && `${st.ino}:${st.size}:${st.ctimeNs}`;
 }
 
 /**
@@ -42,7 +50,8 @@ export function appendJsonLines(file: string, records: readonly unknown[]): Appe
       if (last[0] !== 10) data = '\n' + data;
     }
     fs.appendFileSync(fd, data);
-    return { ino, before, after: fs.fstatSync(fd).size, bytes: Buffer.byteLength(data) };
+    const now = fs.fstatSync(fd, { bigint: true });
+    return { ino, before, after: Number(now.size), bytes: Buffer.byteLength(data), stamp: `${now.ino}:${now.size}:${now.ctimeNs}` };
   } finally {
     fs.closeSync(fd);
   }

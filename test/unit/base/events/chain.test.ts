@@ -107,6 +107,20 @@ test('eight processes appending at once, 25 batches each, leave one valid chain 
   assert.deepEqual(verdict.ok && [verdict.lines, verdict.unchained], [8 * 25 * 2, 0], JSON.stringify(verdict));
 });
 
+test('a line another process appended after this one\'s is chained onto, although this process remembers the head it left', () => {
+  const dir = tempState();
+  const file = path.join(dir, EVENTS_FILE);
+  appendEvents(dir, [ev(1)]);
+  // Another process's append, as its appendEvents writes it: linked to the line on disk.
+  const other = JSON.stringify({ id: 'other', ts: '2026-01-01T00:00:00.000Z', type: 'CheckRun', session: 's', role: 'coder', prev: lineHash(lines(file)[0]!) });
+  fs.appendFileSync(file, `${other}\n`);
+  appendEvents(dir, [ev(3)]);
+  appendEvents(dir, [ev(4)]);
+  const ls = lines(file);
+  assert.deepEqual(ls.slice(1).map((l) => JSON.parse(l).prev), [lineHash(ls[0]!), lineHash(other), lineHash(ls[2]!)]);
+  assert.equal(verifyChain(dir).ok, true);
+});
+
 test('a last line longer than the blocks read from the log\'s end is found whole, blank lines after it passed over', async () => {
   for (const size of [10, 4_090, 4_200, 30_000, 200_000]) {
     const dir = tempState();
