@@ -3,6 +3,7 @@
 // Exits non-zero when a build or a target fails. Usage: node scripts/bench.mjs [gate|hook|hookSession|eventLoop|fold|activation ...]
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { BENCH_PACKAGES, ensureDebianPackages, InstallError } from './lib/install.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCHES = {
@@ -33,6 +34,14 @@ const names = wanted.length ? wanted : Object.keys(BENCHES);
 const started = Date.now();
 
 const run = (args) => spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
+
+try {
+  ensureDebianPackages(BENCH_PACKAGES);
+} catch (err) {
+  if (!(err instanceof InstallError)) throw err;
+  console.error(`bench: ${err.message}`);
+  process.exit(1);
+}
 
 if (run(['build.mjs']) !== 0) {
   console.error('bench: the build failed');

@@ -23,6 +23,11 @@ if (!Object.hasOwn(CODE_SERVERS, CODE_SERVER_VERSION)) {
 }
 export const NODE_MAJOR = CODE_SERVERS[CODE_SERVER_VERSION];
 const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'bubblewrap', 'postgresql', 'shellcheck'];
+/**
+ * What `npm run bench` needs: the kernel sandbox, a private PostgreSQL (team), and what srt, the
+ * sandbox it is compared with (sandboxCompare), refuses to start without.
+ */
+export const BENCH_PACKAGES = ['bubblewrap', 'postgresql', 'ripgrep', 'socat'];
 
 /** A failed install, told in one line (no installer stack trace). */
 export class InstallError extends Error {}
@@ -59,9 +64,9 @@ function step(what, cmd, args, opts = {}) {
   }
 }
 
-/** Debian packages the tests and code-server's native modules need; installed with apt when missing. */
-export function ensureDebianPackages() {
-  const missing = APT_PACKAGES.filter((p) => spawnSync('dpkg', ['-s', p], { stdio: 'ignore' }).status !== 0);
+/** Debian packages the tests and code-server's native modules need (or `packages`); installed with apt when missing. */
+export function ensureDebianPackages(packages = APT_PACKAGES) {
+  const missing = packages.filter((p) => spawnSync('dpkg', ['-s', p], { stdio: 'ignore' }).status !== 0);
   if (missing.length === 0) return;
   if (spawnSync('dpkg', ['--version'], { stdio: 'ignore' }).status !== 0) {
     throw new InstallError(`Debian packages ${missing.join(', ')} are needed and this machine has no dpkg/apt: install them with your package manager, then run the command again.`);
