@@ -120,6 +120,19 @@ test('strict bwrap argv: each temporary folder and download cache shown as its o
     /\(allow file-write\* \(subpath "\/dev"\) \(subpath "\/h\/.npm"\) \(subpath "\/w\/p"\)\)/);
 });
 
+test('strict bwrap argv: a closed home in a writable folder is bound read-only, what is writable in it bound again after it; a guard only where the deepest folder holding it is writable', () => {
+  const mounts = (input: { readOnly: string[]; writable: string[]; closed: string[] }) => sandboxArgv(BWRAP, { command: 'make', ...input }).slice(STRICT_BWRAP_FLAGS.length + 1, -4);
+  assert.deepEqual(mounts({ readOnly: ['/tmp/h/.bashrc', '/tmp/h/ws/.github/hooks', '/tmp/o/f'], writable: ['/tmp', '/tmp/h/ws'], closed: ['/tmp/h'] }), [
+    '--bind', '/tmp', '/tmp', '--ro-bind', '/tmp/h', '/tmp/h', '--bind', '/tmp/o', '/tmp/o',
+    '--bind', '/tmp/h/ws', '/tmp/h/ws', '--bind', '/tmp/h/ws/.github', '/tmp/h/ws/.github',
+    '--ro-bind', '/tmp/h/.bashrc', '/tmp/h/.bashrc', '--ro-bind', '/tmp/o/f', '/tmp/o/f', '--ro-bind', '/tmp/h/ws/.github/hooks', '/tmp/h/ws/.github/hooks',
+  ]);
+  // The closed home named writable too: writable, so the folder above a read-only path in it is guarded.
+  const guarded = mounts({ readOnly: ['/tmp/h/x/y'], writable: ['/tmp', '/tmp/h'], closed: ['/tmp/h'] }).join(' ');
+  assert.match(guarded, /--bind \/tmp\/h\/x \/tmp\/h\/x --ro-bind \/tmp\/h\/x\/y \/tmp\/h\/x\/y$/);
+  assert.doesNotMatch(guarded, /--ro-bind \/tmp\/h \/tmp\/h/);
+});
+
 test('strict sandbox-exec profile: writes denied everywhere, allowed in the devices and the writable folders, denied again on the read-only paths within them', () => {
   assert.equal(sandboxExecProfile(['/w/p/.alfred', '/h/.npmrc'], ['/w/p', '/private/tmp']),
     '(version 1)(allow default)(deny file-write* (subpath "/"))(allow file-write* (subpath "/dev") (subpath "/private/tmp") (subpath "/w/p"))'
