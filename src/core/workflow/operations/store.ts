@@ -81,14 +81,8 @@ function compact(stateDir: string, operations: readonly Operation[]): void {
   atomicWrite(operationsPath(stateDir), kept.map(({ id, updatedAt, ...rest }) => JSON.stringify({ op: id, ts: updatedAt, ...rest }) + '\n').join(''));
 }
 
-export interface NewOperation {
-  tool: string;
-  effect: string;
-  args: Record<string, unknown>;
-  source: string;
-  role: string;
-  session: string | null;
-}
+/** What the caller says of an operation; its id, process, state and times are the store's. */
+export type NewOperation = Pick<Operation, 'tool' | 'effect' | 'args' | 'source' | 'role' | 'session'>;
 
 /** Persists a new operation as `pending`, with its arguments, before anything runs. */
 export async function createOperation(stateDir: string, op: NewOperation, pid = process.pid): Promise<Operation> {
