@@ -10,9 +10,26 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Client } from 'pg';
 
 /** The password of the server's `alfred` user; TCP connections must give it (scram-sha-256). */
 export const PG_TEST_PASSWORD = 'alfred-test-password';
+
+/**
+ * One statement as the server's `alfred` user, over a connection of its own: the rows. `url` is the
+ * server's (no password: the test password is put in), or one whose password is `$TEST_PG_PASSWORD`,
+ * as the tests hand Alfred through its environment.
+ */
+export async function pgRows<T extends Record<string, unknown>>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const withPassword = url.includes('$TEST_PG_PASSWORD') ? url.replace('$TEST_PG_PASSWORD', PG_TEST_PASSWORD) : url.replace('alfred@', `alfred:${PG_TEST_PASSWORD}@`);
+  const c = new Client({ connectionString: withPassword });
+  await c.connect();
+  try {
+    return (await c.query<T>(text, params)).rows;
+  } finally {
+    await c.end();
+  }
+}
 
 export interface PgServer {
   /** `postgres://alfred@127.0.0.1:PORT/alfred`: no password in it, as Alfred requires. */

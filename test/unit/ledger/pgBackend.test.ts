@@ -10,7 +10,6 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client } from 'pg';
 import { readEvents } from '../../../src/core/base/events/read';
 import type { AlfredEvent } from '../../../src/core/base/events/types';
 import { authorize, charge } from '../../../src/core/ledger/govern';
@@ -25,7 +24,7 @@ import { PgLedgerStore, storedForm, type LedgerStore } from '../../../src/core/l
 import { ledgerScopeOf, openLedgerBackend } from '../../../src/core/ledger/pgLedger/open';
 import { PgConnection } from '../../../src/core/ledger/team/pgConnection';
 import { makeRole, shellGate } from '../../fixtures/budget-role';
-import { PG_TEST_PASSWORD, startPostgres, type PgServer } from '../../support/postgres';
+import { PG_TEST_PASSWORD, pgRows, startPostgres, type PgServer } from '../../support/postgres';
 import { concurrencySuite } from './suites/concurrencySuite';
 import { governSuite } from './suites/governSuite';
 import { ledgerSuite } from './suites/ledgerSuite';
@@ -65,15 +64,7 @@ function onPostgres(extra: NodeJS.ProcessEnv = {}, teamToml?: string, home?: str
   return dir;
 }
 
-async function sql<T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new Client({ connectionString: pg.url.replace('alfred@', `alfred:${PG_TEST_PASSWORD}@`) });
-  await c.connect();
-  try {
-    return (await c.query<T>(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const sql = <T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => pgRows<T>(pg.url, text, params);
 
 const rowOf = async (scope: string): Promise<Ledger> => (await sql<{ ledger: Ledger }>('SELECT ledger FROM alfred_ledgers WHERE scope = $1', [scope]))[0]!.ledger;
 const eventsOf = async (scope: string): Promise<AlfredEvent[]> =>

@@ -9,13 +9,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { Client } from 'pg';
 import type { LedgerBackend } from '../../../src/core/ledger/ledgerBackend';
 import { recordEvents } from '../../../src/core/ledger/ledgerStore';
 import { stateDir } from '../../../src/core/base/state/paths';
 import { CHAIN_ROWS_SQL, verifyPgRows, type ChainRow } from '../../../src/core/ledger/pgLedger/pgChain';
 import { openLedgerBackend } from '../../../src/core/ledger/pgLedger/open';
-import { PG_TEST_PASSWORD, startPostgres, type PgServer } from '../../support/postgres';
+import { PG_TEST_PASSWORD, pgRows, startPostgres, type PgServer } from '../../support/postgres';
 
 let pg: PgServer;
 const opened: LedgerBackend[] = [];
@@ -25,15 +24,7 @@ after(async () => {
   pg?.stop();
 });
 
-async function sql<T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new Client({ connectionString: pg.url.replace('alfred@', `alfred:${PG_TEST_PASSWORD}@`) });
-  await c.connect();
-  try {
-    return (await c.query<T>(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const sql = <T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => pgRows<T>(pg.url, text, params);
 
 /** A state folder whose ledger is in the test server under `scope`. */
 function onPostgres(scope: string): string {

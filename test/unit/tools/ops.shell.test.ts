@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ToolError } from '../../../src/core/tools/ops/errors';
 import { BoundedOutput, shellOp } from '../../../src/core/tools/ops/shell';
+import { alive } from '../../support/processes';
 
 const posixOnly = { skip: process.platform === 'win32' && 'uses POSIX shell commands' };
 const roots: string[] = [];
@@ -16,20 +17,6 @@ function workspace(): string {
   fs.mkdirSync(path.join(root, 'sub'));
   return root;
 }
-
-/** Whether a process runs; a zombie (dead, not yet reaped by a container's init) does not count. */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true; // no /proc (macOS): kill(0) succeeded
-  }
-};
 
 test('captures output and exit code', posixOnly, async () => {
   const r = await shellOp(workspace(), { command: 'echo hello' });

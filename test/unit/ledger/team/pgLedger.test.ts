@@ -23,7 +23,7 @@ import { openTeamLedger } from '../../../../src/core/ledger/team/open';
 import { PENDING_FILE } from '../../../../src/core/ledger/team/pending';
 import { teamCheck } from '../../../../src/core/doctor/report';
 import { TeamTracker } from '../../../../src/vscode/webviews/teamSection';
-import { PG_TEST_PASSWORD, startPostgres, type PgServer } from '../../../support/postgres';
+import { PG_TEST_PASSWORD, pgRows, startPostgres, type PgServer } from '../../../support/postgres';
 import { fixtureBundle } from '../../../support/fixtureBundle';
 
 let pg: PgServer;
@@ -41,16 +41,6 @@ async function database(name: string): Promise<string> {
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   return pg.url.replace(/\/alfred$/, `/${name}`).replace('alfred@', 'alfred:$TEST_PG_PASSWORD@');
-}
-
-async function sql<T extends Record<string, unknown>>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new Client({ connectionString: url.replace('$TEST_PG_PASSWORD', PG_TEST_PASSWORD) });
-  await c.connect();
-  try {
-    return (await c.query<T>(text, params)).rows;
-  } finally {
-    await c.end();
-  }
 }
 
 interface Machine { ws: string; env: NodeJS.ProcessEnv }
@@ -86,16 +76,16 @@ test('a call is refused at an exhausted team budget, naming it; the refusal char
   // ctx_session stays callable, as under the personal budget.
   assert.equal((await h.authorize(toolCall('ctx_session', { action: 'budget' }), { source: 'test' })).decision.allowed, true);
   await h.team!.flush(); // the audit copy is not waited for by the call
-  const usage = await sql<{ shell: string }>(url, 'SELECT shell FROM team_usage');
+  const usage = await pgRows<{ shell: string }>(url, 'SELECT shell FROM team_usage');
   assert.deepEqual(usage.map((r) => Number(r.shell)), [3]);
-  const refusals = await sql<{ user_id: string; machine: string; reason: string }>(url, "SELECT user_id, machine, event->>'reason' AS reason FROM team_events WHERE type = 'PolicyViolation'");
+  const refusals = await pgRows<{ user_id: string; machine: string; reason: string }>(url, "SELECT user_id, machine, event->>'reason' AS reason FROM team_events WHERE type = 'PolicyViolation'");
   assert.equal(refusals.length, 1);
   assert.equal(refusals[0]!.user_id, 'ana@acme.dev');
   assert.equal(refusals[0]!.reason, verdicts[3]!.reason);
   const local = h.events({ types: ['ToolCall'] }).events.map((e) => e.id).sort();
-  const remote = (await sql<{ id: string }>(url, "SELECT id FROM team_events WHERE type = 'ToolCall'")).map((r) => r.id).sort();
+  const remote = (await pgRows<{ id: string }>(url, "SELECT id FROM team_events WHERE type = 'ToolCall'")).map((r) => r.id).sort();
   assert.deepEqual(remote, local, 'every event of the file log is in the team audit trail, by the same id');
-  const migrations = await sql<{ version: number; name: string }>(url, 'SELECT version, name FROM alfred_migrations');
+  const migrations = await pgRows<{ version: number; name: string }>(url, 'SELECT version, name FROM alfred_migrations');
   assert.deepEqual(migrations, [{ version: 1, name: '001_team_ledger.sql' }, { version: 2, name: '002_decide_function.sql' }, { version: 3, name: '003_personal_ledger.sql' }, { version: 4, name: '004_ledger_version.sql' }, { version: 5, name: '005_event_chain.sql' }]);
   await h.team!.close();
 });
@@ -115,13 +105,13 @@ test('40 processes on two machines charging one team budget of 10: exactly 10 al
   const runs = await Promise.all(Array.from({ length: 40 }, (_, i) => runWorker(machines[i % 2]!)));
   assert.equal(runs.filter((r) => r.allowed).length, 10);
   assert.equal(runs.filter((r) => !r.allowed).length, 30);
-  const [usage] = await sql<{ shell: string }>(url, 'SELECT shell FROM team_usage');
+  const [usage] = await pgRows<{ shell: string }>(url, 'SELECT shell FROM team_usage');
   assert.equal(Number(usage!.shell), 10);
-  const charges = await sql<{ n: string; shell: string }>(url, 'SELECT count(*) AS n, sum(shell) AS shell FROM team_charges');
+  const charges = await pgRows<{ n: string; shell: string }>(url, 'SELECT count(*) AS n, sum(shell) AS shell FROM team_charges');
   assert.deepEqual(charges.map((c) => [Number(c.n), Number(c.shell)]), [[10, 10]]);
   const h0 = harnessOf(machines[0]!), h1 = harnessOf(machines[1]!);
   assert.equal(readLedger(h0.stateDir)!.usage.shell + readLedger(h1.stateDir)!.usage.shell, 10, 'the two machines\' own ledgers hold the 10 allowed calls between them');
-  const refusals = await sql<{ n: string }>(url, "SELECT count(*) AS n FROM team_events WHERE type = 'PolicyViolation'");
+  const refusals = await pgRows<{ n: string }>(url, "SELECT count(*) AS n FROM team_events WHERE type = 'PolicyViolation'");
   assert.equal(Number(refusals[0]!.n), 30);
 });
 
@@ -156,19 +146,19 @@ test('the database stopped mid-run and restarted: local charges are replayed onc
   await h.team!.flush();
   assert.ok(!fs.readdirSync(h.stateDir).some((f) => f.startsWith('team-pending')), 'the local ledger is empty once replayed');
   const local = readLedger(h.stateDir)!.usage;
-  const [team] = await sql<{ shell: string; tokens: string }>(url, 'SELECT shell, tokens FROM team_usage');
+  const [team] = await pgRows<{ shell: string; tokens: string }>(url, 'SELECT shell, tokens FROM team_usage');
   assert.equal(Number(team!.shell), 13);
   assert.equal(local.shell, 13);
   assert.equal(Number(team!.tokens), local.tokens);
   assert.ok(local.tokens > 0);
-  const [offline] = await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM team_charges WHERE offline');
+  const [offline] = await pgRows<{ n: string }>(url, 'SELECT count(*) AS n FROM team_charges WHERE offline');
   assert.equal(Number(offline!.n), 8, '7 shell calls and one output charged while the database was down');
   // Replaying the same charges again adds nothing: each id is counted once.
-  const [before] = await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM team_charges');
-  const rows = await sql<{ id: string }>(url, 'SELECT id FROM team_charges WHERE offline');
+  const [before] = await pgRows<{ n: string }>(url, 'SELECT count(*) AS n FROM team_charges');
+  const rows = await pgRows<{ id: string }>(url, 'SELECT id FROM team_charges WHERE offline');
   fs.writeFileSync(path.join(h.stateDir, PENDING_FILE), rows.map((r) => JSON.stringify({ charge: { id: r.id, ts: new Date().toISOString(), team: 'platform', repository: 'r', role: 'coder', user: 'u', machine: 'm', tags: [], tokens: 0, shell: 1, costUsd: 0, budgets: [{ key: 'platform/big', periodStart: '2000-01-01T00:00:00.000Z' }] } }) + '\n').join(''));
   assert.equal(await h.team!.reconcile(), 0);
-  const [afterReplay] = await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM team_charges');
+  const [afterReplay] = await pgRows<{ n: string }>(url, 'SELECT count(*) AS n FROM team_charges');
   assert.equal(afterReplay!.n, before!.n);
   await h.team!.close();
 });
@@ -182,7 +172,7 @@ test('a role no team budget applies to is not decided in the database: its charg
   // What alfred doctor says of it.
   assert.deepEqual(await teamCheck(h.team, undefined, 'coder'), { name: 'team ledger', state: 'ok', detail: 'team platform: reachable; no team budget for role coder' });
   assert.equal((await teamCheck(h.team, undefined, 'reviewer'))!.detail, 'team platform: reachable; team budgets for role reviewer: reviewers');
-  const charges = async () => (await sql<{ shell: string; budgets: unknown; offline: boolean }>(url, 'SELECT shell, budgets, offline FROM team_charges ORDER BY ts'))
+  const charges = async () => (await pgRows<{ shell: string; budgets: unknown; offline: boolean }>(url, 'SELECT shell, budgets, offline FROM team_charges ORDER BY ts'))
     .map((r) => [Number(r.shell), r.budgets, r.offline]);
   for (let i = 0; i < 2; i++) assert.equal((await shell(h, i)).decision.allowed, true);
   await h.team!.flush();
@@ -218,7 +208,7 @@ test('a period resets at its UTC boundary (injected clock)', async () => {
   const next = await t.authorize(call);
   assert.equal(next.allowed, true);
   assert.equal(next.statuses[0]!.line, 'Team[platform/daily day]: shell 1/2 (50%) → OK');
-  const rows = await sql<{ period_start: Date; shell: string }>(url, 'SELECT period_start, shell FROM team_usage ORDER BY period_start');
+  const rows = await pgRows<{ period_start: Date; shell: string }>(url, 'SELECT period_start, shell FROM team_usage ORDER BY period_start');
   assert.deepEqual(rows.map((r) => [r.period_start.toISOString(), Number(r.shell)]), [['2026-03-01T00:00:00.000Z', 2], ['2026-03-02T00:00:00.000Z', 1]]);
   await t.close();
 });

@@ -8,6 +8,7 @@ import { verifyCompletion } from '../../../../src/core/workflow/completion/verif
 import { Harness } from '../../../../src/core/harness/harness';
 import { BUILTIN_ROLES, makeEnv } from '../../harness/helpers';
 import { git, hasGit, repo, tempFolder } from './gitRepo';
+import { alive } from '../../../support/processes';
 
 const posixOnly = { skip: process.platform === 'win32' && 'uses a POSIX shell' };
 
@@ -160,17 +161,4 @@ async function waitUntilDead(pid: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
   assert.fail(`process ${pid} outlived the timeout`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
 }
